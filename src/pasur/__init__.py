@@ -1,0 +1,29 @@
+"""Pasur (Chahar Barg), the Iranian fishing card game: an exact rules engine and its tools."""
+
+from .core import (
+    CARDS,
+    Card,
+    DeckError,
+    IllegalMove,
+    Match,
+    Move,
+    Play,
+    RecordError,
+    Round,
+    Rules,
+    RulesError,
+    SeatView,
+    SideScore,
+    deal_deck,
+    from_record,
+    replay_record,
+    to_record,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CARDS", "Card", "DeckError", "IllegalMove", "Match", "Move", "Play", "RecordError", "Round",
+    "Rules", "RulesError", "SeatView", "SideScore", "deal_deck", "from_record", "replay_record",
+    "to_record",
+]

@@ -1,0 +1,5 @@
+"""``python -m pasur`` runs the ``pasur`` command."""
+
+from .cli import main
+
+main()

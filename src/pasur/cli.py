@@ -1,0 +1,281 @@
+"""The ``pasur`` command: a thin shell over the engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
+
+import click
+
+from . import bench
+from .bots import BOT_NAMES, make_bot
+from .core import (
+    Match,
+    RecordError,
+    Rules,
+    RulesError,
+    deal_deck,
+    format_cards,
+    replay_record,
+)
+from .core.record import load_json, read_records, summarize, from_record
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_FLAGS = ("partnership", "sur_cancel", "sur_in_last_deal", "compulsory_capture",
+          "bury_table_jack", "redeal_on_faces")
+
+
+def rules_options(command: F) -> F:
+    """Add the rules options (RECORDS.md names, dashes for underscores) to a command."""
+    options = [
+        click.option("--players", type=click.IntRange(2, 4), help="2, 3 or 4 players [2]"),
+        click.option("--target", type=click.IntRange(min=1), help="match target score [62]"),
+        click.option("--sur-cutoff", type=int, help="banked score from which a side scores no Sur [50]"),
+        click.option("--no-sur-cutoff", is_flag=True, help="no Sur cut-off"),
+        click.option("--haft-khaj", type=click.Choice(["seven", "most"]),
+                     help="7 points for 7+ clubs (seven) or for strictly the most (most) [seven]"),
+        click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
+                     help="any rules option by its record name, e.g. --rule sur_cancel=false"),
+    ]
+    for flag in _FLAGS:
+        dashed = flag.replace("_", "-")
+        options.append(click.option(f"--{dashed}/--no-{dashed}", flag, default=None,
+                                    help=f"{flag} rules option [{'on' if getattr(Rules(), flag) else 'off'}]"))
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def build_rules(options: dict[str, Any]) -> Rules:
+    """The Rules from a command's rules options; a bad value raises a one-line error."""
+    values: dict[str, Any] = {}
+    for pair in options.pop("rule_pairs", ()):
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise click.UsageError(f"--rule takes KEY=VALUE, not '{pair}'")
+        values[key.strip()] = _parse_value(raw.strip())
+    for key in ("players", "target", "sur_cutoff", "haft_khaj", *_FLAGS):
+        if options.get(key) is not None:
+            values[key] = options.pop(key)
+        else:
+            options.pop(key, None)
+    if options.pop("no_sur_cutoff", False):
+        values["sur_cutoff"] = None
+    try:
+        return Rules.from_dict(values)
+    except (RulesError, TypeError) as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _parse_value(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("null", "none"):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pasur")
+def cli() -> None:
+    """Pasur (Chahar Barg): replay records, show deals and rules, watch bots, measure speed."""
+
+
+@cli.command()
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print the RECORDS.md JSON object")
+def replay(file: str, as_json: bool) -> None:
+    """Check a pasur-record/1 file against the rules and print the result.
+
+    A .jsonl file, or - for standard input, holds one record a line; each gets one line out.
+    Exits 1 if any record is invalid.
+    """
+    many = file == "-" or file.endswith(".jsonl")
+    stream = _open_text(file)
+    with stream:
+        if many:
+            invalid = 0
+            for record in read_records(stream):
+                result = record.to_json() if isinstance(record, RecordError) else replay_record(record)
+                invalid += "error" in result
+                click.echo(json.dumps(result) if as_json else _replay_line(result))
+            sys.exit(1 if invalid else 0)
+        text = stream.read()
+    try:
+        match = from_record(load_json(text))
+    except RecordError as error:
+        if as_json:
+            click.echo(json.dumps(error.to_json()))
+            sys.exit(1)
+        raise click.ClickException(f"invalid record: {error}") from None
+    summary = summarize(match)
+    if as_json:
+        click.echo(json.dumps(summary.to_json()))
+        return
+    for number, game in enumerate((game for game in match.rounds if game.over), start=1):
+        click.echo(f"round {number}")
+        for side, score in enumerate(game.breakdown()):
+            click.echo("  " + _breakdown_line(match.rules, side, score))
+    over = f"side {match.winner} wins" if match.winner is not None else "match not finished"
+    click.echo(f"scores {' - '.join(map(str, match.scores))}: {over}")
+
+
+def _open_text(file: str) -> IO[str]:
+    if file == "-":
+        return sys.stdin
+    try:
+        return open(file, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
+
+
+def _replay_line(result: dict[str, Any]) -> str:
+    if "error" in result:
+        error = result["error"]
+        return f"invalid: round {error['round']} move {error['move']}: {error['message']}"
+    state = f"side {result['winner']} wins" if result["over"] else "not finished"
+    return f"scores {' - '.join(map(str, result['scores']))} after {len(result['rounds'])} rounds: {state}"
+
+
+def _side_name(rules: Rules, side: int) -> str:
+    if rules.sides == 2 and rules.players == 4:
+        return f"seats {side}+{side + 2}"
+    return f"seat {side}"
+
+
+def _breakdown_line(rules: Rules, side: int, score: Any) -> str:
+    return (f"{_side_name(rules, side):>10}: {score.total:>3} points  clubs {score.clubs:>2}"
+            f" (+{score.haft_khaj})  2♣ +{score.two_of_clubs}  10♦ +{score.ten_of_diamonds}"
+            f"  aces +{score.aces}  jacks +{score.jacks}  Surs {score.surs} (+{score.sur_points})"
+            f"  cards {score.cards}")
+
+
+@cli.command()
+@click.option("--seed", type=int, default=None, help="shuffle seed (random if left out)")
+@click.option("--symbols", is_flag=True, help="print suits as ♣ ♦ ♥ ♠")
+@rules_options
+def deal(seed: int | None, symbols: bool, **options: Any) -> None:
+    """Show a deal: each hand, the table and the pack, as the rules deal them."""
+    rules = build_rules(options)
+    seed = seed if seed is not None else random.randrange(1 << 32)
+    match = Match(rules, seed=seed)
+    game = match.rounds[0]
+    click.echo(f"seed {seed}, {rules.players} players, seat {game.first} plays first")
+    for seat in range(rules.players):
+        click.echo(f"  seat {seat}: {format_cards(game.hands[seat], symbols=symbols)}")
+    click.echo(f"  table : {format_cards(game.table, symbols=symbols)}")
+    rest = game.deck[game.dealt:]
+    show = (lambda card: format_cards(1 << card, symbols=symbols))
+    click.echo(f"  pack  : {' '.join(show(card) for card in rest)}")
+
+
+@cli.command(name="rules")
+@rules_options
+def rules_command(**options: Any) -> None:
+    """Print the rules in force, with any options applied."""
+    rules = build_rules(options)
+    for line in rules.describe():
+        click.echo(f"- {line}")
+    click.echo(f"as a record's rules: {json.dumps(rules.to_dict())}")
+
+
+@cli.command(name="bench")
+@click.option("--seconds", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
+              help="how long to play random rounds")
+@click.option("--records", type=click.IntRange(min=1), default=200, show_default=True,
+              help="how many random match records to replay")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def bench_command(seconds: float, records: int, as_json: bool) -> None:
+    """Measure the engine: random 2-player rounds per second on one core, and replay speed."""
+    figures = bench.run(seconds, records)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"random playouts: {figures['rounds_per_second']:,} complete 2-player rounds/s (one core)")
+    click.echo(f"replay         : {figures['replay_records_per_second']:,} match records/s, "
+               f"{figures['replay_moves_per_second']:,} moves/s")
+
+
+@cli.command()
+@click.argument("bots", nargs=-1)
+@click.option("--seed", type=int, default=None, help="seed for the deals and the bots")
+@click.option("--symbols/--letters", default=True, help="suits as ♣ ♦ ♥ ♠ or as C D H S")
+@rules_options
+def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any) -> None:
+    """Watch bots play a whole match, move by move (default: greedy against random)."""
+    rules = build_rules(options)
+    names = list(bots) or ["greedy", "random"] * 2
+    names = (names * rules.players)[:rules.players]
+    seed = seed if seed is not None else random.randrange(1 << 32)
+    try:
+        players = [make_bot(name, seed=seed + seat) for seat, name in enumerate(names)]
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    match = Match(rules, seed=seed)
+    click.echo(f"A match of Pasur to {rules.target}, seed {seed}: "
+               + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names)))
+    while not match.over:
+        game = match.rounds[-1]
+        if not game.history:
+            click.echo(f"\nRound {game.number} (seat {game.first} plays first), "
+                       f"table: {format_cards(game.table, symbols=symbols)}")
+        seat = game.turn
+        view = game.view(seat)
+        move = players[seat].choose(view, game.legal_moves())
+        surs = list(game.surs)
+        deal_before = game.deal
+        table_before = game.table
+        match.play(move)
+        sur = " — Sur!" if game.surs != surs else ""
+        left = table_before & ~move.take_mask | (0 if move.take else 1 << move.card)
+        click.echo(f"  seat {seat} {names[seat]:>7}: {move.text(symbols):<16}"
+                   f" table: {format_cards(left, symbols=symbols) or '(empty)'}{sur}")
+        if game.deal != deal_before and not game.over:
+            click.echo(f"  -- deal {game.deal}")
+        if game.over:
+            if left and game.last_capturer >= 0:
+                click.echo(f"  {_side_name(rules, game.last_capturer)} captured last and takes "
+                           f"{format_cards(left, symbols=symbols)}")
+            click.echo(f"Round {game.number} over:")
+            for side, score in enumerate(game.breakdown()):
+                click.echo("  " + _breakdown_line(rules, side, score))
+            click.echo(f"  match score: {' - '.join(map(str, match.scores))}")
+    click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match "
+               f"{' - '.join(map(str, match.scores))}.")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; every error is one line on stderr and a non-zero status."""
+    try:
+        cli.main(args=argv, prog_name="pasur", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as error:
+        click.echo(f"pasur: error: {error.format_message()}", err=True)
+        sys.exit(error.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("pasur: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as error:  # noqa: BLE001 - a user never sees a traceback
+        if os.environ.get("PASUR_DEBUG"):
+            raise
+        click.echo(f"pasur: internal error: {type(error).__name__}: {error} "
+                   "(set PASUR_DEBUG=1 for details)", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Moves: a played card and the table cards it takes, with the short text form.
+
+Inside the engine a move is one int, ``card | take_mask << 6``; :class:`Move` is the readable
+value type built from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CARDS, Card, cards_in, mask_of
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Move:
+    """A played card and the cards it takes (none when it is laid on the table)."""
+
+    card: Card
+    take: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", CARDS[self.card])
+        object.__setattr__(self, "take", tuple(sorted(CARDS[card] for card in self.take)))
+
+    @property
+    def code(self) -> int:
+        """The engine's int for this move."""
+        return self.card | mask_of(self.take) << 6
+
+    @property
+    def take_mask(self) -> int:
+        """The taken cards as a mask."""
+        return mask_of(self.take)
+
+    @property
+    def captures(self) -> bool:
+        """Whether the card takes anything."""
+        return bool(self.take)
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The move an engine int stands for."""
+        return cls(CARDS[code & 63], tuple(cards_in(code >> 6)))
+
+    def text(self, symbols: bool = False) -> str:
+        """The full short text: ``7Cx4H``, ``5Dx2C+4S``, or ``KD`` when laid on the table."""
+        show = Card.symbol if symbols else Card.__str__
+        if not self.take:
+            return show(self.card)
+        return show(self.card) + "x" + "+".join(show(card) for card in self.take)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move('{self.text()}')"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the full short text (``7Cx4H``, ``KD``); a card alone reads as laid down."""
+        card, take = split_move_text(text)
+        return cls(card, tuple(take or ()))
+
+    def to_json(self) -> dict[str, object]:
+        """The record form: ``{"card": "7C", "take": ["4H"]}``."""
+        return {"card": str(self.card), "take": [str(card) for card in self.take]}
+
+
+def move_text(code: int, symbols: bool = False) -> str:
+    """The full short text of an engine move int."""
+    return Move.from_code(code).text(symbols)
+
+
+def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
+    """Read ``7Cx4H`` or ``7C`` into a card and its taken cards (None when none were named)."""
+    raw = text.strip()
+    if not raw:
+        raise ValueError("empty move: name a card, as 7C, or a capture, as 7Cx4H")
+    head, sep, tail = raw.replace("X", "x").partition("x")
+    card = Card.parse(head)
+    if not sep:
+        return card, None
+    if not tail.strip():
+        raise ValueError(f"'{raw}': name the cards to take after the x, as 7Cx4H or 5Dx2C+4S")
+    return card, [Card.parse(part) for part in tail.split("+")]

@@ -1,0 +1,187 @@
+"""Game records (pasur-record/1, RECORDS.md): write a match, read one back, replay and check."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from .cards import CARDS, Card, mask_of
+from .game import DeckError, IllegalMove, Match
+from .moves import Move
+from .rules import Rules, RulesError
+
+FORMAT = "pasur-record/1"
+
+
+class RecordError(ValueError):
+    """An invalid record: ``round`` and ``move`` count from 1; ``move`` is 0 when the deck or the
+    rules are wrong, and ``round`` is 0 when the record as a whole is."""
+
+    def __init__(self, round: int, move: int, message: str) -> None:
+        super().__init__(message)
+        self.round = round
+        self.move = move
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error object ``pasur replay --json`` prints."""
+        return {"error": {"round": self.round, "move": self.move, "message": self.message}}
+
+    def __str__(self) -> str:
+        where = []
+        if self.round:
+            where.append(f"round {self.round}")
+        if self.move:
+            where.append(f"move {self.move}")
+        return (", ".join(where) + ": " if where else "") + self.message
+
+
+def to_record(match: Match, names: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """A match as a pasur-record/1 object (rules left at their default are left out)."""
+    record: dict[str, Any] = {"format": FORMAT, "rules": match.rules.to_dict(changed_only=True)}
+    if names is not None:
+        record["names"] = list(names)
+    record.update(extra)
+    record["rounds"] = [
+        {
+            "deck": [str(CARDS[card]) for card in game.deck],
+            "moves": [Move.from_code(code).to_json() for code in game.history],
+        }
+        for game in match.rounds
+    ]
+    return record
+
+
+def from_record(record: Any) -> Match:
+    """Replay a record into a :class:`Match`, checking every rule; :class:`RecordError` if not."""
+    if not isinstance(record, dict):
+        raise RecordError(0, 0, "a record must be a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(0, 0, f"unknown format {record.get('format')!r} (expected \"{FORMAT}\")")
+    try:
+        rules = Rules.from_dict(record.get("rules", {}))
+    except (RulesError, TypeError) as error:
+        raise RecordError(0, 0, f"rules: {error}") from None
+    names = record.get("names")
+    if names is not None and not (
+        isinstance(names, list) and len(names) == rules.players
+        and all(isinstance(name, str) for name in names)
+    ):
+        raise RecordError(0, 0, f"names must be a list of {rules.players} strings, one per seat")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError(0, 0, "rounds must be a list")
+    match = Match(rules, auto_deal=False)
+    for number, entry in enumerate(rounds, start=1):
+        _replay_round(match, number, entry, last=number == len(rounds))
+    return match
+
+
+def _replay_round(match: Match, number: int, entry: Any, last: bool) -> None:
+    if match.over:
+        raise RecordError(number, 0, f"the match was already won by side {match.winner}")
+    if not isinstance(entry, dict):
+        raise RecordError(number, 0, "a round must be a JSON object with deck and moves")
+    deck_texts = entry.get("deck")
+    if not isinstance(deck_texts, list) or not all(isinstance(text, str) for text in deck_texts):
+        raise RecordError(number, 0, "deck must be a list of 52 cards such as \"7C\"")
+    try:
+        deck = [Card.parse(text) for text in deck_texts]
+    except ValueError as error:
+        raise RecordError(number, 0, f"deck: {error}") from None
+    if len(deck) != 52 or mask_of(deck) != (1 << 52) - 1:
+        raise RecordError(number, 0, "deck must hold each of the 52 cards exactly once")
+    try:
+        game = match.next_round(deck)
+    except DeckError as error:
+        raise RecordError(number, 0, f"deck: {error}") from None
+    moves = entry.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError(number, 0, "moves must be a list")
+    for index, item in enumerate(moves, start=1):
+        if game.over:
+            raise RecordError(number, index, "the round is already over: there are too many moves")
+        try:
+            code = _resolve(game, item)
+        except IllegalMove as error:
+            raise RecordError(number, index, str(error)) from None
+        match.play_code(code)
+    if not game.over and not last:
+        raise RecordError(number, len(moves) + 1, "the round stops before its end but is not the last")
+
+
+def _resolve(game: Any, item: Any) -> int:
+    if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+        raise IllegalMove("a move must be an object such as {\"card\": \"7C\", \"take\": [\"4H\"]}")
+    take_texts = item.get("take")
+    if take_texts is not None and not (
+        isinstance(take_texts, list) and all(isinstance(text, str) for text in take_texts)
+    ):
+        raise IllegalMove("take must be a list of cards such as [\"4H\"]")
+    try:
+        card = Card.parse(item["card"])
+        take = None if take_texts is None else [Card.parse(text) for text in take_texts]
+    except ValueError as error:
+        raise IllegalMove(str(error)) from None
+    code: int = game.resolve_parts(card, take)
+    return code
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySummary:
+    """What ``pasur replay`` reports of a match."""
+
+    rounds: list[dict[str, list[int]]]
+    scores: list[int]
+    winner: int | None
+    over: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of RECORDS.md."""
+        return {"rounds": self.rounds, "scores": self.scores, "winner": self.winner, "over": self.over}
+
+
+def summarize(match: Match) -> ReplaySummary:
+    """Per completed round and side: points, Surs counted, clubs and cards; then the match."""
+    rounds = []
+    for game in match.rounds:
+        if not game.over:
+            continue
+        breakdown = game.breakdown()
+        rounds.append({
+            "points": [side.total for side in breakdown],
+            "surs": [side.surs for side in breakdown],
+            "clubs": [side.clubs for side in breakdown],
+            "cards": [side.cards for side in breakdown],
+        })
+    return ReplaySummary(rounds, list(match.scores), match.winner, match.over)
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """Replay one record: its summary object, or the error object when it is invalid."""
+    try:
+        return summarize(from_record(record)).to_json()
+    except RecordError as error:
+        return error.to_json()
+
+
+def read_records(stream: IO[str]) -> Iterator[Any]:
+    """The records of a JSON Lines stream, one per non-blank line; a line that is not JSON
+    yields a :class:`RecordError` in its place."""
+    for line in stream:
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            yield RecordError(0, 0, f"not JSON: {error.msg} at column {error.colno}")
+
+
+def load_json(text: str) -> Any:
+    """Parse a single record file; :class:`RecordError` when it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(0, 0, f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None

@@ -1,0 +1,111 @@
+"""A seat's view: everything one seat may know, and the only way information leaves the core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, Card, cards_in
+from .game import Round
+from .moves import Move
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One play of the round so far, as every seat saw it."""
+
+    seat: int
+    card: Card
+    take: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol form: ``{"seat": 1, "card": "7C", "take": ["4H"]}``."""
+        return {"seat": self.seat, "card": str(self.card), "take": [str(card) for card in self.take]}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know (BOT-PROTOCOL.md, The view): its own hand, the table, every card
+    played and taken this round, how many cards the others and the pack hold, and the scores."""
+
+    rules: Rules
+    seat: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    captured: tuple[tuple[Card, ...], ...]
+    history: tuple[Play, ...]
+    hands: tuple[int, ...]
+    pack: int
+    scores: tuple[int, ...]
+    surs: tuple[int, ...]
+    round: int
+    deal: int
+    turn: int
+    first: int
+    last_capturer: int | None
+    over: bool
+
+    @property
+    def side(self) -> int:
+        """This seat's side."""
+        return self.rules.side_of(self.seat)
+
+    @property
+    def last_deal(self) -> bool:
+        """Whether the pack is empty, so no Sur can be made (unless the rules allow it)."""
+        return self.pack == 0
+
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards this seat has not seen: the other hands and the pack, in card order."""
+        seen = set(self.hand) | set(self.table)
+        for pile in self.captured:
+            seen.update(pile)
+        return tuple(card for card in CARDS if card not in seen)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as BOT-PROTOCOL.md sends it."""
+        return {
+            "rules": self.rules.to_dict(),
+            "seat": self.seat,
+            "hand": [str(card) for card in self.hand],
+            "table": [str(card) for card in self.table],
+            "captured": [[str(card) for card in pile] for pile in self.captured],
+            "history": [play.to_json() for play in self.history],
+            "hands": list(self.hands),
+            "pack": self.pack,
+            "scores": list(self.scores),
+            "surs": list(self.surs),
+            "round": self.round,
+            "deal": self.deal,
+            "turn": self.turn,
+            "first": self.first,
+            "last_capturer": self.last_capturer,
+            "over": self.over,
+        }
+
+
+def seat_view(game: Round, seat: int) -> SeatView:
+    """The view of ``seat`` in a round."""
+    history = []
+    for index, code in enumerate(game.history):
+        move = Move.from_code(code)
+        history.append(Play((game.first + index) % game.players, move.card, move.take))
+    return SeatView(
+        rules=game.rules,
+        seat=seat,
+        hand=tuple(cards_in(game.hands[seat])),
+        table=tuple(cards_in(game.table)),
+        captured=tuple(tuple(cards_in(pile)) for pile in game.captured),
+        history=tuple(history),
+        hands=tuple(hand.bit_count() for hand in game.hands),
+        pack=game.pack,
+        scores=game.banked,
+        surs=tuple(game.surs),
+        round=game.number,
+        deal=game.deal,
+        turn=game.turn,
+        first=game.first,
+        last_capturer=None if game.last_capturer < 0 else game.last_capturer,
+        over=game.over,
+    )
