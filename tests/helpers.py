@@ -1,0 +1,42 @@
+"""Positions built by hand for the rule tests."""
+
+from __future__ import annotations
+
+import random
+
+from pasur import Round, Rules, deal_deck
+from pasur.core.cards import Card, mask_of
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from space-separated short text."""
+    return [Card.parse(part) for part in text.split()]
+
+
+def position(table: str, hand: str, rules: Rules | None = None, *, last_deal: bool = False,
+             seed: int = 0) -> Round:
+    """A round of ``rules`` in which seat 0 is to play ``hand`` onto ``table``.
+
+    The round is dealt normally and then the given cards are moved into place, so hands of the
+    other seats and the pack hold the rest; ``last_deal`` empties the pack.
+    """
+    rules = rules or Rules()
+    game = Round(rules, deal_deck(random.Random(seed), rules))
+    wanted_table, wanted_hand = mask_of(cards(table)), mask_of(cards(hand))
+    game.table = wanted_table
+    game.hands = [0] * rules.players
+    game.hands[0] = wanted_hand
+    rest = [card for card in range(52) if not (wanted_table | wanted_hand) >> card & 1]
+    for seat in range(1, rules.players):
+        game.hands[seat] = mask_of(rest[:len(cards(hand))])
+        rest = rest[len(cards(hand)):]
+    game.turn = 0
+    if last_deal:
+        game.dealt = 52
+        game.deal = rules.deals
+    return game
+
+
+def moves_text(game: Round) -> set[str]:
+    """The legal moves of a position as full short text."""
+    return {str(move) for move in game.legal_moves()}
