@@ -13,8 +13,7 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(part) for part in text.split()]
 
 
-def position(table: str, hand: str, rules: Rules | None = None, *, last_deal: bool = False,
-             seed: int = 0) -> Round:
+def position(table: str, hand: str, rules: Rules | None = None, *, last_deal: bool = False, seed: int = 0) -> Round:
     """A round of ``rules`` in which seat 0 is to play ``hand`` onto ``table``.
 
     The round is dealt normally and then the given cards are moved into place, so hands of the
@@ -28,8 +27,8 @@ def position(table: str, hand: str, rules: Rules | None = None, *, last_deal: bo
     game.hands[0] = wanted_hand
     rest = [card for card in range(52) if not (wanted_table | wanted_hand) >> card & 1]
     for seat in range(1, rules.players):
-        game.hands[seat] = mask_of(rest[:len(cards(hand))])
-        rest = rest[len(cards(hand)):]
+        game.hands[seat] = mask_of(rest[: len(cards(hand))])
+        rest = rest[len(cards(hand)) :]
     game.turn = 0
     if last_deal:
         game.dealt = 52

@@ -13,10 +13,21 @@ def test_every_card_round_trips_through_its_text():
         assert Card.parse(str(card).lower()) == card
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("10D", "10D"), ("TD", "10D"), ("td", "10D"), ("10♦", "10D"), ("t♦", "10D"),
-    ("AS", "AS"), ("a♠", "AS"), ("QC", "QC"), ("q♣", "QC"), (" 7h ", "7H"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("10D", "10D"),
+        ("TD", "10D"),
+        ("td", "10D"),
+        ("10♦", "10D"),
+        ("t♦", "10D"),
+        ("AS", "AS"),
+        ("a♠", "AS"),
+        ("QC", "QC"),
+        ("q♣", "QC"),
+        (" 7h ", "7H"),
+    ],
+)
 def test_input_accepts_both_suit_forms_any_case_and_t_for_ten(text, expected):
     assert str(Card.parse(text)) == expected
 

@@ -21,14 +21,17 @@ def test_defaults_are_rules_md():
     assert rules.bury_table_jack and rules.redeal_on_faces and rules.haft_khaj == "seven"
 
 
-@pytest.mark.parametrize("data,message", [
-    ({"players": 5}, "players must be 2, 3 or 4"),
-    ({"target": 0}, "target must be a positive number"),
-    ({"target": "62"}, "target must be a whole number"),
-    ({"sur_cancel": "yes"}, "sur_cancel must be true or false"),
-    ({"haft_khaj": "eight"}, "haft_khaj must be"),
-    ({"surs": 1}, "unknown rules option 'surs'"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        ({"players": 5}, "players must be 2, 3 or 4"),
+        ({"target": 0}, "target must be a positive number"),
+        ({"target": "62"}, "target must be a whole number"),
+        ({"sur_cancel": "yes"}, "sur_cancel must be true or false"),
+        ({"haft_khaj": "eight"}, "haft_khaj must be"),
+        ({"surs": 1}, "unknown rules option 'surs'"),
+    ],
+)
 def test_bad_options_are_refused_with_a_clear_message(data, message):
     with pytest.raises(RulesError, match=message):
         Rules.from_dict(data)

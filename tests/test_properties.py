@@ -24,7 +24,7 @@ CONFIGS = [
 
 def accounted(game: Round) -> None:
     """Every card is in exactly one place: a hand, the table, a pile, or the pack."""
-    places = [*game.hands, game.table, *game.captured, mask_of(game.deck[game.dealt:])]
+    places = [*game.hands, game.table, *game.captured, mask_of(game.deck[game.dealt :])]
     assert sum(place.bit_count() for place in places) == 52
     union = 0
     for place in places:
@@ -81,7 +81,7 @@ def test_records_replay_to_the_same_scores(rules):
 
 def _shuffle_unseen(game: Round, seat: int, rng: random.Random) -> list[int]:
     """The deck of ``game`` with every card ``seat`` cannot see now moved to another unseen place."""
-    unseen = mask_of(game.deck[game.dealt:])
+    unseen = mask_of(game.deck[game.dealt :])
     for other, hand in enumerate(game.hands):
         if other != seat:
             unseen |= hand
@@ -103,9 +103,7 @@ def _shuffle_unseen(game: Round, seat: int, rng: random.Random) -> list[int]:
     shuffle_seed=st.integers(0, 10**6),
     number=st.integers(1, 4),
 )
-def test_a_view_does_not_change_when_unseen_cards_are_reshuffled(
-    players, deal_seed, moves, seat, shuffle_seed, number
-):
+def test_a_view_does_not_change_when_unseen_cards_are_reshuffled(players, deal_seed, moves, seat, shuffle_seed, number):
     rules = Rules(players=players)
     seat %= players
     rng = random.Random(deal_seed)
@@ -113,8 +111,9 @@ def test_a_view_does_not_change_when_unseen_cards_are_reshuffled(
     for _ in range(moves):
         codes = game.legal_codes()
         game.play_code(codes[rng.randrange(len(codes))])
-    other = Round(rules, _shuffle_unseen(game, seat, random.Random(shuffle_seed)), number=number,
-                  banked=[3] * rules.sides)
+    other = Round(
+        rules, _shuffle_unseen(game, seat, random.Random(shuffle_seed)), number=number, banked=[3] * rules.sides
+    )
     for code in game.history:
         assert code in other.legal_codes()
         other.play_code(code)

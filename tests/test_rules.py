@@ -24,6 +24,7 @@ def deck_with(table: str, players: int = 2, front: str = "", seed: int = 0) -> l
 
 # -- Cards, seats, sides ------------------------------------------------------------------------
 
+
 def test_cards_numerals_count_face_value_and_faces_have_none():
     """Cards: A = 1, 2 … 10 at face value; J, Q, K have no number value."""
     game = position("10H", "AC JC QC KC")
@@ -52,6 +53,7 @@ def test_seats_play_in_order():
 
 # -- A round ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_round_1_dealer_and_first_player_pass_each_round(players):
     """A round 1: in round k seat (k-1) mod n plays first."""
@@ -74,11 +76,14 @@ def test_round_2_first_deal_gives_four_each_from_the_first_player_then_four_to_t
     assert game.pack == 36
 
 
-@pytest.mark.parametrize("table,reason", [
-    ("JC JD 5H 6S", "two or more Jacks"),
-    ("QC QD QH 6S", "three or more Queens"),
-    ("KC KD KH 6S", "three or more Kings"),
-])
+@pytest.mark.parametrize(
+    "table,reason",
+    [
+        ("JC JD 5H 6S", "two or more Jacks"),
+        ("QC QD QH 6S", "three or more Queens"),
+        ("KC KD KH 6S", "three or more Kings"),
+    ],
+)
 def test_round_2_tables_that_force_a_redeal_are_refused(table, reason):
     """A round 2: 2+ Jacks, 3+ Queens or 3+ Kings on the table: deal again."""
     assert reason in table_problem(mask_of(cards(table)), Rules())
@@ -91,7 +96,7 @@ def test_round_2_the_deal_redeals_until_the_table_stands():
         rng = random.Random(players)
         for _ in range(3000):
             deck = deal_deck(rng, rules)
-            table = mask_of(deck[4 * players:4 * players + 4])
+            table = mask_of(deck[4 * players : 4 * players + 4])
             assert not table & JACKS
             assert (table & QUEENS).bit_count() < 3 and (table & KINGS).bit_count() < 3
 
@@ -295,6 +300,7 @@ def test_round_8_nobody_captured_so_the_table_belongs_to_nobody():
 
 # -- Scoring a round ---------------------------------------------------------------------------
 
+
 def finished_round(piles: list[str], surs: list[int], rules: Rules | None = None) -> Round:
     rules = rules or Rules(players=len(piles))
     game = Round(rules, deal_deck(random.Random(0), rules))
@@ -338,6 +344,7 @@ def test_scoring_three_players_may_all_miss_haft_khaj():
 
 
 # -- The match ---------------------------------------------------------------------------------
+
 
 def _bank(match: Match, surs: list[int], piles: tuple[str, str] = ("", "")) -> None:
     """End the current round with the given Surs (5 points each, no cancelling) and piles."""

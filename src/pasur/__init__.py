@@ -23,7 +23,21 @@ from .core import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARDS", "Card", "DeckError", "IllegalMove", "Match", "Move", "Play", "RecordError", "Round",
-    "Rules", "RulesError", "SeatView", "SideScore", "deal_deck", "from_record", "replay_record",
+    "CARDS",
+    "Card",
+    "DeckError",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Play",
+    "RecordError",
+    "Round",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "SideScore",
+    "deal_deck",
+    "from_record",
+    "replay_record",
     "to_record",
 ]

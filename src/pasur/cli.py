@@ -12,22 +12,20 @@ from typing import IO, Any, TypeVar
 import click
 
 from . import bench
-from .bots import BOT_NAMES, make_bot
+from .bots import make_bot
 from .core import (
     Match,
     RecordError,
     Rules,
     RulesError,
-    deal_deck,
     format_cards,
     replay_record,
 )
-from .core.record import load_json, read_records, summarize, from_record
+from .core.record import from_record, load_json, read_records, summarize
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_FLAGS = ("partnership", "sur_cancel", "sur_in_last_deal", "compulsory_capture",
-          "bury_table_jack", "redeal_on_faces")
+_FLAGS = ("partnership", "sur_cancel", "sur_in_last_deal", "compulsory_capture", "bury_table_jack", "redeal_on_faces")
 
 
 def rules_options(command: F) -> F:
@@ -37,15 +35,29 @@ def rules_options(command: F) -> F:
         click.option("--target", type=click.IntRange(min=1), help="match target score [62]"),
         click.option("--sur-cutoff", type=int, help="banked score from which a side scores no Sur [50]"),
         click.option("--no-sur-cutoff", is_flag=True, help="no Sur cut-off"),
-        click.option("--haft-khaj", type=click.Choice(["seven", "most"]),
-                     help="7 points for 7+ clubs (seven) or for strictly the most (most) [seven]"),
-        click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
-                     help="any rules option by its record name, e.g. --rule sur_cancel=false"),
+        click.option(
+            "--haft-khaj",
+            type=click.Choice(["seven", "most"]),
+            help="7 points for 7+ clubs (seven) or for strictly the most (most) [seven]",
+        ),
+        click.option(
+            "--rule",
+            "rule_pairs",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="any rules option by its record name, e.g. --rule sur_cancel=false",
+        ),
     ]
     for flag in _FLAGS:
         dashed = flag.replace("_", "-")
-        options.append(click.option(f"--{dashed}/--no-{dashed}", flag, default=None,
-                                    help=f"{flag} rules option [{'on' if getattr(Rules(), flag) else 'off'}]"))
+        options.append(
+            click.option(
+                f"--{dashed}/--no-{dashed}",
+                flag,
+                default=None,
+                help=f"{flag} rules option [{'on' if getattr(Rules(), flag) else 'off'}]",
+            )
+        )
     for option in reversed(options):
         command = option(command)
     return command
@@ -155,10 +167,12 @@ def _side_name(rules: Rules, side: int) -> str:
 
 
 def _breakdown_line(rules: Rules, side: int, score: Any) -> str:
-    return (f"{_side_name(rules, side):>10}: {score.total:>3} points  clubs {score.clubs:>2}"
-            f" (+{score.haft_khaj})  2♣ +{score.two_of_clubs}  10♦ +{score.ten_of_diamonds}"
-            f"  aces +{score.aces}  jacks +{score.jacks}  Surs {score.surs} (+{score.sur_points})"
-            f"  cards {score.cards}")
+    return (
+        f"{_side_name(rules, side):>10}: {score.total:>3} points  clubs {score.clubs:>2}"
+        f" (+{score.haft_khaj})  2♣ +{score.two_of_clubs}  10♦ +{score.ten_of_diamonds}"
+        f"  aces +{score.aces}  jacks +{score.jacks}  Surs {score.surs} (+{score.sur_points})"
+        f"  cards {score.cards}"
+    )
 
 
 @cli.command()
@@ -175,9 +189,8 @@ def deal(seed: int | None, symbols: bool, **options: Any) -> None:
     for seat in range(rules.players):
         click.echo(f"  seat {seat}: {format_cards(game.hands[seat], symbols=symbols)}")
     click.echo(f"  table : {format_cards(game.table, symbols=symbols)}")
-    rest = game.deck[game.dealt:]
-    show = (lambda card: format_cards(1 << card, symbols=symbols))
-    click.echo(f"  pack  : {' '.join(show(card) for card in rest)}")
+    pack = " ".join(format_cards(1 << card, symbols=symbols) for card in game.deck[game.dealt :])
+    click.echo(f"  pack  : {pack}")
 
 
 @cli.command(name="rules")
@@ -191,10 +204,16 @@ def rules_command(**options: Any) -> None:
 
 
 @cli.command(name="bench")
-@click.option("--seconds", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
-              help="how long to play random rounds")
-@click.option("--records", type=click.IntRange(min=1), default=200, show_default=True,
-              help="how many random match records to replay")
+@click.option(
+    "--seconds", type=click.FloatRange(min=0.1), default=2.0, show_default=True, help="how long to play random rounds"
+)
+@click.option(
+    "--records",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="how many random match records to replay",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 def bench_command(seconds: float, records: int, as_json: bool) -> None:
     """Measure the engine: random 2-player rounds per second on one core, and replay speed."""
@@ -203,8 +222,10 @@ def bench_command(seconds: float, records: int, as_json: bool) -> None:
         click.echo(json.dumps(figures))
         return
     click.echo(f"random playouts: {figures['rounds_per_second']:,} complete 2-player rounds/s (one core)")
-    click.echo(f"replay         : {figures['replay_records_per_second']:,} match records/s, "
-               f"{figures['replay_moves_per_second']:,} moves/s")
+    click.echo(
+        f"replay         : {figures['replay_records_per_second']:,} match records/s, "
+        f"{figures['replay_moves_per_second']:,} moves/s"
+    )
 
 
 @cli.command()
@@ -216,20 +237,24 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
     """Watch bots play a whole match, move by move (default: greedy against random)."""
     rules = build_rules(options)
     names = list(bots) or ["greedy", "random"] * 2
-    names = (names * rules.players)[:rules.players]
+    names = (names * rules.players)[: rules.players]
     seed = seed if seed is not None else random.randrange(1 << 32)
     try:
         players = [make_bot(name, seed=seed + seat) for seat, name in enumerate(names)]
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     match = Match(rules, seed=seed)
-    click.echo(f"A match of Pasur to {rules.target}, seed {seed}: "
-               + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names)))
+    click.echo(
+        f"A match of Pasur to {rules.target}, seed {seed}: "
+        + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names))
+    )
     while not match.over:
         game = match.rounds[-1]
         if not game.history:
-            click.echo(f"\nRound {game.number} (seat {game.first} plays first), "
-                       f"table: {format_cards(game.table, symbols=symbols)}")
+            click.echo(
+                f"\nRound {game.number} (seat {game.first} plays first), "
+                f"table: {format_cards(game.table, symbols=symbols)}"
+            )
         seat = game.turn
         view = game.view(seat)
         move = players[seat].choose(view, game.legal_moves())
@@ -239,20 +264,23 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
         match.play(move)
         sur = " — Sur!" if game.surs != surs else ""
         left = table_before & ~move.take_mask | (0 if move.take else 1 << move.card)
-        click.echo(f"  seat {seat} {names[seat]:>7}: {move.text(symbols):<16}"
-                   f" table: {format_cards(left, symbols=symbols) or '(empty)'}{sur}")
+        click.echo(
+            f"  seat {seat} {names[seat]:>7}: {move.text(symbols):<16}"
+            f" table: {format_cards(left, symbols=symbols) or '(empty)'}{sur}"
+        )
         if game.deal != deal_before and not game.over:
             click.echo(f"  -- deal {game.deal}")
         if game.over:
             if left and game.last_capturer >= 0:
-                click.echo(f"  {_side_name(rules, game.last_capturer)} captured last and takes "
-                           f"{format_cards(left, symbols=symbols)}")
+                click.echo(
+                    f"  {_side_name(rules, game.last_capturer)} captured last and takes "
+                    f"{format_cards(left, symbols=symbols)}"
+                )
             click.echo(f"Round {game.number} over:")
             for side, score in enumerate(game.breakdown()):
                 click.echo("  " + _breakdown_line(rules, side, score))
             click.echo(f"  match score: {' - '.join(map(str, match.scores))}")
-    click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match "
-               f"{' - '.join(map(str, match.scores))}.")
+    click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match {' - '.join(map(str, match.scores))}.")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -269,11 +297,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)
-    except Exception as error:  # noqa: BLE001 - a user never sees a traceback
+    except Exception as error:
         if os.environ.get("PASUR_DEBUG"):
             raise
-        click.echo(f"pasur: internal error: {type(error).__name__}: {error} "
-                   "(set PASUR_DEBUG=1 for details)", err=True)
+        click.echo(f"pasur: internal error: {type(error).__name__}: {error} (set PASUR_DEBUG=1 for details)", err=True)
         sys.exit(1)
 
 

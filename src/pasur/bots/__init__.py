@@ -1,6 +1,6 @@
 """Bots: each reads a seat's view and the legal moves, and returns one of them."""
 
-from .base import Bot, make_bot, BOT_NAMES
+from .base import BOT_NAMES, Bot, make_bot
 from .simple import GreedyBot, RandomBot, immediate_value
 
 __all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "immediate_value", "make_bot"]

@@ -22,7 +22,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from its name, as ``random`` or ``greedy``; ValueError for an unknown one."""
     from .simple import GreedyBot, RandomBot
 
-    makers = {"random": RandomBot, "greedy": GreedyBot}
+    makers: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
     name = spec.strip().lower()
     if name not in makers:
         raise ValueError(f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)})")

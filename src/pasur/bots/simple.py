@@ -25,8 +25,10 @@ class RandomBot:
 def card_points(mask: int) -> float:
     """Points the cards of a mask are worth when captured, a club counting 7/13 toward Haft Khaj."""
     return (
-        (mask & ACES).bit_count() + (mask & JACKS).bit_count()
-        + 2 * (mask >> TWO_OF_CLUBS & 1) + 3 * (mask >> TEN_OF_DIAMONDS & 1)
+        (mask & ACES).bit_count()
+        + (mask & JACKS).bit_count()
+        + 2 * (mask >> TWO_OF_CLUBS & 1)
+        + 3 * (mask >> TEN_OF_DIAMONDS & 1)
         + 7 / 13 * (mask & CLUB_CARDS).bit_count()
     )
 
@@ -40,7 +42,8 @@ def immediate_value(view: SeatView, move: Move) -> float:
     take = move.take_mask
     left = mask_of(view.table) & ~take
     sur = (
-        not left and move.card.rank != JACK
+        not left
+        and move.card.rank != JACK
         and (not view.last_deal or view.rules.sur_in_last_deal)
         and (view.rules.sur_cutoff is None or view.scores[view.side] < view.rules.sur_cutoff)
     )

@@ -59,8 +59,7 @@ class SideScore:
     @property
     def total(self) -> int:
         """The round points: Haft Khaj, 2♣, 10♦, aces, jacks and Sur points."""
-        return (self.haft_khaj + self.two_of_clubs + self.ten_of_diamonds + self.aces
-                + self.jacks + self.sur_points)
+        return self.haft_khaj + self.two_of_clubs + self.ten_of_diamonds + self.aces + self.jacks + self.sur_points
 
 
 def table_problem(table: int, rules: Rules) -> str | None:
@@ -83,7 +82,7 @@ def deck_problem(deck: Sequence[int], rules: Rules) -> str | None:
     if len(deck) != 52 or mask_of(deck) != (1 << 52) - 1:
         return "the deck must hold each of the 52 cards exactly once"
     start = 4 * rules.players
-    return table_problem(mask_of(deck[start:start + 4]), rules)
+    return table_problem(mask_of(deck[start : start + 4]), rules)
 
 
 def deal_deck(rng: random.Random, rules: Rules) -> list[Card]:
@@ -96,11 +95,11 @@ def deal_deck(rng: random.Random, rules: Rules) -> list[Card]:
     while True:
         cards = list(CARDS)
         rng.shuffle(cards)
-        table = cards[start:start + 4]
+        table = cards[start : start + 4]
         jacks = [index for index, card in enumerate(table) if card >> 2 == JACK]
         if len(jacks) == 1 and rules.bury_table_jack:
             jack = table[jacks[0]]
-            rest = cards[start + 4:]
+            rest = cards[start + 4 :]
             table[jacks[0]] = rest.pop(0)
             rest.insert(rng.randrange(1, len(rest) + 1), jack)
             cards = cards[:start] + table + rest
@@ -117,9 +116,26 @@ class Round:
     """
 
     __slots__ = (
-        "rules", "players", "deck", "number", "first", "banked", "hands", "table", "captured",
-        "surs", "last_capturer", "turn", "deal", "dealt", "history", "over", "_side",
-        "_sur_ok", "_compulsory", "_last_deal_sur",
+        "_compulsory",
+        "_last_deal_sur",
+        "_side",
+        "_sur_ok",
+        "banked",
+        "captured",
+        "deal",
+        "dealt",
+        "deck",
+        "first",
+        "hands",
+        "history",
+        "last_capturer",
+        "number",
+        "over",
+        "players",
+        "rules",
+        "surs",
+        "table",
+        "turn",
     )
 
     def __init__(
@@ -153,7 +169,7 @@ class Round:
         self.hands = [0] * players
         self.dealt = 0
         self._deal_hands()
-        self.table = mask_of(self.deck[self.dealt:self.dealt + 4])
+        self.table = mask_of(self.deck[self.dealt : self.dealt + 4])
         self.dealt += 4
         self.deal = 1
         self.captured = [0] * rules.sides
@@ -167,7 +183,7 @@ class Round:
         deck, dealt, players = self.deck, self.dealt, self.players
         for offset in range(players):
             hand = 0
-            for card in deck[dealt:dealt + 4]:
+            for card in deck[dealt : dealt + 4]:
                 hand |= 1 << card
             self.hands[(self.first + offset) % players] = hand
             dealt += 4
@@ -250,8 +266,7 @@ class Round:
             side = self._side[seat]
             self.captured[side] |= take | 1 << card
             self.last_capturer = side
-            if (not table and card >> 2 != JACK and self._sur_ok[side]
-                    and (self.dealt < 52 or self._last_deal_sur)):
+            if not table and card >> 2 != JACK and self._sur_ok[side] and (self.dealt < 52 or self._last_deal_sur):
                 self.surs[side] += 1
         else:
             self.table |= 1 << card
@@ -339,8 +354,7 @@ class Round:
             raise IllegalMove(f"{format_cards(missing)} {verb} not on the table")
         captures = [c for c in choices if c >> 6]
         if not captures:
-            raise IllegalMove(f"{card} cannot take {format_cards(take_mask, '+')}: it can only "
-                              "be laid on the table")
+            raise IllegalMove(f"{card} cannot take {format_cards(take_mask, '+')}: it can only be laid on the table")
         options = " or ".join(_take_text(c) for c in captures)
         raise IllegalMove(f"{card} cannot take {format_cards(take_mask, '+')}; it can take {options}")
 
@@ -394,8 +408,10 @@ class Round:
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(hand) for hand in self.hands)
-        return (f"<Round {self.number} deal {self.deal} turn {self.turn} "
-                f"table [{format_cards(self.table)}] hands [{hands}]>")
+        return (
+            f"<Round {self.number} deal {self.deal} turn {self.turn} "
+            f"table [{format_cards(self.table)}] hands [{hands}]>"
+        )
 
 
 def _take_text(code: int) -> str:
@@ -407,8 +423,7 @@ class Match:
     """A match: rounds until a side reaches the target with the highest score (RULES.md, The
     match). The deal passes one seat each round."""
 
-    def __init__(self, rules: Rules | None = None, seed: int | None = None,
-                 *, auto_deal: bool = True) -> None:
+    def __init__(self, rules: Rules | None = None, seed: int | None = None, *, auto_deal: bool = True) -> None:
         """Start a match; with ``auto_deal`` each round is shuffled from ``seed`` as the previous
         one ends, else :meth:`next_round` deals a given deck."""
         self.rules = rules or Rules()
@@ -491,7 +506,7 @@ class Match:
         other = Match.__new__(Match)
         other.rules = self.rules
         other.scores = self.scores[:]
-        other.rounds = self.rounds[:-1] + [self.rounds[-1].copy()] if self.rounds else []
+        other.rounds = [*self.rounds[:-1], self.rounds[-1].copy()] if self.rounds else []
         other.winner = self.winner
         other.auto_deal = self.auto_deal
         other._rng = random.Random(self._rng.random())

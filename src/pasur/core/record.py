@@ -59,15 +59,14 @@ def from_record(record: Any) -> Match:
     if not isinstance(record, dict):
         raise RecordError(0, 0, "a record must be a JSON object")
     if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(0, 0, f"unknown format {record.get('format')!r} (expected \"{FORMAT}\")")
+        raise RecordError(0, 0, f'unknown format {record.get("format")!r} (expected "{FORMAT}")')
     try:
         rules = Rules.from_dict(record.get("rules", {}))
     except (RulesError, TypeError) as error:
         raise RecordError(0, 0, f"rules: {error}") from None
     names = record.get("names")
     if names is not None and not (
-        isinstance(names, list) and len(names) == rules.players
-        and all(isinstance(name, str) for name in names)
+        isinstance(names, list) and len(names) == rules.players and all(isinstance(name, str) for name in names)
     ):
         raise RecordError(0, 0, f"names must be a list of {rules.players} strings, one per seat")
     rounds = record.get("rounds")
@@ -86,7 +85,7 @@ def _replay_round(match: Match, number: int, entry: Any, last: bool) -> None:
         raise RecordError(number, 0, "a round must be a JSON object with deck and moves")
     deck_texts = entry.get("deck")
     if not isinstance(deck_texts, list) or not all(isinstance(text, str) for text in deck_texts):
-        raise RecordError(number, 0, "deck must be a list of 52 cards such as \"7C\"")
+        raise RecordError(number, 0, 'deck must be a list of 52 cards such as "7C"')
     try:
         deck = [Card.parse(text) for text in deck_texts]
     except ValueError as error:
@@ -114,12 +113,12 @@ def _replay_round(match: Match, number: int, entry: Any, last: bool) -> None:
 
 def _resolve(game: Any, item: Any) -> int:
     if not isinstance(item, dict) or not isinstance(item.get("card"), str):
-        raise IllegalMove("a move must be an object such as {\"card\": \"7C\", \"take\": [\"4H\"]}")
+        raise IllegalMove('a move must be an object such as {"card": "7C", "take": ["4H"]}')
     take_texts = item.get("take")
     if take_texts is not None and not (
         isinstance(take_texts, list) and all(isinstance(text, str) for text in take_texts)
     ):
-        raise IllegalMove("take must be a list of cards such as [\"4H\"]")
+        raise IllegalMove('take must be a list of cards such as ["4H"]')
     try:
         card = Card.parse(item["card"])
         take = None if take_texts is None else [Card.parse(text) for text in take_texts]
@@ -150,12 +149,14 @@ def summarize(match: Match) -> ReplaySummary:
         if not game.over:
             continue
         breakdown = game.breakdown()
-        rounds.append({
-            "points": [side.total for side in breakdown],
-            "surs": [side.surs for side in breakdown],
-            "clubs": [side.clubs for side in breakdown],
-            "cards": [side.cards for side in breakdown],
-        })
+        rounds.append(
+            {
+                "points": [side.total for side in breakdown],
+                "surs": [side.surs for side in breakdown],
+                "clubs": [side.clubs for side in breakdown],
+                "cards": [side.cards for side in breakdown],
+            }
+        )
     return ReplaySummary(rounds, list(match.scores), match.winner, match.over)
 
 

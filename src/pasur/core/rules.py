@@ -36,12 +36,18 @@ class Rules:
             raise RulesError(f"target must be a positive number, not {self.target}")
         if self.sur_cutoff is not None:
             _check_int("sur_cutoff", self.sur_cutoff)
-        for name in ("partnership", "sur_cancel", "sur_in_last_deal", "compulsory_capture",
-                     "bury_table_jack", "redeal_on_faces"):
+        for name in (
+            "partnership",
+            "sur_cancel",
+            "sur_in_last_deal",
+            "compulsory_capture",
+            "bury_table_jack",
+            "redeal_on_faces",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if self.haft_khaj not in ("seven", "most"):
-            raise RulesError(f"haft_khaj must be \"seven\" or \"most\", not {self.haft_khaj!r}")
+            raise RulesError(f'haft_khaj must be "seven" or "most", not {self.haft_khaj!r}')
 
     @property
     def sides(self) -> int:
@@ -84,27 +90,34 @@ class Rules:
     def describe(self) -> list[str]:
         """The rules in force, one plain line each."""
         sides = (
-            "partners: seats 0+2 against 1+3" if self.players == 4 and self.partnership
+            "partners: seats 0+2 against 1+3"
+            if self.players == 4 and self.partnership
             else "each player for themselves"
         )
         cutoff = (
             f"a side with {self.sur_cutoff} or more banked at the start of a round scores no Sur"
-            if self.sur_cutoff is not None else "no Sur cut-off"
+            if self.sur_cutoff is not None
+            else "no Sur cut-off"
         )
         return [
             f"players: {self.players} ({sides}); {self.deals} deals of 4 cards a round",
             f"the match ends after the round in which a side reaches {self.target}; highest wins, a tie plays on",
-            "a Jack dealt to the table is buried in the pack" if self.bury_table_jack
+            "a Jack dealt to the table is buried in the pack"
+            if self.bury_table_jack
             else "a Jack dealt to the table stays there",
-            "redeal on 2+ Jacks, 3+ Queens or 3+ Kings on the table" if self.redeal_on_faces
+            "redeal on 2+ Jacks, 3+ Queens or 3+ Kings on the table"
+            if self.redeal_on_faces
             else "redeal on 2+ Jacks on the table",
-            "a card that can capture must capture" if self.compulsory_capture
+            "a card that can capture must capture"
+            if self.compulsory_capture
             else "any card may be laid on the table, even one that could capture",
-            "Sur: 5 points, tit for tat (only the net difference scores)" if self.sur_cancel
+            "Sur: 5 points, tit for tat (only the net difference scores)"
+            if self.sur_cancel
             else "Sur: 5 points each, no cancelling",
             "Sur is allowed in the last deal" if self.sur_in_last_deal else "no Sur in the last deal",
             cutoff,
-            "Haft Khaj: 7 points for 7 or more clubs" if self.haft_khaj == "seven"
+            "Haft Khaj: 7 points for 7 or more clubs"
+            if self.haft_khaj == "seven"
             else "Haft Khaj: 7 points for strictly the most clubs",
             "2 of clubs 2, 10 of diamonds 3, each Ace 1, each Jack 1",
         ]

@@ -1,0 +1,136 @@
+"""The ``pasur`` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pasur import replay_record, to_record
+
+from .test_record import played_match
+
+
+def pasur(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pasur", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], status: int) -> str:
+    assert result.returncode == status
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pasur: error: ")
+    return lines[0]
+
+
+@pytest.fixture
+def record_file(tmp_path):
+    path = tmp_path / "match.json"
+    record = to_record(played_match(seed=3))
+    path.write_text(json.dumps(record))
+    return path, record
+
+
+def test_replay_json_prints_the_records_md_object(record_file):
+    path, record = record_file
+    result = pasur("replay", str(path), "--json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == replay_record(record)
+
+
+def test_replay_human_readable(record_file):
+    path, _ = record_file
+    result = pasur("replay", str(path))
+    assert result.returncode == 0
+    assert "round 1" in result.stdout and "wins" in result.stdout
+
+
+def test_replay_invalid_record_prints_only_the_error_object(record_file, tmp_path):
+    _, record = record_file
+    record["rounds"][0]["moves"][0]["take"] = ["KC", "KD"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = pasur("replay", str(path), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["error"]["round"] == 1
+    assert json.loads(result.stdout)["error"]["move"] == 1
+    assert len(result.stdout.strip().splitlines()) == 1
+    assert_one_line_error(pasur("replay", str(path)), 1)
+
+
+def test_replay_json_lines_from_stdin_one_line_each(record_file):
+    _, record = record_file
+    lines = [json.dumps(record), "{broken", json.dumps({"rounds": []})]
+    result = pasur("replay", "-", "--json", stdin="\n".join(lines) + "\n")
+    assert result.returncode == 1
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 3
+    assert out[0]["scores"] == replay_record(record)["scores"]
+    assert "error" in out[1] and out[2]["over"] is False
+
+
+def test_replay_jsonl_file_all_valid_exits_zero(tmp_path, record_file):
+    _, record = record_file
+    path = tmp_path / "many.jsonl"
+    path.write_text((json.dumps(record) + "\n") * 5)
+    result = pasur("replay", str(path), "--json")
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 5
+
+
+def test_replay_missing_file_and_not_json(tmp_path):
+    assert "cannot read" in assert_one_line_error(pasur("replay", str(tmp_path / "none.json")), 1)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    assert "not JSON" in assert_one_line_error(pasur("replay", str(bad)), 1)
+    result = pasur("replay", str(bad), "--json")
+    assert result.returncode == 1 and "not JSON" in json.loads(result.stdout)["error"]["message"]
+
+
+def test_deal_is_reproducible_and_shows_every_hand():
+    first, second = pasur("deal", "--seed", "42", "--players", "3"), pasur("deal", "--seed", "42", "--players", "3")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    lines = first.stdout.splitlines()
+    assert [line.split(":")[0].strip() for line in lines[1:]] == ["seat 0", "seat 1", "seat 2", "table", "pack"]
+    shown = " ".join(line.split(":", 1)[1] for line in lines[1:]).split()
+    assert len(shown) == 52 and len(set(shown)) == 52
+
+
+def test_rules_options_by_flag_or_by_name_agree():
+    by_flag = pasur("rules", "--players", "3", "--no-sur-cancel", "--target", "100")
+    by_name = pasur("rules", "--rule", "players=3", "--rule", "sur_cancel=false", "--rule", "target=100")
+    assert by_flag.returncode == 0 and by_flag.stdout == by_name.stdout
+    assert "no cancelling" in by_flag.stdout and "reaches 100" in by_flag.stdout
+    assert '"sur_cutoff": null' in pasur("rules", "--no-sur-cutoff").stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules", "--players", "7"],
+        ["rules", "--rule", "sur_cancel=maybe"],
+        ["rules", "--rule", "nonsense"],
+        ["rules", "--rule", "colour=red"],
+        ["deal", "--seed", "x"],
+        ["nosuchcommand"],
+        ["demo", "wizard"],
+    ],
+)
+def test_bad_options_give_one_line_and_status_2(args):
+    assert_one_line_error(pasur(*args), 2)
+
+
+def test_bench_json_has_rounds_per_second():
+    result = pasur("bench", "--json", "--seconds", "0.3", "--records", "3")
+    assert result.returncode == 0
+    figures = json.loads(result.stdout)
+    assert figures["rounds_per_second"] > 0 and figures["replay_moves_per_second"] > 0
+
+
+def test_demo_plays_a_whole_match():
+    result = pasur("demo", "--seed", "9", "--letters", "--players", "4")
+    assert result.returncode == 0
+    assert "Round 1" in result.stdout and "wins the match" in result.stdout
