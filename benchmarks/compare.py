@@ -1,6 +1,6 @@
 """Engine against the plain baseline, measured in one run, interleaved so machine noise hits both.
 
-    .venv/bin/python benchmarks/compare.py [--seconds 3] [--repeats 3]
+.venv/bin/python benchmarks/compare.py [--seconds 3] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import plain_baseline  # noqa: E402
-
-from pasur.bench import random_rounds_per_second  # noqa: E402
+import plain_baseline
+from pasur.bench import random_rounds_per_second
 
 
 def main() -> None:
