@@ -134,3 +134,17 @@ def test_demo_plays_a_whole_match():
     result = pasur("demo", "--seed", "9", "--letters", "--players", "4")
     assert result.returncode == 0
     assert "Round 1" in result.stdout and "wins the match" in result.stdout
+
+
+def test_replay_json_lines_in_parallel_keeps_the_order(tmp_path):
+    records = [to_record(played_match(seed=seed, target=20)) for seed in range(40)]
+    records[17]["rounds"][0]["moves"][0]["take"] = ["KC", "KD"]
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    serial = pasur("replay", str(path), "--json", "--jobs", "1")
+    parallel = pasur("replay", str(path), "--json", "--jobs", "2")
+    assert serial.returncode == parallel.returncode == 1
+    assert serial.stdout == parallel.stdout
+    lines = [json.loads(line) for line in parallel.stdout.splitlines()]
+    assert [("error" in line) for line in lines] == [index == 17 for index in range(40)]
+    assert lines[3]["scores"] == replay_record(records[3])["scores"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import io
 import json
 import random
 
@@ -11,7 +10,7 @@ import pytest
 
 from pasur import Match, Rules, from_record, replay_record, to_record
 from pasur.core.cards import CARDS, Card
-from pasur.core.record import RecordError, read_records
+from pasur.core.record import replay_line
 
 
 def played_match(rules: Rules | None = None, seed: int = 1, target: int = 62) -> Match:
@@ -213,8 +212,7 @@ def test_broken_records_of_every_player_count_are_caught_at_the_right_move(rules
         assert (error["round"], error["move"]) == (round_index + 1, index + 1)
 
 
-def test_json_lines_reading_gives_one_item_a_line():
-    text = '{"rounds": []}\n\nnot json\n{"rounds": []}\n'
-    items = list(read_records(io.StringIO(text)))
-    assert len(items) == 3
-    assert isinstance(items[1], RecordError) and "not JSON" in items[1].message
+def test_json_lines_replay_line_gives_a_summary_or_an_error():
+    assert replay_line('{"rounds": []}')["over"] is False
+    assert "not JSON" in replay_line("not json")["error"]["message"]
+    assert replay_line("[1]")["error"]["message"] == "a record must be a JSON object"

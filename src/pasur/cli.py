@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
 
 import click
@@ -19,9 +20,8 @@ from .core import (
     Rules,
     RulesError,
     format_cards,
-    replay_record,
 )
-from .core.record import from_record, load_json, read_records, summarize
+from .core.record import from_record, load_json, replay_line, summarize
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,19 +107,18 @@ def cli() -> None:
 @cli.command()
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print the RECORDS.md JSON object")
-def replay(file: str, as_json: bool) -> None:
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes for JSON Lines [all cores]")
+def replay(file: str, as_json: bool, jobs: int | None) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
-    A .jsonl file, or - for standard input, holds one record a line; each gets one line out.
-    Exits 1 if any record is invalid.
+    A .jsonl file, or - for standard input, holds one record a line; each gets one line out,
+    in order. Exits 1 if any record is invalid.
     """
-    many = file == "-" or file.endswith(".jsonl")
     stream = _open_text(file)
     with stream:
-        if many:
+        if file == "-" or file.endswith(".jsonl"):
             invalid = 0
-            for record in read_records(stream):
-                result = record.to_json() if isinstance(record, RecordError) else replay_record(record)
+            for result in _replay_lines(stream, jobs or os.cpu_count() or 1):
                 invalid += "error" in result
                 click.echo(json.dumps(result) if as_json else _replay_line(result))
             sys.exit(1 if invalid else 0)
@@ -141,6 +140,16 @@ def replay(file: str, as_json: bool) -> None:
             click.echo("  " + _breakdown_line(match.rules, side, score))
     over = f"side {match.winner} wins" if match.winner is not None else "match not finished"
     click.echo(f"scores {' - '.join(map(str, match.scores))}: {over}")
+
+
+def _replay_lines(stream: IO[str], jobs: int) -> Iterator[dict[str, Any]]:
+    """Replay each non-blank line, in order, over ``jobs`` processes."""
+    lines = (line for line in stream if line.strip())
+    if jobs == 1:
+        yield from map(replay_line, lines)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(replay_line, lines, chunksize=32)
 
 
 def _open_text(file: str) -> IO[str]:

@@ -1,9 +1,10 @@
 """Capture options from precomputed tables.
 
-A numeral's capture is a set of table numerals summing to ``11 - value``. Only table numerals
-worth at most that much matter, so the takes are kept in a bounded table keyed by those cards and
-the value. A new entry is built from the subset sums of the low cards (A … 5, also kept) plus at
-most one card of 6 … 10, since two such cards already make 12.
+What a card may take depends only on some of the table: numerals worth at most ``11 - value``
+for a numeral, numerals and Jacks for a Jack, cards of its rank for a King or Queen
+(:data:`DECIDING`). So each card's moves are kept in a bounded table keyed by the card and those
+table cards. A numeral's takes are built from the subset sums of the low cards (A … 5, also kept)
+plus at most one card of 6 … 10, since two such cards already make 12.
 """
 
 from __future__ import annotations
@@ -68,6 +69,38 @@ def numeral_takes(table: int, value: int) -> tuple[int, ...]:
             _takes.clear()
         takes = _takes[key] = _compute_takes(table, 11 - value)
     return takes
+
+
+# DECIDING[card]: the table cards that decide what ``card`` may take.
+DECIDING = tuple(
+    UP_TO[10 - (card >> 2)] if card >> 2 < JACK else NUMERALS_AND_JACKS if card >> 2 == JACK else RANK_MASKS[card >> 2]
+    for card in range(52)
+)
+
+# _card_moves[compulsory][(deciding_table_cards << 6) | card]: the move codes of that card.
+_card_moves: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
+
+
+def card_move_table(compulsory: bool) -> dict[int, tuple[int, ...]]:
+    """The cache :func:`card_moves` fills, keyed by ``(table & DECIDING[card]) << 6 | card``."""
+    return _card_moves[compulsory]
+
+
+def card_moves(table: int, card: int, compulsory: bool) -> tuple[int, ...]:
+    """The legal move codes (``card | take << 6``) of one card in hand: its captures, and laying
+    it down when it has none or capture is not compulsory."""
+    key = (table & DECIDING[card]) << 6 | card
+    cache = _card_moves[compulsory]
+    codes = cache.get(key)
+    if codes is None:
+        takes = capture_takes(table, card)
+        codes = tuple(card | take << 6 for take in takes)
+        if not takes or not compulsory:
+            codes += (card,)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = codes
+    return codes
 
 
 def capture_takes(table: int, card: int) -> tuple[int, ...]:

@@ -67,7 +67,9 @@ class Card(int):
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``7C``, ``10d``, ``T♦``, ``qs``; raise ValueError naming the bad text."""
-        card = _PARSE.get(text.strip().upper())
+        card = _PARSE.get(text)
+        if card is None:
+            card = _PARSE.get(text.strip().upper())
         if card is None:
             raise ValueError(f"'{text.strip()}' is not a card (write it as 7C, 10D, QS or 7♣)")
         return card

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .captures import UP_TO, _takes, numeral_takes
+from .captures import DECIDING, card_move_table, card_moves
 from .cards import (
     ACES,
     CARDS,
@@ -15,7 +15,6 @@ from .cards import (
     JACK,
     JACKS,
     KING,
-    NUMERALS_AND_JACKS,
     QUEEN,
     RANK_MASKS,
     TEN_OF_DIAMONDS,
@@ -118,6 +117,7 @@ class Round:
     __slots__ = (
         "_compulsory",
         "_last_deal_sur",
+        "_move_table",
         "_side",
         "_sur_ok",
         "banked",
@@ -165,6 +165,7 @@ class Round:
         cutoff = rules.sur_cutoff
         self._sur_ok = tuple(cutoff is None or score < cutoff for score in self.banked)
         self._compulsory = rules.compulsory_capture
+        self._move_table = card_move_table(rules.compulsory_capture)
         self._last_deal_sur = rules.sur_in_last_deal
         self.hands = [0] * players
         self.dealt = 0
@@ -222,36 +223,17 @@ class Round:
             return []
         table = self.table
         hand = self.hands[self.turn]
+        cache = self._move_table
+        deciding = DECIDING
         codes: list[int] = []
-        compulsory = self._compulsory
-        cache = _takes
         while hand:
             bit = hand & -hand
             hand ^= bit
             card = bit.bit_length() - 1
-            rank = card >> 2
-            if rank < JACK:
-                key = (table & UP_TO[10 - rank]) << 4 | rank + 1
-                takes: Sequence[int] | None = cache.get(key)
-                if takes is None:
-                    takes = numeral_takes(table, rank + 1)
-            elif rank == JACK:
-                taken = table & NUMERALS_AND_JACKS
-                takes = (taken,) if taken else ()
-            else:
-                same = table & RANK_MASKS[rank]
-                takes = []
-                while same:
-                    one = same & -same
-                    same ^= one
-                    takes.append(one)
-            if takes:
-                for take in takes:
-                    codes.append(card | take << 6)
-                if not compulsory:
-                    codes.append(card)
-            else:
-                codes.append(card)
+            found = cache.get((table & deciding[card]) << 6 | card)
+            if found is None:
+                found = card_moves(table, card, self._compulsory)
+            codes += found
         return codes
 
     def play_code(self, code: int) -> None:

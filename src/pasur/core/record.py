@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from .cards import CARDS, Card, mask_of
-from .game import DeckError, IllegalMove, Match
+from .game import DeckError, IllegalMove, Match, Round
 from .moves import Move
 from .rules import Rules, RulesError
 
@@ -111,7 +110,8 @@ def _replay_round(match: Match, number: int, entry: Any, last: bool) -> None:
         raise RecordError(number, len(moves) + 1, "the round stops before its end but is not the last")
 
 
-def _resolve(game: Any, item: Any) -> int:
+def _resolve(game: Round, item: Any) -> int:
+    """The engine int of a record's move object; :class:`IllegalMove` saying what is wrong."""
     if not isinstance(item, dict) or not isinstance(item.get("card"), str):
         raise IllegalMove('a move must be an object such as {"card": "7C", "take": ["4H"]}')
     take_texts = item.get("take")
@@ -124,8 +124,12 @@ def _resolve(game: Any, item: Any) -> int:
         take = None if take_texts is None else [Card.parse(text) for text in take_texts]
     except ValueError as error:
         raise IllegalMove(str(error)) from None
-    code: int = game.resolve_parts(card, take)
-    return code
+    if take is not None:
+        take_mask = mask_of(take)
+        code = card | take_mask << 6
+        if take_mask.bit_count() == len(take) and code in game.legal_codes():
+            return code
+    return game.resolve_parts(card, take)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,16 +172,12 @@ def replay_record(record: Any) -> dict[str, Any]:
         return error.to_json()
 
 
-def read_records(stream: IO[str]) -> Iterator[Any]:
-    """The records of a JSON Lines stream, one per non-blank line; a line that is not JSON
-    yields a :class:`RecordError` in its place."""
-    for line in stream:
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as error:
-            yield RecordError(0, 0, f"not JSON: {error.msg} at column {error.colno}")
+def replay_line(line: str) -> dict[str, Any]:
+    """Replay one JSON Lines line: the summary object, or the error object."""
+    try:
+        return replay_record(load_json(line))
+    except RecordError as error:
+        return error.to_json()
 
 
 def load_json(text: str) -> Any:
