@@ -121,3 +121,32 @@ def test_a_view_does_not_change_when_unseen_cards_are_reshuffled(players, deal_s
     assert other.view(seat).to_json() == game.view(seat).to_json()
     if game.turn == seat and not game.over:
         assert other.legal_codes() == game.legal_codes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rules=st.sampled_from(CONFIGS),
+    deal_seed=st.integers(0, 10**6),
+    moves=st.integers(0, 47),
+    seat=st.integers(0, 3),
+    sample_seed=st.integers(0, 10**6),
+)
+def test_determinizations_keep_the_view_and_every_card(rules, deal_seed, moves, seat, sample_seed):
+    """Round.from_view and reshuffle_unseen deal only what the seat cannot see."""
+    seat %= rules.players
+    rng = random.Random(deal_seed)
+    game = Round(rules, deal_deck(rng, rules), number=2, banked=[51] + [7] * (rules.sides - 1))
+    for _ in range(moves):
+        codes = game.legal_codes()
+        game.play_code(codes[rng.randrange(len(codes))])
+    view = game.view(seat)
+    sampled = Round.from_view(view, random.Random(sample_seed))
+    assert sampled.view(seat) == view
+    accounted(sampled)
+    assert [hand.bit_count() for hand in sampled.hands] == [hand.bit_count() for hand in game.hands]
+    game.reshuffle_unseen(seat, random.Random(sample_seed))
+    assert game.view(seat) == view
+    accounted(game)
+    if not game.over:
+        sampled.play_random(random.Random(1))
+        assert sampled.over and len(sampled.history) == 48

@@ -12,6 +12,7 @@ from .cards import (
     ACES,
     CARDS,
     CLUB_CARDS,
+    FULL_DECK,
     JACK,
     JACKS,
     KING,
@@ -154,20 +155,9 @@ class Round:
             problem = deck_problem(deck, rules)
             if problem:
                 raise DeckError(problem)
-        players = rules.players
-        self.rules = rules
-        self.players = players
+        self._setup(rules, number, banked)
         self.deck: tuple[int, ...] = tuple(deck)
-        self.number = number
-        self.first = (number - 1) % players
-        self.banked: tuple[int, ...] = tuple(banked) if banked is not None else (0,) * rules.sides
-        self._side = tuple(rules.side_of(seat) for seat in range(players))
-        cutoff = rules.sur_cutoff
-        self._sur_ok = tuple(cutoff is None or score < cutoff for score in self.banked)
-        self._compulsory = rules.compulsory_capture
-        self._move_table = card_move_table(rules.compulsory_capture)
-        self._last_deal_sur = rules.sur_in_last_deal
-        self.hands = [0] * players
+        self.hands = [0] * rules.players
         self.dealt = 0
         self._deal_hands()
         self.table = mask_of(self.deck[self.dealt : self.dealt + 4])
@@ -179,6 +169,65 @@ class Round:
         self.turn = self.first
         self.history: list[int] = []
         self.over = False
+
+    def _setup(self, rules: Rules, number: int, banked: Sequence[int] | None) -> None:
+        """The fields that follow from the rules, the round number and the banked scores."""
+        self.rules = rules
+        self.players = rules.players
+        self.number = number
+        self.first = (number - 1) % rules.players
+        self.banked: tuple[int, ...] = tuple(banked) if banked is not None else (0,) * rules.sides
+        self._side = tuple(rules.side_of(seat) for seat in range(rules.players))
+        cutoff = rules.sur_cutoff
+        self._sur_ok = tuple(cutoff is None or score < cutoff for score in self.banked)
+        self._compulsory = rules.compulsory_capture
+        self._move_table = card_move_table(rules.compulsory_capture)
+        self._last_deal_sur = rules.sur_in_last_deal
+
+    @classmethod
+    def from_view(cls, view: SeatView, rng: random.Random) -> Round:
+        """A whole round consistent with a seat's view: the cards it has not seen are dealt at
+        random to the other hands and the pack. A determinization, for search."""
+        game = cls.__new__(cls)
+        game._setup(view.rules, view.round, view.scores)
+        game.hands = [0] * view.rules.players
+        game.hands[view.seat] = mask_of(view.hand)
+        game.table = mask_of(view.table)
+        game.captured = [mask_of(pile) for pile in view.captured]
+        game.surs = list(view.surs)
+        game.last_capturer = -1 if view.last_capturer is None else view.last_capturer
+        game.turn = view.turn
+        game.deal = view.deal
+        game.dealt = 52 - view.pack
+        game.history = [Move(play.card, play.take).code for play in view.history]
+        game.over = view.over
+        counts = list(view.hands)
+        counts[view.seat] = 0
+        game._deal_unseen(mask_of(view.unseen()), counts, rng)
+        return game
+
+    def reshuffle_unseen(self, seat: int, rng: random.Random) -> None:
+        """Deal again, at random, every card ``seat`` cannot see (the other hands and the pack),
+        keeping how many each holds. The view of ``seat`` does not change."""
+        unseen = mask_of(self.deck[self.dealt :])
+        counts = [0] * self.players
+        for other, hand in enumerate(self.hands):
+            if other != seat:
+                unseen |= hand
+                counts[other] = hand.bit_count()
+        self._deal_unseen(unseen, counts, rng)
+
+    def _deal_unseen(self, unseen: int, counts: Sequence[int], rng: random.Random) -> None:
+        """Share the cards of ``unseen`` at random, ``counts[seat]`` to each seat and the rest to
+        the pack; the deck then lists every other card, the new hands, and the pack."""
+        cards = cards_in(unseen)
+        rng.shuffle(cards)
+        start = 0
+        for seat, count in enumerate(counts):
+            if count:
+                self.hands[seat] = mask_of(cards[start : start + count])
+                start += count
+        self.deck = tuple(cards_in(FULL_DECK & ~unseen)) + tuple(cards)
 
     def _deal_hands(self) -> None:
         deck, dealt, players = self.deck, self.dealt, self.players
