@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -13,7 +14,7 @@ from typing import IO, Any, TypeVar
 import click
 
 from . import bench
-from .bots import make_bot
+from .bots import BOT_DESCRIPTIONS, make_bot
 from .core import (
     Match,
     RecordError,
@@ -290,6 +291,143 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
                 click.echo("  " + _breakdown_line(rules, side, score))
             click.echo(f"  match score: {' - '.join(map(str, match.scores))}")
     click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match {' - '.join(map(str, match.scores))}.")
+
+
+@cli.command(name="bots")
+def bots_command() -> None:
+    """List the built-in bots, weakest first."""
+    for name, description in BOT_DESCRIPTIONS.items():
+        click.echo(f"{name:<8} {description}")
+    click.echo("exec:COMMAND  any program speaking pasur-bot/1 on stdin/stdout")
+
+
+@cli.command(name="match")
+@click.argument("bots", nargs=-1, required=True)
+@click.option(
+    "--rounds", type=click.IntRange(min=1), default=200, show_default=True, help="deals to play, each from every seat"
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes [all cores]")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local processes, or a Ray cluster (RAY_ADDRESS; else a local Ray)",
+)
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    default=None,
+    metavar="ELO0 ELO1",
+    help="stop as soon as H0 (elo0) or H1 (elo1) is accepted (two bots)",
+)
+@click.option(
+    "--records",
+    "records_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="write every game as pasur-record/1 JSON Lines",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="seed of the deals and bots")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@rules_options
+def match_command(
+    bots: tuple[str, ...],
+    rounds: int,
+    jobs: int | None,
+    backend: str,
+    sprt: tuple[float, float] | None,
+    records_path: str | None,
+    seed: int,
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Play bots against each other on duplicate deals and report their strength.
+
+    BOTS are names (random, greedy, expert, ismcts), with options (ismcts:iterations=2000),
+    or exec:COMMAND. With 2 bots at 4 players, each bot takes two partnered seats.
+    """
+    from .arena import Plan, Sprt, run
+
+    named_players = any(pair.strip().startswith("players=") for pair in options["rule_pairs"])
+    if options["players"] is None and not named_players and 2 <= len(bots) <= 4:
+        options["players"] = len(bots)
+    rules = build_rules(options)
+    try:
+        plan = Plan(
+            tuple(bots),
+            rules,
+            rounds=rounds,
+            seed=seed,
+            records=records_path is not None,
+            sprt=Sprt(*sprt) if sprt else None,
+        )
+        for spec in bots:
+            if not spec.startswith("exec:"):
+                make_bot(spec)  # a bad name or option is reported before any game starts
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    show_progress = sys.stderr.isatty()
+    with open(records_path, "w", encoding="utf-8") if records_path else contextlib.nullcontext() as records:
+
+        def on_set(tally: Any, results: list[Any]) -> None:
+            for game in results:
+                if records is not None:
+                    records.write(json.dumps(game.record) + "\n")
+                if game.fault:
+                    click.echo(f"fault: set {game.set_index} rotation {game.rotation}: {game.fault}", err=True)
+            if show_progress:
+                click.echo(f"\r{_progress(tally, rounds)}", nl=False, err=True)
+
+        tally, interrupted = run(plan, jobs or os.cpu_count() or 1, backend, on_set)
+    if show_progress:
+        click.echo("", err=True)
+    report = tally.report(interrupted)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print_report(report)
+    if interrupted:
+        sys.exit(130)
+
+
+def _progress(tally: Any, target: int) -> str:
+    done = min(1.0, tally.rounds / target)
+    bar = "#" * int(30 * done) + "-" * (30 - int(30 * done))
+    return f"[{bar}] {tally.rounds:.0f}/{target} rounds, {tally.games} games"
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    def fmt(value: float | None, signed: bool = False) -> str:
+        return "n/a" if value is None else (f"{value:+.2f}" if signed else f"{value:.3f}")
+
+    click.echo(
+        f"{report['games']} games, {report['rounds']:.0f} rounds (each from every seat), "
+        f"{report['sets']} duplicate sets" + (" — interrupted" if report["interrupted"] else "")
+    )
+    click.echo(f"{'bot':<28} {'points/round':>13} {'95% interval':>18} {'match wins':>11} {'95% interval':>16}")
+    for bot in report["bots"]:
+        low, high = bot["ci95"]
+        wlow, whigh = bot["win_rate_ci95"]
+        click.echo(
+            f"{bot['name']:<28} {fmt(bot['points_per_round'], True):>13} "
+            f"{'[' + fmt(low, True) + ', ' + fmt(high, True) + ']':>18} {fmt(bot['win_rate']):>11} "
+            f"{'[' + fmt(wlow) + ', ' + fmt(whigh) + ']':>16}"
+        )
+    if "elo" in report:
+        elo = report["elo"]
+        low, high = elo["ci95"]
+        click.echo(f"Elo difference (first bot): {fmt(elo['diff'], True)} [{fmt(low, True)}, {fmt(high, True)}]")
+    if "sprt" in report:
+        sprt = report["sprt"]
+        verdict = {"H0": "H0 accepted", "H1": "H1 accepted", None: "no verdict yet"}[sprt["verdict"]]
+        click.echo(
+            f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: LLR {sprt['llr']:.2f} "
+            f"in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}]: {verdict}"
+        )
+    if report["faults"]:
+        click.echo(f"{len(report['faults'])} games lost by a fault; the first: {report['faults'][0]}")
 
 
 def main(argv: list[str] | None = None) -> None:

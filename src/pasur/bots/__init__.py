@@ -1,6 +1,20 @@
 """Bots: each reads a seat's view and the legal moves, and returns one of them."""
 
-from .base import BOT_NAMES, Bot, make_bot
-from .simple import GreedyBot, RandomBot, immediate_value
+from .base import BOT_DESCRIPTIONS, BOT_NAMES, Bot, BotError, checked_choice, make_bot, parse_spec
+from .expert import ExpertBot
+from .ismcts import IsmctsBot
+from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "immediate_value", "make_bot"]
+__all__ = [
+    "BOT_DESCRIPTIONS",
+    "BOT_NAMES",
+    "Bot",
+    "BotError",
+    "ExpertBot",
+    "GreedyBot",
+    "IsmctsBot",
+    "RandomBot",
+    "checked_choice",
+    "make_bot",
+    "parse_spec",
+]

@@ -1,9 +1,9 @@
-"""The bot interface and bots by name."""
+"""The bot interface, and bots made from their names."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from ..core import Move, SeatView
 
@@ -18,15 +18,90 @@ class Bot(Protocol):
         ...
 
 
+class BotError(Exception):
+    """A bot that broke the rules of play: an illegal or unreadable answer, no answer, or a crash.
+
+    ``answer`` is what it said, when it said anything."""
+
+    def __init__(self, bot: str, reason: str, answer: str | None = None) -> None:
+        shown = f" (it answered {answer!r})" if answer is not None else ""
+        super().__init__(f"bot {bot}: {reason}{shown}")
+        self.bot = bot
+        self.reason = reason
+        self.answer = answer
+
+
+#: Each built-in bot with its one-line description, weakest first.
+BOT_DESCRIPTIONS = {
+    "random": "plays a uniformly random legal move",
+    "greedy": "takes the best immediate value: points taken, Sur, clubs",
+    "expert": "hand-written judgement: counts unseen cards, weighs the next player's best reply, "
+    "keeps Jacks and Aces, plays the clubs race and the last capture",
+    "ismcts": "information-set Monte Carlo tree search over deals consistent with its view "
+    "(options: iterations=N, ms=N, exploration=X, greedy=X)",
+}
+BOT_NAMES = tuple(BOT_DESCRIPTIONS)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``ismcts:iterations=2000,ms=500`` into its name and options (numbers read as such)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    options: dict[str, Any] = {}
+    if name == "exec":
+        if not rest.strip():
+            raise ValueError("exec: needs a command, as exec:python3 mybot.py")
+        options["command"] = rest.strip()
+        return name, options
+    for pair in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bot option '{pair}' must be KEY=VALUE, as {name}:iterations=2000")
+        options[key.strip()] = _number(raw.strip())
+    return name, options
+
+
+def _number(raw: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from its name, as ``random`` or ``greedy``; ValueError for an unknown one."""
+    """A bot from its spec: ``random``, ``greedy``, ``expert``, ``ismcts:iterations=2000`` or
+    ``exec:COMMAND`` (BOT-PROTOCOL.md). ValueError says what is wrong with a bad spec."""
+    from .expert import ExpertBot
+    from .ismcts import IsmctsBot
+    from .protocol import ExternalBot
     from .simple import GreedyBot, RandomBot
 
-    makers: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-    name = spec.strip().lower()
+    name, options = parse_spec(spec)
+    makers: dict[str, Callable[..., Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "expert": ExpertBot,
+        "ismcts": IsmctsBot,
+        "exec": ExternalBot,
+    }
     if name not in makers:
-        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)})")
-    return makers[name](seed=seed)
+        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, exec:COMMAND)")
+    try:
+        return makers[name](seed=seed, **options)
+    except TypeError as error:
+        raise ValueError(f"bot '{spec}': {error}") from None
 
 
-BOT_NAMES = ("random", "greedy")
+def checked_choice(bot: Bot, view: SeatView, legal: Sequence[Move]) -> Move:
+    """The bot's move, refused with :class:`BotError` unless it is one of ``legal``."""
+    try:
+        move = bot.choose(view, legal)
+    except BotError:
+        raise
+    except Exception as error:  # a built-in bot that fails is a fault like any other
+        raise BotError(bot.name, f"failed: {type(error).__name__}: {error}") from error
+    if move not in legal:
+        raise BotError(bot.name, "that move is not legal here", str(move))
+    return move

@@ -6,6 +6,7 @@ value type built from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CARDS, Card, cards_in, mask_of
@@ -83,3 +84,29 @@ def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
     if not tail.strip():
         raise ValueError(f"'{raw}': name the cards to take after the x, as 7Cx4H or 5Dx2C+4S")
     return card, [Card.parse(part) for part in tail.split("+")]
+
+
+def short_texts(moves: Sequence[Move]) -> list[str]:
+    """The shortest text of each of a position's legal moves: the card alone when it is that
+    card's only choice, else ``card x taken`` (RECORDS.md)."""
+    choices: dict[Card, int] = {}
+    for move in moves:
+        choices[move.card] = choices.get(move.card, 0) + 1
+    return [str(move.card) if choices[move.card] == 1 else move.text() for move in moves]
+
+
+def find_move(text: str, moves: Sequence[Move]) -> Move:
+    """The one legal move that a short text names; ValueError saying why there is none."""
+    card, take = split_move_text(text)
+    same_card = [move for move in moves if move.card == card]
+    if not same_card:
+        raise ValueError(f"{card} is not a legal card to play here")
+    if take is None:
+        if len(same_card) > 1:
+            raise ValueError(f"{card} has {len(same_card)} legal moves here: say which")
+        return same_card[0]
+    wanted = tuple(sorted(take))
+    for move in same_card:
+        if move.take == wanted:
+            return move
+    raise ValueError(f"{text.strip()} is not a legal move here")

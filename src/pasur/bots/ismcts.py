@@ -1,0 +1,148 @@
+"""``ismcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and
+Whitehouse, 2012) over the rest of the round.
+
+Each iteration deals the cards this seat has not seen at random, consistently with its view,
+walks the tree of moves from this information set choosing among the moves legal in that deal
+by UCB (counting how often each was available), adds one node, finishes the round with a quick
+playout, and scores every node for the side that made its move. The move played is the root's
+most visited.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from ..core import Move, Round, SeatView
+from ..core.cards import JACK
+from .judgement import fixed_points
+
+
+class _Node:
+    __slots__ = ("available", "children", "side", "total", "visits")
+
+    def __init__(self, side: int) -> None:
+        self.side = side  # the side whose move led here
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+def playout(game: Round, rng: random.Random, greedy: float) -> None:
+    """Finish a round: with probability ``greedy`` each move is the capture taking the most
+    points (a Sur counting 5), otherwise a uniformly random legal move."""
+    random_float = rng.random
+    while not game.over:
+        codes = game.legal_codes()
+        if len(codes) > 1 and random_float() < greedy:
+            table = game.table
+            best, best_value = codes[0], -1.0
+            for code in codes:
+                take = code >> 6
+                if take:
+                    value = fixed_points(take | 1 << (code & 63)) + 0.3 * take.bit_count()
+                    if take == table and (code & 63) >> 2 != JACK:
+                        value += 5
+                    if value > best_value:
+                        best, best_value = code, value
+            game.play_code(best)
+        else:
+            game.play_code(codes[int(random_float() * len(codes))])
+
+
+def outcome(game: Round) -> list[float]:
+    """Each side's reward in [0, 1]: its round points against the mean of the others'."""
+    points = game.points()
+    sides = len(points)
+    total = sum(points)
+    rewards = []
+    for own in points:
+        margin = own - (total - own) / (sides - 1)
+        rewards.append(min(1.0, max(0.0, 0.5 + margin / 60)))
+    return rewards
+
+
+class IsmctsBot:
+    """Information-set MCTS with a budget in iterations (default) or milliseconds."""
+
+    name = "ismcts"
+    DEFAULT_ITERATIONS = 1000
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        ms: float | None = None,
+        exploration: float = 0.7,
+        greedy: float = 0.5,
+        seed: int | None = None,
+    ) -> None:
+        """``iterations`` or ``ms`` bound each decision (both: whichever comes first);
+        ``exploration`` is the UCB constant, ``greedy`` the playouts' share of greedy moves."""
+        if iterations is None and ms is None:
+            iterations = self.DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if ms is not None and ms <= 0:
+            raise ValueError("ms must be positive")
+        self.iterations = iterations
+        self.ms = ms
+        self.exploration = exploration
+        self.greedy = greedy
+        self._rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
+        """The root move most visited by the search."""
+        if len(legal) == 1:
+            return legal[0]
+        rng = self._rng
+        base = Round.from_view(view, rng)
+        root = _Node(-1)
+        deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else math.inf
+        limit = self.iterations if self.iterations is not None else 1 << 60
+        done = 0
+        while done < limit and (done & 15 or time.perf_counter() < deadline):
+            game = base.copy()
+            game.reshuffle_unseen(view.seat, rng)
+            self._iterate(root, game, rng)
+            done += 1
+        by_code = {move.code: move for move in legal}
+        best = max(by_code, key=lambda code: root.children[code].visits if code in root.children else -1)
+        return by_code[best]
+
+    def _iterate(self, root: _Node, game: Round, rng: random.Random) -> None:
+        node = root
+        path = [root]
+        exploration = self.exploration
+        while not game.over:
+            codes = game.legal_codes()
+            children = node.children
+            untried = [code for code in codes if code not in children]
+            for code in codes:
+                if code in children:
+                    children[code].available += 1
+            if untried:
+                code = untried[int(rng.random() * len(untried))]
+                child = _Node(game.side_of(game.turn))
+                child.available = 1
+                children[code] = child
+                game.play_code(code)
+                path.append(child)
+                break
+            best_code, best_score = codes[0], -1.0
+            for code in codes:
+                child = children[code]
+                score = child.total / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+                if score > best_score:
+                    best_code, best_score = code, score
+            node = children[best_code]
+            game.play_code(best_code)
+            path.append(node)
+        playout(game, rng, self.greedy)
+        rewards = outcome(game)
+        for visited in path:
+            visited.visits += 1
+            if visited.side >= 0:
+                visited.total += rewards[visited.side]

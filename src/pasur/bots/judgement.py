@@ -1,0 +1,144 @@
+"""Hand-written Pasur judgement from a seat's view, shared by the bots.
+
+Everything here reads a :class:`SeatView` turned into masks (:class:`Position`); nothing sees a
+hidden card. Values are in round points from the viewpoint of the seat to move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from ..core import SeatView
+from ..core.captures import card_moves
+from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, mask_of
+
+
+def fixed_points(mask: int) -> int:
+    """Points of the cards themselves: Aces and Jacks 1, the 2♣ 2, the 10♦ 3."""
+    return (
+        (mask & ACES).bit_count()
+        + (mask & JACKS).bit_count()
+        + 2 * (mask >> TWO_OF_CLUBS & 1)
+        + 3 * (mask >> TEN_OF_DIAMONDS & 1)
+    )
+
+
+@lru_cache(maxsize=4096)
+def club_weight(mine: int, theirs: int, remaining: int) -> float:
+    """What one more club is worth to a side holding ``mine`` against ``theirs`` (Haft Khaj:
+    7 points for 7 or more), with ``remaining`` clubs still to be taken, shared at random."""
+    if mine >= 7 or theirs >= 7 or remaining <= 0:
+        return 0.0
+
+    def race(a: int, b: int, rest: int) -> float:
+        """7 × (P(a reaches 7) − P(b reaches 7)) when the rest split evenly at random."""
+        total = 0.0
+        for gained in range(rest + 1):
+            weight = comb(rest, gained) / 2**rest
+            total += weight * ((a + gained >= 7) - (b + rest - gained >= 7))
+        return 7 * total
+
+    return (race(mine + 1, theirs, remaining - 1) - race(mine, theirs + 1, remaining - 1)) / 2
+
+
+@dataclass(slots=True)
+class Position:
+    """A view as masks, with what the bots derive from it."""
+
+    view: SeatView
+    hand: int
+    table: int
+    unseen: int
+    side: int
+    club_value: float
+    my_sur: bool
+    their_sur: bool
+    next_hand: int
+
+    @classmethod
+    def of(cls, view: SeatView) -> Position:
+        """Read a view."""
+        rules = view.rules
+        side = view.side
+        clubs = [(mask_of(pile) & CLUB_CARDS).bit_count() for pile in view.captured]
+        mine = clubs[side]
+        theirs = max(count for other, count in enumerate(clubs) if other != side)
+        remaining = 13 - sum(clubs)
+        if rules.sides == 2 or rules.haft_khaj == "seven":
+            club_value = (
+                club_weight(mine, theirs, remaining) if rules.sides == 2 else (0.0 if max(clubs) >= 7 else 7 / 13 * 1.5)
+            )
+        else:
+            club_value = 7 / 13 * 1.5
+        cutoff = rules.sur_cutoff
+        sur_possible = view.pack > 0 or rules.sur_in_last_deal
+        my_sur = sur_possible and (cutoff is None or view.scores[side] < cutoff)
+        their_sur = sur_possible and any(
+            cutoff is None or score < cutoff for other, score in enumerate(view.scores) if other != side
+        )
+        next_seat = (view.seat + 1) % rules.players
+        next_hand = view.hands[next_seat] or (4 if view.pack else 0)
+        return cls(
+            view=view,
+            hand=mask_of(view.hand),
+            table=mask_of(view.table),
+            unseen=mask_of(view.unseen()),
+            side=side,
+            club_value=club_value,
+            my_sur=my_sur,
+            their_sur=their_sur,
+            next_hand=next_hand,
+        )
+
+    def value(self, mask: int) -> float:
+        """What capturing these cards is worth, the clubs weighed by the state of the race."""
+        return fixed_points(mask) + self.club_value * (mask & CLUB_CARDS).bit_count()
+
+    def gain(self, code: int, sur_counts: bool) -> float:
+        """The immediate value of a move: the cards taken with the played one, and a Sur."""
+        take = code >> 6
+        if not take:
+            return 0.0
+        card = code & 63
+        gained = self.value(take | 1 << card)
+        if sur_counts and self.table == take and card >> 2 != JACK:
+            gained += 5
+        return gained
+
+    def best_reply(self, table: int, card: int, compulsory: bool) -> float:
+        """The most an opponent holding ``card`` can gain on ``table``."""
+        best = 0.0
+        for code in card_moves(table, card, compulsory):
+            take = code >> 6
+            if take:
+                gained = self.value(take | 1 << card)
+                if self.their_sur and table == take and card >> 2 != JACK:
+                    gained += 5
+                best = max(best, gained)
+        return best
+
+    def threat(self, table: int, unseen: int) -> float:
+        """Expected best gain of the next player on ``table``: the unseen cards sorted by what
+        each would gain, each held with probability (their hand) / (cards unseen)."""
+        holding = self.next_hand
+        count = unseen.bit_count()
+        if not holding or not count:
+            return 0.0
+        chance = min(1.0, holding / count)
+        compulsory = self.view.rules.compulsory_capture
+        gains = []
+        mask = unseen
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            gained = self.best_reply(table, bit.bit_length() - 1, compulsory)
+            if gained > 0:
+                gains.append(gained)
+        gains.sort(reverse=True)
+        expected, none_better = 0.0, 1.0
+        for gained in gains:
+            expected += gained * chance * none_better
+            none_better *= 1 - chance
+        return expected

@@ -1,0 +1,126 @@
+"""External bots over ``pasur-bot/1`` (BOT-PROTOCOL.md): a program in any language, one JSON
+object a line on its standard input and output."""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ..core import Move, SeatView
+from ..core.moves import find_move, short_texts
+from .base import BotError
+
+PROTOCOL = "pasur-bot/1"
+
+
+class ExternalBot:
+    """A bot run as a separate process (``exec:COMMAND``). It is started on first use and again
+    after a fault; any fault raises :class:`BotError` naming the bot, its answer and why it was
+    refused."""
+
+    def __init__(self, command: str, seed: int | None = None, timeout: float = 10.0) -> None:
+        """``timeout`` is the seconds allowed for each answer."""
+        self.command = command
+        self.name = f"exec:{command}"
+        self.timeout = float(timeout)
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._next_id = 0
+
+    def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
+        """Ask the program for a move and check its answer."""
+        if self._process is None or self._process.poll() is not None:
+            self._start()
+        self._next_id += 1
+        texts = short_texts(legal)
+        answer = self._ask({"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts})
+        if answer.get("type") != "move" or answer.get("id") != self._next_id:
+            self._fail(f"expected a move answer with id {self._next_id}", json.dumps(answer))
+        text = answer.get("move")
+        if not isinstance(text, str):
+            self._fail("the answer has no move text", json.dumps(answer))
+        try:
+            return find_move(text, legal)
+        except ValueError as error:
+            self._fail(f"that move is not legal here ({error}; legal: {', '.join(texts)})", text)
+
+    def close(self) -> None:
+        """Say quit and end the process."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            if process.poll() is None and process.stdin is not None:
+                process.stdin.write(json.dumps({"type": "quit"}) + "\n")
+                process.stdin.flush()
+            process.wait(timeout=1)
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            pass
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        try:
+            process = subprocess.Popen(
+                shlex.split(self.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except (OSError, ValueError) as error:
+            raise BotError(self.name, f"could not be started: {error}") from None
+        self._process = process
+        self._lines = queue.Queue()
+        threading.Thread(target=_read_lines, args=(process, self._lines), daemon=True).start()
+        answer = self._ask({"type": "hello", "protocol": PROTOCOL})
+        if answer.get("type") != "hello":
+            self._fail("expected a hello answer", json.dumps(answer))
+
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(json.dumps(message) + "\n")
+            process.stdin.flush()
+        except (OSError, ValueError):
+            self._fail("stopped (its input is closed)")
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._fail(f"did not answer within {self.timeout:g} s")
+        if line is None:
+            self._fail("stopped without answering")
+        try:
+            answer = json.loads(line)
+        except json.JSONDecodeError:
+            self._fail("the answer is not JSON", line.rstrip("\n"))
+        if not isinstance(answer, dict):
+            self._fail("the answer is not a JSON object", line.rstrip("\n"))
+        return answer
+
+    def _fail(self, reason: str, answer: str | None = None) -> NoReturn:
+        """End the process (a new one starts for the next game) and raise the fault."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+        raise BotError(self.name, reason, answer)
+
+
+def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.strip():
+            lines.put(line)
+    lines.put(None)

@@ -1,0 +1,175 @@
+"""The match runner: statistics on constructed cases, duplicate deals, workers, faults, Ray."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pasur import Rules, replay_record
+from pasur.arena import GameResult, Plan, Sprt, Tally, elo_estimate, elo_of, ratio_estimate, run, score_of
+
+FAULTY = Path(__file__).parent / "bots" / "faulty.py"
+
+
+def test_ratio_estimate_with_equal_clusters_is_the_mean_and_its_standard_error():
+    estimate = ratio_estimate([1.0, 2.0, 3.0, 6.0], [1, 1, 1, 1])
+    mean = 3.0
+    standard_error = math.sqrt(((1 - 3) ** 2 + (2 - 3) ** 2 + 0 + (6 - 3) ** 2) / 3) / 2
+    assert estimate.mean == pytest.approx(mean)
+    assert estimate.high - mean == pytest.approx(1.959964 * standard_error, rel=1e-6)
+
+
+def test_ratio_estimate_weighs_clusters_by_their_rounds():
+    estimate = ratio_estimate([10.0, 2.0], [5, 1])
+    assert estimate.mean == pytest.approx(2.0)
+    assert estimate.low == pytest.approx(2.0) and estimate.high == pytest.approx(2.0)
+
+
+def test_elo():
+    assert elo_of(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_of(0.5) == 0 and score_of(0) == 0.5
+    assert score_of(elo_of(0.9)) == pytest.approx(0.9)
+    elo = elo_estimate([1.0, 0.5, 1.0, 0.5])  # score 0.75 per set
+    assert elo.mean == pytest.approx(elo_of(0.75))
+    assert elo.low < elo.mean < elo.high
+
+
+def test_sprt_accepts_h1_for_a_clearly_stronger_bot_and_h0_for_an_equal_one():
+    sprt = Sprt(0, 50)
+    stronger = [1.0, 0.5, 1.0, 1.0, 0.5, 1.0] * 10
+    verdicts = [sprt.verdict(stronger[:n]) for n in range(2, len(stronger) + 1)]
+    assert "H1" in verdicts and "H0" not in verdicts
+    equal = [0.0, 0.5, 1.0, 0.5] * 60
+    assert sprt.verdict(equal) == "H0"
+    assert sprt.verdict(equal[:4]) is None
+
+
+def test_tally_points_per_round_in_a_partnership():
+    """Two bots at four seats: bot 0 holds seats 0 and 2 (side 0) in rotation 0, side 1 after."""
+    plan = Plan(("a", "b"), Rules(players=4), rounds=1)
+    tally = Tally(plan)
+    tally.add(
+        [
+            GameResult(0, 0, [0, 1, 0, 1], [[15, 5], [8, 12]], winner=0, rounds_played=2),
+            GameResult(0, 1, [1, 0, 1, 0], [[20, 0]], winner=0, rounds_played=1),
+        ]
+    )
+    tally.add(
+        [
+            GameResult(1, 0, [0, 1, 0, 1], [[10, 10]], winner=1, rounds_played=1),
+            GameResult(1, 1, [1, 0, 1, 0], [[2, 18]], winner=1, rounds_played=1),
+        ]
+    )
+    first, second = tally.summaries()
+    # bot a: set 0: (+10) + (-4) + (-20) over 3 rounds; set 1: 0 + 16 over 2 rounds
+    assert first.points_per_round.mean == pytest.approx((10 - 4 - 20 + 0 + 16) / 5)
+    assert second.points_per_round.mean == pytest.approx(-first.points_per_round.mean)
+    assert first.win_rate.mean == pytest.approx(0.5)  # won set 0 rotation 0 and set 1 rotation 1
+    assert tally.pair_scores() == [0.5, 0.5]
+    assert tally.rounds == 2.5
+
+
+def test_a_run_is_the_same_with_one_worker_or_two(tmp_path):
+    plan = Plan(("greedy", "random"), Rules(target=30), rounds=12, seed=4, records=True)
+    one, _ = run(plan, jobs=1)
+    two, _ = run(plan, jobs=2)
+    assert one.report() == two.report()
+    report = one.report()
+    assert report["rounds"] >= 12
+    assert report["bots"][0]["points_per_round"] > 0
+    for results in one.sets.values():
+        assert [game.rotation for game in results] == [0, 1]
+        for game in results:
+            assert replay_record(game.record)["scores"] == [sum(p[s] for p in game.round_points) for s in (0, 1)]
+
+
+def test_duplicate_sets_play_the_same_deals_from_every_seat():
+    plan = Plan(("expert", "random"), Rules(target=20), rounds=1, records=True)
+    tally, _ = run(plan, jobs=1)
+    first, second = tally.sets[0]
+    assert first.record["rounds"][0]["deck"] == second.record["rounds"][0]["deck"]
+    assert first.record["names"] == ["expert", "random"] and second.record["names"] == ["random", "expert"]
+
+
+def test_three_bots_at_three_seats():
+    plan = Plan(("greedy", "random", "random"), Rules(players=3, target=20), rounds=3)
+    tally, _ = run(plan, jobs=1)
+    summaries = tally.summaries()
+    assert sum(s.points_per_round.mean for s in summaries) == pytest.approx(0, abs=1e-9)
+    assert all(len(results) == 3 for results in tally.sets.values())
+
+
+def test_plan_refuses_what_cannot_be_seated():
+    with pytest.raises(ValueError, match="cannot share"):
+        Plan(("a", "b"), Rules(players=3))
+    with pytest.raises(ValueError, match="exactly two"):
+        Plan(("random", "random", "random"), Rules(players=3), sprt=Sprt(0, 10))
+
+
+@pytest.mark.parametrize("mode", ["garbage", "illegal", "silent", "crash"])
+def test_a_faulty_external_bot_loses_its_games_and_the_match_goes_on(mode):
+    spec = f"exec:{sys.executable} {FAULTY} {mode} 5"
+    plan = Plan((spec, "random"), Rules(target=20), rounds=2, move_timeout=1.0)
+    tally, interrupted = run(plan, jobs=1)
+    assert not interrupted
+    report = tally.report()
+    assert report["games"] >= 2 and len(report["faults"]) == report["games"]
+    assert all(fault.startswith(f"bot {spec}") for fault in report["faults"])
+    assert report["bots"][0]["faults"] == report["games"] and report["bots"][0]["win_rate"] == 0
+
+
+def test_match_command_json_and_ctrl_c(tmp_path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pasur",
+            "match",
+            "greedy",
+            "random",
+            "--rounds",
+            "6",
+            "--json",
+            "--jobs",
+            "2",
+            "--target",
+            "30",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [bot["name"] for bot in report["bots"]] == ["greedy", "random"]
+    assert all(len(bot["ci95"]) == 2 for bot in report["bots"])
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pasur", "match", "expert", "greedy", "--rounds", "100000", "--json", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(8)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    stopped = json.loads(out)
+    assert stopped["interrupted"] is True and stopped["games"] > 0
+    assert "Traceback" not in err
+
+
+def test_ray_backend_on_a_local_instance_matches_local_processes():
+    pytest.importorskip("ray", reason="Ray is installed by scripts/test.sh")
+    plan = Plan(("greedy", "random"), Rules(target=20), rounds=4, seed=2)
+    local, _ = run(plan, jobs=1)
+    on_ray, interrupted = run(plan, jobs=2, backend="ray")
+    assert not interrupted
+    assert on_ray.report() == local.report()

@@ -1,0 +1,154 @@
+"""Bots: legal moves only, decisions from the view only, external bots and their faults."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from pasur import Move, Round, Rules, deal_deck
+from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec
+from pasur.bots.judgement import club_weight
+from pasur.bots.protocol import ExternalBot
+
+from .helpers import position
+
+CONFIGS = [
+    Rules(players=2),
+    Rules(players=3),
+    Rules(players=4),
+    Rules(players=4, partnership=False),
+    Rules(compulsory_capture=False, bury_table_jack=False, sur_cancel=False, sur_cutoff=None),
+    Rules(players=3, haft_khaj="most", sur_in_last_deal=True, redeal_on_faces=False),
+]
+FAULTY = Path(__file__).parent / "bots" / "faulty.py"
+EXAMPLE = Path(__file__).parent.parent / "examples" / "first_legal_bot.py"
+
+
+def random_positions(rules: Rules, count: int, seed: int):
+    """Positions met in random play, with banked scores around the Sur cut-off."""
+    rng = random.Random(seed)
+    while count > 0:
+        banked = [rng.choice([0, 30, 49, 50, 61]) for _ in range(rules.sides)]
+        game = Round(rules, deal_deck(rng, rules), number=rng.randint(1, 4), banked=banked)
+        while not game.over and count > 0:
+            if rng.random() < 0.3:
+                yield game
+                count -= 1
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=str)
+@pytest.mark.parametrize(
+    "spec,count", [("random", 1500), ("greedy", 1500), ("expert", 1500), ("ismcts:iterations=25", 60)]
+)
+def test_bots_return_only_legal_moves(rules, spec, count):
+    bot = make_bot(spec, seed=3)
+    for game in random_positions(rules, count, seed=len(spec)):
+        legal = game.legal_moves()
+        move = bot.choose(game.view(game.turn), legal)
+        assert move in legal
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "expert", "ismcts:iterations=60"])
+def test_a_decision_does_not_change_when_unseen_cards_are_reshuffled(spec):
+    rng = random.Random(5)
+    for index, game in enumerate(random_positions(Rules(players=3), 40, seed=9)):
+        seat = game.turn
+        other = game.copy()
+        other.reshuffle_unseen(seat, rng)
+        assert other.hands != game.hands or other.pack < 2 or sum(game.hands) == game.hands[seat]
+        first = make_bot(spec, seed=index).choose(game.view(seat), game.legal_moves())
+        second = make_bot(spec, seed=index).choose(other.view(seat), other.legal_moves())
+        assert first == second
+
+
+def test_bot_specs():
+    assert parse_spec("ismcts:iterations=2000,ms=500") == ("ismcts", {"iterations": 2000, "ms": 500})
+    assert parse_spec("exec:python3 my bot.py") == ("exec", {"command": "python3 my bot.py"})
+    assert make_bot("ismcts:iterations=10").iterations == 10
+    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts"}
+    for bad, message in [
+        ("wizard", "unknown bot"),
+        ("ismcts:depth=3", "unexpected keyword"),
+        ("ismcts:iterations", "KEY=VALUE"),
+        ("exec:", "needs a command"),
+        ("ismcts:iterations=0", "at least 1"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_bot(bad)
+
+
+def test_greedy_takes_the_sur():
+    game = position("10D 5H", "AC 6S 9C")
+    move = make_bot("greedy", seed=1).choose(game.view(0), game.legal_moves())
+    assert str(move) == "ACx10D"  # the 10♦ is worth 3; 6♠x5♥ takes nothing of value
+    game = position("10D", "AC 5S")
+    assert str(make_bot("greedy", seed=1).choose(game.view(0), game.legal_moves())) == "ACx10D"
+
+
+def test_expert_does_not_leave_an_easy_sur():
+    """Table 9♠, hand K♦ A♥ (neither captures): laying the A♥ leaves A + 9 = 10, which any Ace
+    sweeps for a Sur; laying the K♦ leaves nothing one card can clear."""
+    game = position("9S", "KD AH")
+    move = ExpertBot(seed=1).choose(game.view(0), game.legal_moves())
+    assert str(move) == "KD"
+
+
+def test_club_weight_is_zero_once_haft_khaj_is_decided_and_highest_when_close():
+    assert club_weight(7, 2, 4) == 0 and club_weight(3, 7, 3) == 0
+    assert club_weight(6, 6, 1) > club_weight(2, 2, 9) > 0
+
+
+def test_checked_choice_refuses_an_illegal_built_in_answer():
+    class Broken:
+        name = "broken"
+
+        def choose(self, view, legal):
+            return Move(legal[0].card)  # laid down, though it must capture
+
+    game = position("4S", "7H")
+    with pytest.raises(BotError, match="bot broken: that move is not legal here"):
+        checked_choice(Broken(), game.view(0), game.legal_moves())
+
+
+def test_external_bot_plays_through_the_protocol():
+    bot = ExternalBot(f"{sys.executable} {EXAMPLE}")
+    try:
+        game = position("4S 2H", "7H 9D KC")
+        move = bot.choose(game.view(0), game.legal_moves())
+        assert str(move) in {"7Hx4S", "9Dx2H"}
+        game.play(move)
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize(
+    "mode,message",
+    [
+        ("garbage", "the answer is not JSON"),
+        ("illegal", "that move is not legal here"),
+        ("wrong-id", "expected a move answer with id"),
+        ("crash", "stopped without answering"),
+        ("silent", "did not answer within 0.5 s"),
+    ],
+)
+def test_external_bot_faults_are_named(mode, message):
+    bot = ExternalBot(f"{sys.executable} {FAULTY} {mode}", timeout=0.5)
+    game = position("4S 2H", "7H 9D KC")
+    with pytest.raises(BotError, match=message) as raised:
+        bot.choose(game.view(0), game.legal_moves())
+    assert raised.value.bot.startswith("exec:")
+    if mode in ("garbage", "illegal"):
+        assert raised.value.answer is not None
+    bot.close()
+
+
+def test_external_bot_that_cannot_start():
+    bot = ExternalBot("/nonexistent/program")
+    game = position("4S", "7H")
+    with pytest.raises(BotError, match="could not be started"):
+        bot.choose(game.view(0), game.legal_moves())
