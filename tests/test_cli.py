@@ -124,7 +124,7 @@ def test_bad_options_give_one_line_and_status_2(args):
 
 
 def test_bench_json_has_rounds_per_second():
-    result = pasur("bench", "--json", "--seconds", "0.3", "--records", "3")
+    result = pasur("bench", "--json", "--seconds", "0.3", "--records", "3", "--no-bots")
     assert result.returncode == 0
     figures = json.loads(result.stdout)
     assert figures["rounds_per_second"] > 0 and figures["replay_moves_per_second"] > 0
@@ -148,3 +148,22 @@ def test_replay_json_lines_in_parallel_keeps_the_order(tmp_path):
     lines = [json.loads(line) for line in parallel.stdout.splitlines()]
     assert [("error" in line) for line in lines] == [index == 17 for index in range(40)]
     assert lines[3]["scores"] == replay_record(records[3])["scores"]
+
+
+def test_bench_times_a_bot_over_real_positions():
+    from pasur.bench import bot_speed
+
+    speed = bot_speed("expert", 30)
+    assert speed["decisions_per_second"] > 0 and speed["median_ms"] >= 0
+
+
+def test_bots_command_lists_every_bot():
+    result = pasur("bots")
+    assert result.returncode == 0
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "random",
+        "greedy",
+        "expert",
+        "ismcts",
+        "exec:COMMAND",
+    ]

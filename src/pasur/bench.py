@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 from typing import Any
 
+from .bots import make_bot
 from .core import Match, Round, Rules, deal_deck, replay_record, to_record
 
 
@@ -48,11 +50,40 @@ def replay_throughput(records: int = 200, seed: int = 1, rules: Rules | None = N
     return {"records_per_second": records / elapsed, "moves_per_second": moves / elapsed}
 
 
-def run(seconds: float = 2.0, records: int = 200) -> dict[str, Any]:
+def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
+    """Median milliseconds per decision, and decisions per second, over positions met in
+    random 2-player play."""
+    rules = Rules()
+    rng = random.Random(seed)
+    bot = make_bot(spec, seed=seed)
+    times: list[float] = []
+    while len(times) < positions:
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        while not game.over and len(times) < positions:
+            view, legal = game.view(game.turn), game.legal_moves()
+            start = time.perf_counter()
+            bot.choose(view, legal)
+            times.append(time.perf_counter() - start)
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+    return {
+        "median_ms": round(1000 * statistics.median(times), 3),
+        "decisions_per_second": round(len(times) / sum(times), 1),
+    }
+
+
+#: The bots ``pasur bench`` times, with how many decisions each.
+BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48}
+
+
+def run(seconds: float = 2.0, records: int = 200, bots: bool = True) -> dict[str, Any]:
     """Every figure ``pasur bench`` prints."""
     replay = replay_throughput(records)
-    return {
+    figures: dict[str, Any] = {
         "rounds_per_second": round(random_rounds_per_second(seconds)),
         "replay_records_per_second": round(replay["records_per_second"]),
         "replay_moves_per_second": round(replay["moves_per_second"]),
     }
+    if bots:
+        figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
+    return figures

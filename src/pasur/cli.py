@@ -224,10 +224,11 @@ def rules_command(**options: Any) -> None:
     show_default=True,
     help="how many random match records to replay",
 )
+@click.option("--no-bots", is_flag=True, help="skip timing the bots")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def bench_command(seconds: float, records: int, as_json: bool) -> None:
-    """Measure the engine: random 2-player rounds per second on one core, and replay speed."""
-    figures = bench.run(seconds, records)
+def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) -> None:
+    """Measure on one core: random 2-player rounds/s, replay speed, and each bot's decisions."""
+    figures = bench.run(seconds, records, bots=not no_bots)
     if as_json:
         click.echo(json.dumps(figures))
         return
@@ -236,6 +237,10 @@ def bench_command(seconds: float, records: int, as_json: bool) -> None:
         f"replay         : {figures['replay_records_per_second']:,} match records/s, "
         f"{figures['replay_moves_per_second']:,} moves/s"
     )
+    for name, speed in figures.get("bots", {}).items():
+        click.echo(
+            f"bot {name:<11}: {speed['decisions_per_second']:>10,.1f} decisions/s, median {speed['median_ms']:.3f} ms"
+        )
 
 
 @cli.command()

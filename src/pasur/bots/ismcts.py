@@ -33,13 +33,14 @@ class _Node:
 
 def playout(game: Round, rng: random.Random, greedy: float) -> None:
     """Finish a round: with probability ``greedy`` each move is the capture taking the most
-    points (a Sur counting 5), otherwise a uniformly random legal move."""
+    points (a Sur counting 5; a random move when nothing can be taken), otherwise a uniformly
+    random legal move."""
     random_float = rng.random
     while not game.over:
         codes = game.legal_codes()
         if len(codes) > 1 and random_float() < greedy:
             table = game.table
-            best, best_value = codes[0], -1.0
+            best, best_value = codes[int(random_float() * len(codes))], 0.0
             for code in codes:
                 take = code >> 6
                 if take:
@@ -75,8 +76,8 @@ class IsmctsBot:
         self,
         iterations: int | None = None,
         ms: float | None = None,
-        exploration: float = 0.7,
-        greedy: float = 0.5,
+        exploration: float = 0.5,
+        greedy: float = 0.9,
         seed: int | None = None,
     ) -> None:
         """``iterations`` or ``ms`` bound each decision (both: whichever comes first);
@@ -131,7 +132,7 @@ class IsmctsBot:
                 game.play_code(code)
                 path.append(child)
                 break
-            best_code, best_score = codes[0], -1.0
+            best_code, best_score = codes[0], -math.inf
             for code in codes:
                 child = children[code]
                 score = child.total / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
