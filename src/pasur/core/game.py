@@ -29,7 +29,7 @@ from .moves import Move, split_move_text
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .view import SeatView
+    from .view import Play, SeatView
 
 __all__ = ["DeckError", "IllegalMove", "Match", "Round", "SideScore", "deal_deck", "deck_problem"]
 
@@ -119,6 +119,7 @@ class Round:
         "_compulsory",
         "_last_deal_sur",
         "_move_table",
+        "_plays",
         "_side",
         "_sur_ok",
         "banked",
@@ -168,6 +169,7 @@ class Round:
         self.last_capturer = -1
         self.turn = self.first
         self.history: list[int] = []
+        self._plays: list[Play] = []  # the history as views show it, filled in by seat_view
         self.over = False
 
     def _setup(self, rules: Rules, number: int, banked: Sequence[int] | None) -> None:
@@ -200,6 +202,7 @@ class Round:
         game.deal = view.deal
         game.dealt = 52 - view.pack
         game.history = [Move(play.card, play.take).code for play in view.history]
+        game._plays = list(view.history)
         game.over = view.over
         counts = list(view.hands)
         counts[view.seat] = 0
@@ -248,6 +251,7 @@ class Round:
         other.captured = self.captured[:]
         other.surs = self.surs[:]
         other.history = self.history[:]
+        other._plays = self._plays[:]
         return other
 
     # -- the rules of a turn ---------------------------------------------------------------

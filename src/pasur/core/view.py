@@ -87,17 +87,17 @@ class SeatView:
 
 def seat_view(game: Round, seat: int) -> SeatView:
     """The view of ``seat`` in a round."""
-    history = []
-    for index, code in enumerate(game.history):
-        move = Move.from_code(code)
-        history.append(Play((game.first + index) % game.players, move.card, move.take))
+    plays = game._plays
+    for index in range(len(plays), len(game.history)):
+        move = Move.from_code(game.history[index])
+        plays.append(Play((game.first + index) % game.players, move.card, move.take))
     return SeatView(
         rules=game.rules,
         seat=seat,
         hand=tuple(cards_in(game.hands[seat])),
         table=tuple(cards_in(game.table)),
         captured=tuple(tuple(cards_in(pile)) for pile in game.captured),
-        history=tuple(history),
+        history=tuple(plays),
         hands=tuple(hand.bit_count() for hand in game.hands),
         pack=game.pack,
         scores=game.banked,

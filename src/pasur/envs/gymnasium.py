@@ -1,0 +1,161 @@
+"""``pasur/Pasur-v0``: one seat of Pasur as a single-agent Gymnasium environment; the other
+seats are played by bots.
+
+    import gymnasium, pasur.envs
+    env = gymnasium.make("pasur/Pasur-v0", opponents="expert", players=2)
+
+Observations and actions are those of :mod:`pasur.envs.encoding` (a Dict of ``observation`` and
+``action_mask``; the mask is also in ``info``). An episode is one round, rewarded at its end with
+the agent's side's points minus the mean of the other sides' (``reward="match"``: a whole match,
++1 for a win and −1 for a loss). An action the mask does not allow ends the episode with −1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot, make_bot
+from ..core import Match, Round, Rules
+from ..core.cards import format_cards
+from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, observe
+
+
+class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+    """The agent plays ``seat``; ``opponents`` is a bot spec, or one per other seat."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - as gymnasium.Env declares it
+
+    def __init__(
+        self,
+        opponents: str | list[str] = "greedy",
+        seat: int = 0,
+        reward: str = "round",
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        self.rules = Rules(**rules)
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat must be 0 … {self.rules.players - 1}")
+        if reward not in ("round", "match"):
+            raise ValueError('reward must be "round" or "match"')
+        others = self.rules.players - 1
+        specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        if len(specs) != others:
+            raise ValueError(f"give one opponent, or {others}")
+        for spec in specs:
+            make_bot(spec)
+        self.opponent_specs = specs
+        self.seat = seat
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {  # type: ignore[assignment]
+                "observation": spaces.Box(0.0, OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.match: Match | None = None
+        self.chooser: MoveChooser | None = None
+        self.bots: dict[int, Bot] = {}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        deal_seed = int(self.np_random.integers(2**63))
+        # A round episode stops at the end of its round: no next round is dealt.
+        self.match = Match(self.rules, seed=deal_seed, auto_deal=self.reward_mode == "match")
+        if self.match.round is None:
+            self.match.next_round()
+        others = [seat for seat in range(self.rules.players) if seat != self.seat]
+        self.bots = {
+            seat: make_bot(spec, seed=deal_seed + seat) for seat, spec in zip(others, self.opponent_specs, strict=True)
+        }
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    @property
+    def game(self) -> Round:
+        assert self.match is not None and self.match.round is not None, "call reset() first"
+        return self.match.round
+
+    def _play_opponents(self) -> float:
+        """Let the bots move until it is the agent's turn or the episode ends; the reward of the
+        rounds that ended meanwhile."""
+        assert self.match is not None
+        reward = 0.0
+        while not self._episode_over():
+            game = self.game
+            if game.turn == self.seat:
+                self.chooser = MoveChooser(game.legal_codes())
+                break
+            seat = game.turn
+            self.match.play(self.bots[seat].choose(game.view(seat), game.legal_moves()))
+            if game.over:
+                reward += self._reward(game)
+        return reward
+
+    def _episode_over(self) -> bool:
+        assert self.match is not None
+        return self.match.over or (self.reward_mode == "round" and self.game.over)
+
+    def _reward(self, game: Round) -> float:
+        """The agent's reward for a round that just ended."""
+        assert self.match is not None
+        if self.reward_mode == "match":
+            if not self.match.over:
+                return 0.0
+            return 1.0 if self.rules.side_of(self.seat) == self.match.winner else -1.0
+        points = game.points()
+        own = points[self.rules.side_of(self.seat)]
+        return float(own - (sum(points) - own) / (len(points) - 1))
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        assert self.chooser is not None and self.match is not None, "call reset() first"
+        try:
+            code = self.chooser.step(int(action))
+        except ValueError:
+            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+        reward = 0.0
+        if code is not None:
+            game = self.game
+            self.match.play_code(code)
+            if game.over:
+                reward += self._reward(game)
+            reward += self._play_opponents()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return self._observation(), reward, self._episode_over(), False, self._info()
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        mine = not self.game.over and self.game.turn == self.seat
+        chooser = self.chooser if mine else None
+        mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
+        return {"observation": observe(self.game.view(self.seat), chooser), "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        mine = self.chooser is not None and not self.game.over and self.game.turn == self.seat
+        mask = self.chooser.mask() if mine and self.chooser else np.zeros(ACTION_COUNT, dtype=np.int8)
+        return {"action_mask": mask}
+
+    def render_text(self) -> str:
+        """The agent's view as text."""
+        game = self.game
+        view = game.view(self.seat)
+        return (
+            f"round {game.number} deal {game.deal} pack {game.pack} | table: "
+            f"{format_cards(game.table, symbols=True) or '(empty)'} | your hand: "
+            f"{' '.join(card.symbol() for card in view.hand)}"
+        )
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None

@@ -1,0 +1,166 @@
+"""Pasur as a PettingZoo AEC environment, as PettingZoo's classic games are built.
+
+    from pasur.envs.pettingzoo import env
+    game = env(players=3, target=100, render_mode="ansi")
+
+Every rules option is a keyword argument (``players=3``, ``sur_cancel=False``, …). Observations
+and actions are documented in :mod:`pasur.envs.encoding`. ``reward="round"`` (default): an
+episode is one round and each agent's reward is its side's round points minus the mean of the
+other sides'. ``reward="match"``: an episode is a whole match, +1 for each agent of the winning
+side and −1 for the others at its end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core import Match, Round, Rules
+from ..core.cards import format_cards
+from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, observe
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's classic games are: an illegal action ends the
+    game with −1 for the agent that took it."""
+    game: AECEnv = raw_env(**kwargs)
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    return wrappers.OrderEnforcingWrapper(game)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
+    """Pasur for 2, 3 or 4 agents (``player_0`` … in order of play)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "pasur_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(self, render_mode: str | None = None, reward: str = "round", **rules: Any) -> None:
+        super().__init__()
+        if reward not in ("round", "match"):
+            raise ValueError('reward must be "round" or "match"')
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.rules = Rules(**rules)
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
+        self.agents = self.possible_agents[:]
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = {agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents}
+        self._seed_source = random.Random()
+        self.match: Match | None = None
+        self.chooser: MoveChooser | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Round:
+        """The round being played."""
+        assert self.match is not None and self.match.round is not None, "call reset() first"
+        return self.match.round
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed_source = random.Random(seed)
+        # A round episode stops at the end of its round: no next round is dealt.
+        self.match = Match(self.rules, seed=self._seed_source.getrandbits(64), auto_deal=self.reward_mode == "match")
+        if self.match.round is None:
+            self.match.next_round()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        self.chooser = MoveChooser(self.game.legal_codes())
+        self.agent_selection = self.possible_agents[self.game.turn]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        own_turn = agent == self.agent_selection and not self.game.over
+        chooser = self.chooser if own_turn else None
+        mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
+        return {"observation": observe(self.game.view(seat), chooser), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.chooser is not None and self.match is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        code = self.chooser.step(int(action))
+        if code is not None:
+            game = self.game
+            self.match.play_code(code)
+            if game.over:
+                self._end_of_round(game)
+            if not self.terminations[agent]:
+                self._next_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_of_round(self, game: Round) -> None:
+        assert self.match is not None
+        points = game.points()
+        sides = len(points)
+        if self.reward_mode == "round":
+            for seat, agent in enumerate(self.possible_agents):
+                own = points[self.rules.side_of(seat)]
+                self.rewards[agent] = float(own - (sum(points) - own) / (sides - 1))
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.match.over:
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = 1.0 if self.rules.side_of(seat) == self.match.winner else -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
+        if self.match is None or self.match.round is None:
+            return "(no game: call reset())"
+        game = self.game
+        lines = [
+            f"round {game.number}, deal {game.deal}, pack {game.pack}, scores {self.match.scores}",
+            f"table: {format_cards(game.table, symbols=True) or '(empty)'}",
+        ]
+        for seat, agent in enumerate(self.possible_agents):
+            marker = "*" if seat == game.turn and not game.over else " "
+            surs = game.surs[self.rules.side_of(seat)]
+            lines.append(f"{marker} {agent}: {game.hands[seat].bit_count()} cards, surs {surs}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
