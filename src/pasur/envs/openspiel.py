@@ -1,0 +1,270 @@
+"""Pasur as an OpenSpiel Python game: importing this module registers ``python_pasur``.
+
+    import pyspiel, pasur.envs.openspiel
+    game = pyspiel.load_game("python_pasur(players=3)")
+
+Parameters are the rules options (``sur_cutoff=-1`` for no cut-off). A game is one round. Chance
+deals the pack one card at a time, uniformly; a first-deal table the rules refuse is dealt again
+from the start (a redeal), and a lone Jack is buried (the replacement is the next card drawn, and
+the Jack is never the first card drawn after it). Actions and tensors are those of
+:mod:`pasur.envs.encoding`. Returns: each player's side's round points minus the mean of the
+other sides'.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core import Round, Rules
+from ..core.cards import JACKS, format_cards, mask_of
+from ..core.game import table_problem
+from .encoding import ACTION_COUNT, OBSERVATION_SIZE, MoveChooser, observe
+
+_PARAMETERS: dict[str, Any] = {
+    "players": 2,
+    "partnership": True,
+    "target": 62,
+    "sur_cutoff": 50,
+    "sur_cancel": True,
+    "sur_in_last_deal": False,
+    "compulsory_capture": True,
+    "bury_table_jack": True,
+    "redeal_on_faces": True,
+    "haft_khaj": "seven",
+}
+_MAX_MOVE_ACTIONS = 12  # a card, at most ten named cards, done
+_HISTORY_SIZE = 48 * 104  # each play: its card and the cards it took
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_pasur",
+    long_name="Python Pasur (Chahar Barg)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMETERS,
+)
+
+
+def _rules(params: dict[str, Any]) -> Rules:
+    options = {**_PARAMETERS, **params}
+    if options["sur_cutoff"] < 0:
+        options["sur_cutoff"] = None
+    return Rules(**options)
+
+
+class PasurGame(pyspiel.Game):  # type: ignore[misc]
+    """One round of Pasur."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.rules = _rules(params or {})
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ACTION_COUNT,
+            max_chance_outcomes=52,
+            num_players=self.rules.players,
+            min_utility=-160.0,
+            max_utility=160.0,
+            utility_sum=0.0,
+            max_game_length=48 * _MAX_MOVE_ACTIONS,
+        )
+        super().__init__(_GAME_TYPE, info, params or {})
+
+    def new_initial_state(self) -> PasurState:
+        return PasurState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> PasurObserver:
+        return PasurObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.rules)
+
+
+class PasurState(pyspiel.State):  # type: ignore[misc]
+    """Dealing (chance), then the round's play."""
+
+    def __init__(self, game: PasurGame) -> None:
+        super().__init__(game)
+        self.rules = game.rules
+        self.drawn: list[int] = []
+        self.bury_jack: int | None = None  # a lone table Jack waiting to be buried
+        self.buried_after: int | None = None  # …under how many pack cards
+        self.round: Round | None = None
+        self.chooser: MoveChooser | None = None
+
+    # -- chance -------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.round is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.round.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.round.turn
+
+    def _burying(self) -> bool:
+        """Whether chance is choosing where the lone table Jack goes in the pack."""
+        return self.bury_jack is not None and self.buried_after is None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.round is None
+        if self._burying():
+            places = 52 - len(self.drawn) - 1  # under 1 … all of the pack, never on top
+            return [(place, 1.0 / places) for place in range(1, places + 1)]
+        left = [card for card in range(52) if card not in self.drawn and card != self.bury_jack]
+        return [(card, 1.0 / len(left)) for card in left]
+
+    def _apply_chance(self, action: int) -> None:
+        table_end = 4 * self.rules.players + 4
+        if self._burying():
+            self.buried_after = action
+        else:
+            self.drawn.append(action)
+        if len(self.drawn) == table_end and self.bury_jack is None:
+            table = mask_of(self.drawn[table_end - 4 :])
+            if self.rules.bury_table_jack and (table & JACKS).bit_count() == 1:
+                jack = (table & JACKS).bit_length() - 1
+                self.drawn.remove(jack)  # the next card drawn, the top of the pack, replaces it
+                self.bury_jack = jack
+                return
+        if len(self.drawn) == table_end and self.buried_after is None:
+            if table_problem(mask_of(self.drawn[table_end - 4 :]), self.rules):
+                self.drawn, self.bury_jack = [], None  # gather, reshuffle, deal again
+            return
+        if len(self.drawn) == 52 - (self.bury_jack is not None):
+            deck = list(self.drawn)
+            if self.bury_jack is not None:
+                assert self.buried_after is not None
+                deck.insert(table_end + self.buried_after, self.bury_jack)
+            self.round = Round(self.rules, deck)
+            self.chooser = MoveChooser(self.round.legal_codes())
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.round is None or self.round.over or player != self.round.turn:
+            return []
+        assert self.chooser is not None
+        return [int(action) for action in np.flatnonzero(self.chooser.mask())]
+
+    def _apply_action(self, action: int) -> None:
+        if self.round is None:
+            self._apply_chance(action)
+            return
+        assert self.chooser is not None
+        code = self.chooser.step(action)
+        if code is not None:
+            self.round.play_code(code)
+            self.chooser = MoveChooser(self.round.legal_codes()) if not self.round.over else None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Bury:{action}" if self._burying() else f"Deal:{format_cards(1 << action)}"
+        if action < 52:
+            return f"Play:{format_cards(1 << action)}"
+        if action < 104:
+            return f"Take:{format_cards(1 << (action - 52))}"
+        return "Done"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PasurState:
+        """A state the player cannot tell from this one: the cards it has not seen dealt anew at
+        random (for OpenSpiel's ISMCTS)."""
+        assert self.round is not None, "no information state while dealing"
+        other = PasurState(self.get_game())
+        seed = int(probability_sampler() * 2**53)
+        other.round = Round.from_view(self.round.view(player_id), random.Random(seed))
+        if self.chooser is not None:
+            other.chooser = MoveChooser(other.round.legal_codes())
+            other.chooser.card, other.chooser.named = self.chooser.card, self.chooser.named
+        return other
+
+    def is_terminal(self) -> bool:
+        return self.round is not None and self.round.over
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self.rules.players
+        assert self.round is not None
+        points = self.round.points()
+        out = []
+        for seat in range(self.rules.players):
+            own = points[self.rules.side_of(seat)]
+            out.append(float(own - (sum(points) - own) / (len(points) - 1)))
+        return out
+
+    def __str__(self) -> str:
+        if self.round is None:
+            return f"dealing: {len(self.drawn)} cards drawn"
+        hands = " | ".join(format_cards(hand) for hand in self.round.hands)
+        return f"table [{format_cards(self.round.table)}] hands [{hands}] pack {self.round.pack}"
+
+
+class PasurObserver:
+    """Observations of a seat, in OpenSpiel's observer interface: with perfect recall the play
+    history is added; ``private_info`` NONE leaves the hand out, ``public_info`` False leaves
+    out everything but the hand."""
+
+    def __init__(self, iig_obs_type: Any, rules: Rules) -> None:
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = iig_obs_type.public_info
+        self.recall = iig_obs_type.perfect_recall
+        size = OBSERVATION_SIZE + (_HISTORY_SIZE if self.recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: PasurState, player: int) -> None:
+        self.tensor.fill(0)
+        if state.round is None:
+            return
+        view = state.round.view(player)
+        own_turn = not state.round.over and state.round.turn == player
+        encoded = observe(view, state.chooser if own_turn else None)
+        if not self.private:
+            encoded[:52] = 0
+            encoded[52 * 6 : 52 * 9] = 0  # unseen cards, and the chosen card and named cards
+        if not self.public:
+            hand = encoded[:52].copy()
+            encoded[:] = 0
+            encoded[:52] = hand
+        self.tensor[:OBSERVATION_SIZE] = encoded
+        if self.recall and self.public:
+            for index, play in enumerate(view.history):
+                start = OBSERVATION_SIZE + 104 * index
+                self.tensor[start + play.card] = 1
+                for card in play.take:
+                    self.tensor[start + 52 + card] = 1
+
+    def string_from(self, state: PasurState, player: int) -> str:
+        if state.round is None:
+            return f"p{player} dealing"
+        view = state.round.view(player)
+        parts = [f"p{player}"]
+        if self.private:
+            parts.append("hand " + " ".join(str(card) for card in view.hand))
+            own_turn = not state.round.over and state.round.turn == player
+            if own_turn and state.chooser is not None and state.chooser.card is not None:
+                parts.append(
+                    f"chosen {format_cards(1 << state.chooser.card)} named {format_cards(state.chooser.named)}"
+                )
+        if self.public:
+            parts.append("table " + " ".join(str(card) for card in view.table))
+            parts.append("captured " + " / ".join(" ".join(map(str, pile)) for pile in view.captured))
+            parts.append(f"hands {list(view.hands)} pack {view.pack} deal {view.deal} surs {list(view.surs)}")
+            parts.append(f"turn {view.turn}")
+            if self.recall:
+                parts.append(
+                    "plays "
+                    + " ".join(
+                        f"{play.seat}:{play.card}" + ("x" + "+".join(map(str, play.take)) if play.take else "")
+                        for play in view.history
+                    )
+                )
+        return " | ".join(parts)
+
+
+pyspiel.register_game(_GAME_TYPE, PasurGame)
