@@ -72,6 +72,36 @@ def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
     }
 
 
+def environment_steps_per_second(seconds: float = 2.0, seed: int = 1) -> dict[str, float] | None:
+    """PettingZoo environment steps (observe, then act) per second with uniformly random legal
+    actions, beside the raw engine's moves per second; None without the ``rl`` extra."""
+    try:
+        from .envs.pettingzoo import raw_env
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    environment = raw_env()
+    environment.reset(seed=seed)
+    steps, moves = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        allowed = mask.nonzero()[0]
+        before = len(environment.game.history)
+        environment.step(int(allowed[rng.randrange(len(allowed))]))
+        steps += 1
+        moves += len(environment.game.history) - before
+        if environment.terminations[environment.agent_selection]:
+            environment.reset()
+    elapsed = time.perf_counter() - start
+    engine_moves = 48 * random_rounds_per_second(seconds / 2, seed)
+    return {
+        "steps_per_second": round(steps / elapsed),
+        "moves_per_second": round(moves / elapsed),
+        "engine_moves_per_second": round(engine_moves),
+    }
+
+
 #: The bots ``pasur bench`` times, with how many decisions each.
 BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48}
 
@@ -86,4 +116,7 @@ def run(seconds: float = 2.0, records: int = 200, bots: bool = True) -> dict[str
     }
     if bots:
         figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
+    environment = environment_steps_per_second(seconds)
+    if environment is not None:
+        figures["pettingzoo"] = environment
     return figures

@@ -241,6 +241,12 @@ def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) ->
         click.echo(
             f"bot {name:<11}: {speed['decisions_per_second']:>10,.1f} decisions/s, median {speed['median_ms']:.3f} ms"
         )
+    if "pettingzoo" in figures:
+        environment = figures["pettingzoo"]
+        click.echo(
+            f"PettingZoo env : {environment['steps_per_second']:,} steps/s, {environment['moves_per_second']:,} "
+            f"moves/s (raw engine: {environment['engine_moves_per_second']:,} moves/s)"
+        )
 
 
 @cli.command()
