@@ -9,18 +9,13 @@ import random
 import pytest
 
 from pasur import Match, Rules, from_record, replay_record, to_record
+from pasur.bench import random_match
 from pasur.core.cards import CARDS, Card
 from pasur.core.record import replay_line
 
 
 def played_match(rules: Rules | None = None, seed: int = 1, target: int = 62) -> Match:
-    rules = (rules or Rules()).with_options(target=target)
-    rng = random.Random(seed)
-    match = Match(rules, seed=seed)
-    while not match.over:
-        codes = match.rounds[-1].legal_codes()
-        match.play_code(codes[rng.randrange(len(codes))])
-    return match
+    return random_match((rules or Rules()).with_options(target=target), seed)
 
 
 def error_of(record: dict) -> dict:

@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 
 from ..core import Move, SeatView
-from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, mask_of
+from ..core.cards import CLUB_CARDS, JACK, mask_of
+from .judgement import fixed_points
 
 
 class RandomBot:
@@ -24,13 +25,7 @@ class RandomBot:
 
 def card_points(mask: int) -> float:
     """Points the cards of a mask are worth when captured, a club counting 7/13 toward Haft Khaj."""
-    return (
-        (mask & ACES).bit_count()
-        + (mask & JACKS).bit_count()
-        + 2 * (mask >> TWO_OF_CLUBS & 1)
-        + 3 * (mask >> TEN_OF_DIAMONDS & 1)
-        + 7 / 13 * (mask & CLUB_CARDS).bit_count()
-    )
+    return fixed_points(mask) + 7 / 13 * (mask & CLUB_CARDS).bit_count()
 
 
 def immediate_value(view: SeatView, move: Move) -> float:
