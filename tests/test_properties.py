@@ -150,3 +150,14 @@ def test_determinizations_keep_the_view_and_every_card(rules, deal_seed, moves, 
     if not game.over:
         sampled.play_random(random.Random(1))
         assert sampled.over and len(sampled.history) == 48
+
+
+def test_copies_are_independent():
+    import copy
+
+    rules = Rules(players=3)
+    game = Round(rules, deal_deck(random.Random(2), rules))
+    for duplicate in (game.copy(), copy.deepcopy(game)):
+        duplicate.play_random(random.Random(3))
+        assert duplicate.over and not game.over
+        assert game.history == [] and sum(hand.bit_count() for hand in game.hands) == 12

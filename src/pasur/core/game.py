@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .captures import DECIDING, card_move_table, card_moves
 from .cards import (
@@ -253,6 +253,10 @@ class Round:
         other.history = self.history[:]
         other._plays = self._plays[:]
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Round:
+        """The same as :meth:`copy`: the move tables stay shared, the state is copied."""
+        return self.copy()
 
     # -- the rules of a turn ---------------------------------------------------------------
 
