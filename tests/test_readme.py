@@ -6,13 +6,23 @@ import re
 from pathlib import Path
 
 
-def test_readme_python_example_runs():
+def test_readme_engine_example_runs():
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    assert blocks
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", readme, re.S) if "pasur.Match(" in block]
+    assert len(blocks) == 1
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(blocks[0], "README.md", "exec"), {})
     first = out.getvalue().splitlines()[0]
     comment = re.search(r"print\(game.turn, game.legal_moves\(\)\)\s+# (.*)", blocks[0])
     assert comment and first == comment.group(1)
+
+
+def test_readme_environments_example_runs():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", readme, re.S) if "pasur.envs" in block]
+    assert len(blocks) == 1
+    namespace: dict = {}
+    exec(compile(blocks[0], "README.md", "exec"), namespace)
+    assert namespace["game"].rules.players == 3
+    assert namespace["open_spiel_game"].num_players() == 4
