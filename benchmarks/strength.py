@@ -25,7 +25,7 @@ def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict:
     tally, _ = run(Plan((first, second), Rules(), rounds=rounds, seed=1), jobs=jobs)
     report = tally.report()
     report["seconds"] = round(time.time() - start)
-    name = f"{first}-vs-{second}".replace(":", "_").replace("=", "")
+    name = f"{first}-vs-{second}-{rounds}".replace(":", "_").replace("=", "")
     (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
 

@@ -43,7 +43,8 @@ def random_positions(rules: Rules, count: int, seed: int):
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=str)
 @pytest.mark.parametrize(
-    "spec,count", [("random", 1500), ("greedy", 1500), ("expert", 1500), ("ismcts:iterations=25", 60)]
+    "spec,count",
+    [("random", 1500), ("greedy", 1500), ("expert", 1500), ("ismcts:iterations=25", 60), ("pimc:playouts=20", 60)],
 )
 def test_bots_return_only_legal_moves(rules, spec, count):
     bot = make_bot(spec, seed=3)
@@ -53,7 +54,7 @@ def test_bots_return_only_legal_moves(rules, spec, count):
         assert move in legal
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "expert", "ismcts:iterations=60"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "expert", "ismcts:iterations=60", "pimc:playouts=40"])
 def test_a_decision_does_not_change_when_unseen_cards_are_reshuffled(spec):
     rng = random.Random(5)
     for index, game in enumerate(random_positions(Rules(players=3), 40, seed=9)):
@@ -70,7 +71,7 @@ def test_bot_specs():
     assert parse_spec("ismcts:iterations=2000,ms=500") == ("ismcts", {"iterations": 2000, "ms": 500})
     assert parse_spec("exec:python3 my bot.py") == ("exec", {"command": "python3 my bot.py"})
     assert make_bot("ismcts:iterations=10").iterations == 10
-    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts"}
+    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts", "pimc"}
     for bad, message in [
         ("wizard", "unknown bot"),
         ("ismcts:depth=3", "unexpected keyword"),

@@ -165,5 +165,6 @@ def test_bots_command_lists_every_bot():
         "greedy",
         "expert",
         "ismcts",
+        "pimc",
         "exec:COMMAND",
     ]

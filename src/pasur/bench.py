@@ -103,7 +103,7 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1) -> dict[st
 
 
 #: The bots ``pasur bench`` times, with how many decisions each.
-BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48}
+BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48}
 
 
 def run(seconds: float = 2.0, records: int = 200, bots: bool = True) -> dict[str, Any]:

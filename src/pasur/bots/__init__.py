@@ -3,6 +3,7 @@
 from .base import BOT_DESCRIPTIONS, BOT_NAMES, Bot, BotError, checked_choice, make_bot, parse_spec
 from .expert import ExpertBot
 from .ismcts import IsmctsBot
+from .pimc import PimcBot
 from .simple import GreedyBot, RandomBot
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "ExpertBot",
     "GreedyBot",
     "IsmctsBot",
+    "PimcBot",
     "RandomBot",
     "checked_choice",
     "make_bot",

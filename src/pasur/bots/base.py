@@ -39,6 +39,8 @@ BOT_DESCRIPTIONS = {
     "keeps Jacks and Aces, plays the clubs race and the last capture",
     "ismcts": "information-set Monte Carlo tree search over deals consistent with its view "
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
+    "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
+    "(options: playouts=N, ms=N, greedy=X)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 
@@ -75,6 +77,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     ``exec:COMMAND`` (BOT-PROTOCOL.md). ValueError says what is wrong with a bad spec."""
     from .expert import ExpertBot
     from .ismcts import IsmctsBot
+    from .pimc import PimcBot
     from .protocol import ExternalBot
     from .simple import GreedyBot, RandomBot
 
@@ -84,6 +87,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         "greedy": GreedyBot,
         "expert": ExpertBot,
         "ismcts": IsmctsBot,
+        "pimc": PimcBot,
         "exec": ExternalBot,
     }
     if name not in makers:
