@@ -1,5 +1,5 @@
 """Reproduce the strength table in docs/STRENGTH.md: each pairing on duplicate deals, and how
-ismcts grows with its budget.
+the search bots grow with their budget (about two hours on two cores).
 
     .venv/bin/python benchmarks/strength.py [--rounds 2000] [--budget-rounds 300] [--jobs 2]
 
@@ -16,8 +16,13 @@ from pathlib import Path
 from pasur.arena import Plan, run
 from pasur.core import Rules
 
-PAIRINGS = [("greedy", "random"), ("expert", "greedy"), ("ismcts:iterations=300", "expert")]
-BUDGETS = [100, 300, 1000]
+PAIRINGS = [
+    ("greedy", "random"),
+    ("expert", "greedy"),
+    ("ismcts:iterations=300", "expert"),
+    ("pimc:playouts=300", "expert"),
+]
+BUDGETS = ["ismcts:iterations=100", "ismcts:iterations=300", "ismcts:iterations=1000", "pimc:playouts=100"]
 
 
 def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict:
@@ -58,8 +63,8 @@ def main() -> None:
         print(row(measure(first, second, args.rounds, args.jobs, out)), flush=True)
     print()
     print(header)
-    for budget in BUDGETS:
-        print(row(measure(f"ismcts:iterations={budget}", "expert", args.budget_rounds, args.jobs, out)), flush=True)
+    for bot in BUDGETS:
+        print(row(measure(bot, "expert", args.budget_rounds, args.jobs, out)), flush=True)
 
 
 if __name__ == "__main__":
