@@ -25,7 +25,7 @@ from .cards import (
     format_cards,
     mask_of,
 )
-from .moves import Move, split_move_text
+from .moves import Move, short_texts, split_move_text
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -399,10 +399,8 @@ class Round:
 
     def notation(self, code: int) -> str:
         """The shortest short text of a legal move here: the card alone when it has one choice."""
-        card = code & 63
-        if sum(1 for other in self.legal_codes() if other & 63 == card) == 1:
-            return str(CARDS[card])
-        return Move.from_code(code).text() if code >> 6 else str(CARDS[card])
+        legal = self.legal_codes()
+        return short_texts([Move.from_code(other) for other in legal])[legal.index(code)]
 
     # -- scoring -----------------------------------------------------------------------------
 
