@@ -173,3 +173,33 @@ def test_ray_backend_on_a_local_instance_matches_local_processes():
     on_ray, interrupted = run(plan, jobs=2, backend="ray")
     assert not interrupted
     assert on_ray.report() == local.report()
+
+
+def test_match_command_reports_a_silent_external_bot_within_move_time():
+    spec = f"exec:{sys.executable} {FAULTY} silent 3"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pasur",
+            "match",
+            spec,
+            "random",
+            "--rounds",
+            "1",
+            "--move-time",
+            "0.5",
+            "--jobs",
+            "1",
+            "--json",
+            "--target",
+            "10",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["faults"] and "did not answer within 0.5 s" in report["faults"][0]
+    assert "fault: set 0" in result.stderr

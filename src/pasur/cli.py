@@ -341,6 +341,13 @@ def bots_command() -> None:
     help="write every game as pasur-record/1 JSON Lines",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="seed of the deals and bots")
+@click.option(
+    "--move-time",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    help="seconds an exec: bot has for each answer",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @rules_options
 def match_command(
@@ -351,12 +358,13 @@ def match_command(
     sprt: tuple[float, float] | None,
     records_path: str | None,
     seed: int,
+    move_time: float,
     as_json: bool,
     **options: Any,
 ) -> None:
     """Play bots against each other on duplicate deals and report their strength.
 
-    BOTS are names (random, greedy, expert, ismcts), with options (ismcts:iterations=2000),
+    BOTS are names (random, greedy, expert, ismcts, pimc), with options (ismcts:iterations=2000),
     or exec:COMMAND. With 2 bots at 4 players, each bot takes two partnered seats.
     """
     from .arena import Plan, Sprt, run
@@ -373,6 +381,7 @@ def match_command(
             seed=seed,
             records=records_path is not None,
             sprt=Sprt(*sprt) if sprt else None,
+            move_timeout=move_time,
         )
         for spec in bots:
             if not spec.startswith("exec:"):
