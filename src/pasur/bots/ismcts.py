@@ -16,8 +16,7 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView
-from ..core.cards import JACK
-from .judgement import fixed_points
+from .playout import outcome, playout
 
 
 class _Node:
@@ -29,41 +28,6 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.total = 0.0
-
-
-def playout(game: Round, rng: random.Random, greedy: float) -> None:
-    """Finish a round: with probability ``greedy`` each move is the capture taking the most
-    points (a Sur counting 5; a random move when nothing can be taken), otherwise a uniformly
-    random legal move."""
-    random_float = rng.random
-    while not game.over:
-        codes = game.legal_codes()
-        if len(codes) > 1 and random_float() < greedy:
-            table = game.table
-            best, best_value = codes[int(random_float() * len(codes))], 0.0
-            for code in codes:
-                take = code >> 6
-                if take:
-                    value = fixed_points(take | 1 << (code & 63)) + 0.3 * take.bit_count()
-                    if take == table and (code & 63) >> 2 != JACK:
-                        value += 5
-                    if value > best_value:
-                        best, best_value = code, value
-            game.play_code(best)
-        else:
-            game.play_code(codes[int(random_float() * len(codes))])
-
-
-def outcome(game: Round) -> list[float]:
-    """Each side's reward in [0, 1]: its round points against the mean of the others'."""
-    points = game.points()
-    sides = len(points)
-    total = sum(points)
-    rewards = []
-    for own in points:
-        margin = own - (total - own) / (sides - 1)
-        rewards.append(min(1.0, max(0.0, 0.5 + margin / 60)))
-    return rewards
 
 
 class IsmctsBot:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView
-from .ismcts import outcome, playout
+from .playout import outcome, playout
 
 
 class PimcBot:
