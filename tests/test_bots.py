@@ -72,6 +72,8 @@ def test_bot_specs():
     assert parse_spec("exec:python3 my bot.py") == ("exec", {"command": "python3 my bot.py"})
     assert make_bot("ismcts:iterations=10").iterations == 10
     assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts", "pimc"}
+    assert make_bot("master").name == "pimc" and make_bot("beginner").name == "random"
+    assert make_bot("hard:iterations=5").iterations == 5
     for bad, message in [
         ("wizard", "unknown bot"),
         ("ismcts:depth=3", "unexpected keyword"),

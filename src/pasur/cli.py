@@ -14,7 +14,7 @@ from typing import IO, Any, TypeVar
 import click
 
 from . import bench
-from .bots import BOT_DESCRIPTIONS, make_bot
+from .bots import BOT_DESCRIPTIONS, LEVELS, make_bot
 from .core import (
     Match,
     RecordError,
@@ -306,9 +306,10 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
 
 @cli.command(name="bots")
 def bots_command() -> None:
-    """List the built-in bots, weakest first."""
+    """List the built-in bots, weakest first, with the difficulty level each plays."""
+    levels = {bot: level for level, bot in LEVELS.items()}
     for name, description in BOT_DESCRIPTIONS.items():
-        click.echo(f"{name:<8} {description}")
+        click.echo(f"{name:<8} [{levels[name]}] {description}")
     click.echo("exec:COMMAND  any program speaking pasur-bot/1 on stdin/stdout")
 
 

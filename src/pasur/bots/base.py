@@ -44,6 +44,9 @@ BOT_DESCRIPTIONS = {
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 
+#: Difficulty levels for people, easiest first, and the bot each one plays (see docs/STRENGTH.md).
+LEVELS = {"beginner": "random", "easy": "greedy", "medium": "expert", "hard": "ismcts", "master": "pimc"}
+
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``ismcts:iterations=2000,ms=500`` into its name and options (numbers read as such)."""
@@ -73,8 +76,9 @@ def _number(raw: str) -> Any:
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from its spec: ``random``, ``greedy``, ``expert``, ``ismcts:iterations=2000`` or
-    ``exec:COMMAND`` (BOT-PROTOCOL.md). ValueError says what is wrong with a bad spec."""
+    """A bot from its spec: a name (``random`` … ``pimc``) or a level (``beginner`` … ``master``),
+    with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md). ValueError
+    says what is wrong with a bad spec."""
     from .expert import ExpertBot
     from .ismcts import IsmctsBot
     from .pimc import PimcBot
@@ -82,6 +86,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     from .simple import GreedyBot, RandomBot
 
     name, options = parse_spec(spec)
+    name = LEVELS.get(name, name)
     makers: dict[str, Callable[..., Bot]] = {
         "random": RandomBot,
         "greedy": GreedyBot,
@@ -91,7 +96,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         "exec": ExternalBot,
     }
     if name not in makers:
-        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, exec:COMMAND)")
+        raise ValueError(
+            f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, levels {', '.join(LEVELS)}, exec:COMMAND)"
+        )
     try:
         return makers[name](seed=seed, **options)
     except TypeError as error:
