@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView
-from .playout import outcome, playout
+from .playout import budget, deadline, outcome, playout
 
 
 class _Node:
@@ -46,13 +46,7 @@ class IsmctsBot:
     ) -> None:
         """``iterations`` or ``ms`` bound each decision (both: whichever comes first);
         ``exploration`` is the UCB constant, ``greedy`` the playouts' share of greedy moves."""
-        if iterations is None and ms is None:
-            iterations = self.DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError("iterations must be at least 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("ms must be positive")
-        self.iterations = iterations
+        self.iterations = budget(iterations, ms, self.DEFAULT_ITERATIONS, "iterations")
         self.ms = ms
         self.exploration = exploration
         self.greedy = greedy
@@ -65,10 +59,10 @@ class IsmctsBot:
         rng = self._rng
         base = Round.from_view(view, rng)
         root = _Node(-1)
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else math.inf
+        stop = deadline(self.ms)
         limit = self.iterations if self.iterations is not None else 1 << 60
         done = 0
-        while done < limit and (done & 15 or time.perf_counter() < deadline):
+        while done < limit and (done & 15 or time.perf_counter() < stop):
             game = base.copy()
             game.reshuffle_unseen(view.seat, rng)
             self._iterate(root, game, rng)

@@ -9,13 +9,12 @@ The move played has the best total.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView
-from .playout import outcome, playout
+from .playout import budget, deadline, outcome, playout
 
 
 class PimcBot:
@@ -33,13 +32,7 @@ class PimcBot:
     ) -> None:
         """``playouts`` or ``ms`` bound each decision (both: whichever comes first); ``greedy``
         is the playouts' share of greedy moves."""
-        if playouts is None and ms is None:
-            playouts = self.DEFAULT_PLAYOUTS
-        if playouts is not None and playouts < 1:
-            raise ValueError("playouts must be at least 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("ms must be positive")
-        self.playouts = playouts
+        self.playouts = budget(playouts, ms, self.DEFAULT_PLAYOUTS, "playouts")
         self.ms = ms
         self.greedy = greedy
         self._rng = random.Random(seed)
@@ -53,9 +46,9 @@ class PimcBot:
         codes = [move.code for move in legal]
         totals = dict.fromkeys(codes, 0.0)
         samples = max(1, self.playouts // len(codes)) if self.playouts is not None else 1 << 60
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else math.inf
+        stop = deadline(self.ms)
         done = 0
-        while done < samples and (done == 0 or time.perf_counter() < deadline):
+        while done < samples and (done == 0 or time.perf_counter() < stop):
             deal = base.copy()
             deal.reshuffle_unseen(view.seat, rng)
             luck = rng.random()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+import time
 
 from ..core import Round
 from ..core.cards import JACK
@@ -42,3 +44,20 @@ def outcome(game: Round) -> list[float]:
         margin = own - (total - own) / (sides - 1)
         rewards.append(min(1.0, max(0.0, 0.5 + margin / 60)))
     return rewards
+
+
+def budget(count: int | None, ms: float | None, default: int, name: str) -> int | None:
+    """The count of iterations a search may spend (the default when neither bound is given);
+    ValueError for a bound that makes no sense."""
+    if count is None and ms is None:
+        return default
+    if count is not None and count < 1:
+        raise ValueError(f"{name} must be at least 1")
+    if ms is not None and ms <= 0:
+        raise ValueError("ms must be positive")
+    return count
+
+
+def deadline(ms: float | None) -> float:
+    """The ``time.perf_counter()`` value by which a search with ``ms`` milliseconds must stop."""
+    return time.perf_counter() + ms / 1000 if ms is not None else math.inf
