@@ -5,7 +5,7 @@ from .game import DeckError, IllegalMove, Match, Round, SideScore, deal_deck, de
 from .moves import Move
 from .record import RecordError, from_record, replay_record, summarize, to_record
 from .rules import Rules, RulesError
-from .view import Play, SeatView, seat_view
+from .view import Play, SeatMasks, SeatView, seat_masks, seat_view
 
 __all__ = [
     "CARDS",
@@ -19,6 +19,7 @@ __all__ = [
     "Round",
     "Rules",
     "RulesError",
+    "SeatMasks",
     "SeatView",
     "SideScore",
     "cards_in",
@@ -28,6 +29,7 @@ __all__ = [
     "from_record",
     "mask_of",
     "replay_record",
+    "seat_masks",
     "seat_view",
     "summarize",
     "to_record",

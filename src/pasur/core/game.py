@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .captures import DECIDING, card_move_table, card_moves
 from .cards import (
@@ -27,9 +27,7 @@ from .cards import (
 )
 from .moves import Move, short_texts, split_move_text
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .view import Play, SeatView
+from .view import Play, SeatMasks, SeatView, seat_masks, seat_view
 
 __all__ = ["DeckError", "IllegalMove", "Match", "Round", "SideScore", "deal_deck", "deck_problem"]
 
@@ -435,9 +433,11 @@ class Round:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: the only way information should leave the core."""
-        from .view import seat_view
-
         return seat_view(self, seat)
+
+    def masks(self, seat: int) -> SeatMasks:
+        """The same as :meth:`view` but the history, as card masks: the fast form."""
+        return seat_masks(self, seat)
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards (the full state: use views outside the core)."""

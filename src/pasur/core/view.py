@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import CARDS, Card, cards_in
-from .game import Round
+from .cards import CARDS, FULL_DECK, Card, cards_in
 from .moves import Move
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,54 @@ class SeatView:
             "last_capturer": self.last_capturer,
             "over": self.over,
         }
+
+
+class SeatMasks(NamedTuple):
+    """The same knowledge as a :class:`SeatView` but the history, as card masks and counts: the
+    fast form for code that reads a view at every step (the research environments)."""
+
+    rules: Rules
+    seat: int
+    side: int
+    hand: int
+    table: int
+    captured: tuple[int, ...]
+    #: The cards this seat has not seen: the other hands and the pack.
+    unseen: int
+    hands: tuple[int, ...]
+    pack: int
+    scores: tuple[int, ...]
+    surs: tuple[int, ...]
+    round: int
+    deal: int
+    turn: int
+    #: The side that captured last, or -1 when nobody has.
+    last_capturer: int
+
+
+def seat_masks(game: Round, seat: int) -> SeatMasks:
+    """The view of ``seat`` in a round, as masks."""
+    hand, table = game.hands[seat], game.table
+    seen = hand | table
+    for pile in game.captured:
+        seen |= pile
+    return SeatMasks(
+        game.rules,
+        seat,
+        game.rules.side_of(seat),
+        hand,
+        table,
+        tuple(game.captured),
+        FULL_DECK & ~seen,
+        tuple(map(int.bit_count, game.hands)),
+        game.pack,
+        game.banked,
+        tuple(game.surs),
+        game.number,
+        game.deal,
+        game.turn,
+        game.last_capturer,
+    )
 
 
 def seat_view(game: Round, seat: int) -> SeatView:

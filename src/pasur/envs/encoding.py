@@ -36,15 +36,17 @@ partnership           1       1 when four players play in partnerships
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
-from ..core import SeatView
-from ..core.cards import mask_of
+from ..core import SeatMasks
 
 PLAY, TAKE, DONE = 0, 52, 104
 ACTION_COUNT = 105
-OBSERVATION_SIZE = 52 * 9 + 4 + 4 + 4 + 1 + 6 + 1 + 5 + 3 + 1
+CARD_VALUES = 52 * 9
+SCALAR_COUNT = 4 + 4 + 4 + 1 + 6 + 1 + 5 + 3 + 1
+OBSERVATION_SIZE = CARD_VALUES + SCALAR_COUNT
 #: Every value lies in [0, OBSERVATION_HIGH]: scores and Surs are capped there.
 OBSERVATION_HIGH = 2.0
 
@@ -65,10 +67,24 @@ def is_prefix(named: int, take: int) -> bool:
 class MoveChooser:
     """Turns action numbers into a move for one decision: a card, then table cards if needed."""
 
-    def __init__(self, legal_codes: Sequence[int]) -> None:
+    def __init__(self, legal_codes: Sequence[int], card: int | None = None, named: int = 0) -> None:
+        """A decision among ``legal_codes``; ``card`` and ``named`` resume one begun elsewhere."""
         self.legal = list(legal_codes)
-        self.card: int | None = None
-        self.named = 0
+        self.card = card
+        self.named = named
+        self.allowed = 0  # the legal actions, as bits
+        if card is None:
+            for code in self.legal:
+                self.allowed |= 1 << (PLAY + (code & 63))
+        else:
+            self._allow(self.candidates())
+
+    def _allow(self, fitting: list[int]) -> None:
+        """Allow the actions that go on towards the ``fitting`` moves."""
+        self.allowed = 0
+        for code in fitting:
+            rest = (code >> 6) & ~self.named
+            self.allowed |= 1 << (TAKE + lowest(rest) if rest else DONE)
 
     def candidates(self) -> list[int]:
         """The legal moves still fitting what has been chosen."""
@@ -78,23 +94,13 @@ class MoveChooser:
 
     def mask(self) -> np.ndarray:
         """The legal actions now, as 0/1 ``int8``."""
-        allowed = np.zeros(ACTION_COUNT, dtype=np.int8)
-        if self.card is None:
-            for code in self.legal:
-                allowed[PLAY + (code & 63)] = 1
-            return allowed
-        for code in self.candidates():
-            rest = (code >> 6) & ~self.named
-            if rest:
-                allowed[TAKE + lowest(rest)] = 1
-            else:
-                allowed[DONE] = 1
-        return allowed
+        raw = np.frombuffer(self.allowed.to_bytes(14, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, count=ACTION_COUNT, bitorder="little").view(np.int8)
 
     def step(self, action: int) -> int | None:
         """Apply one action; the move's engine int once it is decided, else None. ValueError
         for an action the mask does not allow."""
-        if not 0 <= action < ACTION_COUNT or not self.mask()[action]:
+        if not 0 <= action < ACTION_COUNT or not self.allowed >> action & 1:
             raise ValueError(f"action {action} is not legal now")
         if self.card is None:
             self.card = action - PLAY
@@ -103,7 +109,10 @@ class MoveChooser:
         else:
             self.named |= 1 << (action - TAKE)
         fitting = self.candidates()
-        return fitting[0] if len(fitting) == 1 else None
+        if len(fitting) == 1:
+            return fitting[0]
+        self._allow(fitting)
+        return None
 
 
 def actions_for(code: int, legal_codes: Sequence[int]) -> list[int]:
@@ -122,35 +131,62 @@ def actions_for(code: int, legal_codes: Sequence[int]) -> list[int]:
     return actions
 
 
-def _cards(mask: int) -> np.ndarray:
-    """A mask as 52 values of 0 or 1, card index order."""
-    return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[:52]
+_QUARTERS = tuple(count / 4 for count in range(53))
 
 
-def observe(view: SeatView, chooser: MoveChooser | None = None) -> np.ndarray:
+@lru_cache(maxsize=1 << 14)
+def _scalars_around(
+    scores: tuple[int, ...],
+    surs: tuple[int, ...],
+    side: int,
+    target: int,
+    deal: int,
+    round_number: int,
+    last_capturer: int,
+    players: int,
+    partnership: bool,
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The scalars before the hand sizes (scores, Surs) and after the pack (deal … partnership):
+    they change seldom, so they are kept."""
+    sides = len(scores)
+    before = [0.0] * 8
+    for slot in range(sides):
+        before[slot] = min(scores[(side + slot) % sides] / target, OBSERVATION_HIGH)
+        before[4 + slot] = min(surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
+    after = [0.0] * 16
+    after[min(deal, 6) - 1] = 1.0
+    after[6] = min(round_number / 10, 1.0)
+    after[7 + (4 if last_capturer < 0 else (last_capturer - side) % sides)] = 1.0
+    after[12 + players - 2] = 1.0
+    after[15] = float(players == 4 and partnership)
+    return tuple(before), tuple(after)
+
+
+def observe(view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
     """The observation of a seat's view (see the module's table)."""
-    rules = view.rules
-    sides, players = rules.sides, rules.players
-    side_order = [(view.side + offset) % sides for offset in range(sides)]
-    seat_order = [(view.seat + offset) % players for offset in range(players)]
-    parts = [_cards(mask_of(view.hand)), _cards(mask_of(view.table))]
-    for slot in range(4):
-        parts.append(_cards(mask_of(view.captured[side_order[slot]]) if slot < sides else 0))
-    parts.append(_cards(mask_of(view.unseen())))
-    chosen = chooser.card if chooser is not None and chooser.card is not None else None
-    parts.append(_cards(0 if chosen is None else 1 << chosen))
-    parts.append(_cards(chooser.named if chooser is not None else 0))
-    scalars = np.zeros(OBSERVATION_SIZE - 52 * 9, dtype=np.float32)
-    for slot, side in enumerate(side_order):
-        scalars[slot] = min(view.scores[side] / rules.target, OBSERVATION_HIGH)
-        scalars[4 + slot] = min(view.surs[side] / 5, OBSERVATION_HIGH)
-    for slot, seat in enumerate(seat_order):
-        scalars[8 + slot] = view.hands[seat] / 4
-    scalars[12] = view.pack / 48
-    scalars[13 + min(view.deal, 6) - 1] = 1
-    scalars[19] = min(view.round / 10, 1.0)
-    last = 4 if view.last_capturer is None else side_order.index(view.last_capturer)
-    scalars[20 + last] = 1
-    scalars[25 + players - 2] = 1
-    scalars[28] = float(players == 4 and rules.partnership)
-    return np.concatenate([*parts, scalars], dtype=np.float32)
+    rules, side, seat, hands = view.rules, view.side, view.seat, view.hands
+    sides = len(view.scores)
+    # The card blocks, packed into one int and unpacked by one numpy call.
+    cards = view.hand | view.table << 52 | view.unseen << 312
+    for slot in range(sides):
+        cards |= view.captured[(side + slot) % sides] << (104 + 52 * slot)
+    if chooser is not None and chooser.card is not None:
+        cards |= 1 << (364 + chooser.card) | chooser.named << 416
+    before, after = _scalars_around(
+        view.scores,
+        view.surs,
+        side,
+        rules.target,
+        view.deal,
+        view.round,
+        view.last_capturer,
+        len(hands),
+        rules.partnership,
+    )
+    sizes = tuple(_QUARTERS[count] for count in hands[seat:] + hands[:seat])
+    observation = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    observation[:CARD_VALUES] = np.unpackbits(
+        np.frombuffer(cards.to_bytes(59, "little"), dtype=np.uint8), count=CARD_VALUES, bitorder="little"
+    )
+    observation[CARD_VALUES:] = before + sizes + (0.0,) * (4 - len(hands)) + (_QUARTERS[view.pack] / 12,) + after
+    return observation

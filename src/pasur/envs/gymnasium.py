@@ -136,7 +136,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         mine = not self.game.over and self.game.turn == self.seat
         chooser = self.chooser if mine else None
         mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": observe(self.game.view(self.seat), chooser), "action_mask": mask}
+        return {"observation": observe(self.game.masks(self.seat), chooser), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         mine = self.chooser is not None and not self.game.over and self.game.turn == self.seat

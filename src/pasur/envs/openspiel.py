@@ -179,8 +179,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**53)
         other.round = Round.from_view(self.round.view(player_id), random.Random(seed))
         if self.chooser is not None:
-            other.chooser = MoveChooser(other.round.legal_codes())
-            other.chooser.card, other.chooser.named = self.chooser.card, self.chooser.named
+            other.chooser = MoveChooser(other.round.legal_codes(), self.chooser.card, self.chooser.named)
         return other
 
     def is_terminal(self) -> bool:
@@ -221,9 +220,8 @@ class PasurObserver:
         self.tensor.fill(0)
         if state.round is None:
             return
-        view = state.round.view(player)
         own_turn = not state.round.over and state.round.turn == player
-        encoded = observe(view, state.chooser if own_turn else None)
+        encoded = observe(state.round.masks(player), state.chooser if own_turn else None)
         if not self.private:
             encoded[:52] = 0
             encoded[52 * 6 : 52 * 9] = 0  # unseen cards, and the chosen card and named cards
@@ -233,7 +231,7 @@ class PasurObserver:
             encoded[:52] = hand
         self.tensor[:OBSERVATION_SIZE] = encoded
         if self.recall and self.public:
-            for index, play in enumerate(view.history):
+            for index, play in enumerate(state.round.view(player).history):
                 start = OBSERVATION_SIZE + 104 * index
                 self.tensor[start + play.card] = 1
                 for card in play.take:

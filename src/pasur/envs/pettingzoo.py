@@ -54,6 +54,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.reward_mode = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         observation = spaces.Dict(
             {
@@ -88,6 +89,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             self.match.next_round()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -95,15 +97,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self._next_decision()
 
     def _next_decision(self) -> None:
-        self.chooser = MoveChooser(self.game.legal_codes())
-        self.agent_selection = self.possible_agents[self.game.turn]
+        assert self.match is not None
+        self._round = game = self.match.rounds[-1]
+        self.chooser = MoveChooser(game.legal_codes())
+        self.agent_selection = self.possible_agents[game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        own_turn = agent == self.agent_selection and not self.game.over
-        chooser = self.chooser if own_turn else None
+        game = self._round
+        chooser = self.chooser if agent == self.agent_selection and not game.over else None
         mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": observe(self.game.view(seat), chooser), "action_mask": mask}
+        return {"observation": observe(game.masks(self._seats[agent]), chooser), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -112,16 +115,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             return
         assert self.chooser is not None and self.match is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # the last step's rewards are spent
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         code = self.chooser.step(int(action))
         if code is not None:
-            game = self.game
+            game = self._round
             self.match.play_code(code)
             if game.over:
                 self._end_of_round(game)
+                self._rewarded = True
+                self._accumulate_rewards()
             if not self.terminations[agent]:
                 self._next_decision()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
