@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import random
 import sys
 from pathlib import Path
@@ -11,7 +13,8 @@ import pytest
 from pasur import Move, Round, Rules, deal_deck
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec
 from pasur.bots.judgement import club_weight
-from pasur.bots.protocol import ExternalBot
+from pasur.bots.protocol import ExternalBot, serve
+from pasur.core.moves import find_move, short_texts
 
 from .helpers import position
 
@@ -155,3 +158,35 @@ def test_external_bot_that_cannot_start():
     game = position("4S", "7H")
     with pytest.raises(BotError, match="could not be started"):
         bot.choose(game.view(0), game.legal_moves())
+
+
+def test_a_served_python_bot_plays_as_the_same_bot_built_in():
+    """``serve`` turns a Python bot into a pasur-bot/1 program that decides exactly as it does."""
+    program = "from pasur.bots import ExpertBot; from pasur.bots.protocol import serve; serve(ExpertBot(seed=1), 'x')"
+    command = f'{sys.executable} -c "{program}"'
+    served, built_in = ExternalBot(command), ExpertBot(seed=1)
+    try:
+        rng = random.Random(7)
+        for _ in range(3):
+            game = Round(Rules(), deal_deck(rng, Rules()))
+            while not game.over:
+                view, legal = game.view(game.turn), game.legal_moves()
+                move = served.choose(view, legal)
+                assert move == built_in.choose(view, legal)
+                game.play(move)
+    finally:
+        served.close()
+
+
+def test_serve_reports_a_message_it_cannot_read_and_goes_on(capsys):
+    game = position("4S 2H", "7H 9D KC")
+    message = {"type": "move", "id": 3, "view": game.view(0).to_json(), "legal": short_texts(game.legal_moves())}
+    broken = {"type": "move", "id": 2, "view": {"seat": 0}, "legal": ["7Hx4S"]}
+    lines = [json.dumps(broken) + "\n", "not json\n", json.dumps(message) + "\n"]
+    out = io.StringIO()
+    serve(make_bot("greedy"), "greedy", source=iter(lines), sink=out)  # type: ignore[arg-type]
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 1 and answers[0]["id"] == 3
+    assert find_move(answers[0]["move"], game.legal_moves()).take  # greedy captures
+    errors = capsys.readouterr().err
+    assert "the view has no" in errors and "cannot answer 'not json'" in errors

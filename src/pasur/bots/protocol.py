@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import json
 import queue
+import random
 import shlex
 import subprocess
+import sys
 import threading
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
-from ..core import Move, SeatView
+from ..core import Move, Round, SeatView
 from ..core.moves import find_move, short_texts
-from .base import BotError
+from .base import Bot, BotError
 
 PROTOCOL = "pasur-bot/1"
 
@@ -124,3 +126,33 @@ def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) 
         if line.strip():
             lines.put(line)
     lines.put(None)
+
+
+def serve(bot: Bot, name: str, source: IO[str] | None = None, sink: IO[str] | None = None) -> None:
+    """Play ``pasur-bot/1`` with a Python bot on standard input and output (or ``source`` and
+    ``sink``) until ``quit`` or the end of input: how a bot written in Python becomes a program any
+    host seats with ``exec:``. A message it cannot read is reported on standard error and skipped."""
+    source = source or sys.stdin
+    sink = sink or sys.stdout
+    for line in source:
+        try:
+            message = json.loads(line)
+            kind = message.get("type")
+            if kind == "hello":
+                answer: dict[str, Any] = {"type": "hello", "name": name}
+            elif kind == "move":
+                texts = list(message["legal"])
+                view = SeatView.from_json(message["view"])
+                every = Round.from_view(view, random.Random(0)).legal_moves()
+                legal = [find_move(text, every) for text in texts]
+                choice = bot.choose(view, legal)
+                answer = {"type": "move", "id": message["id"], "move": texts[legal.index(choice)]}
+            elif kind == "quit":
+                return
+            else:
+                continue  # other message types may come; a bot ignores what it does not know
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            print(f"{name}: cannot answer {line.strip()[:80]!r}: {error}", file=sys.stderr)
+            continue
+        sink.write(json.dumps(answer) + "\n")
+        sink.flush()

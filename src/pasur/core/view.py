@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import CARDS, FULL_DECK, Card, cards_in
+from .cards import CARDS, FULL_DECK, Card, card_of, cards_in, mask_of
 from .moves import Move
 from .rules import Rules
 
@@ -64,6 +64,61 @@ class SeatView:
         for pile in self.captured:
             seen.update(pile)
         return tuple(card for card in CARDS if card not in seen)
+
+    def masks(self) -> SeatMasks:
+        """The same knowledge as card masks (what ``Round.masks`` gives)."""
+        piles = tuple(mask_of(pile) for pile in self.captured)
+        seen = mask_of(self.hand) | mask_of(self.table)
+        for pile in piles:
+            seen |= pile
+        return SeatMasks(
+            self.rules,
+            self.seat,
+            self.side,
+            mask_of(self.hand),
+            mask_of(self.table),
+            piles,
+            FULL_DECK & ~seen,
+            self.hands,
+            self.pack,
+            self.scores,
+            self.surs,
+            self.round,
+            self.deal,
+            self.turn,
+            -1 if self.last_capturer is None else self.last_capturer,
+        )
+
+    @classmethod
+    def from_json(cls, data: Any) -> SeatView:
+        """Read a view as BOT-PROTOCOL.md sends it; ValueError saying what is wrong."""
+        try:
+            last = data["last_capturer"]
+            return cls(
+                rules=Rules.from_dict(data["rules"]),
+                seat=int(data["seat"]),
+                hand=tuple(card_of(text) for text in data["hand"]),
+                table=tuple(card_of(text) for text in data["table"]),
+                captured=tuple(tuple(card_of(text) for text in pile) for pile in data["captured"]),
+                history=tuple(
+                    Play(int(play["seat"]), card_of(play["card"]), tuple(card_of(text) for text in play["take"]))
+                    for play in data["history"]
+                ),
+                hands=tuple(int(count) for count in data["hands"]),
+                pack=int(data["pack"]),
+                scores=tuple(int(score) for score in data["scores"]),
+                surs=tuple(int(count) for count in data["surs"]),
+                round=int(data["round"]),
+                deal=int(data["deal"]),
+                turn=int(data["turn"]),
+                first=int(data["first"]),
+                last_capturer=None if last is None else int(last),
+                over=bool(data["over"]),
+            )
+        except KeyError as missing:
+            raise ValueError(f"the view has no {missing}") from None
+        except (TypeError, AttributeError) as error:
+            raise ValueError(f"the view is malformed: {error}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The view as BOT-PROTOCOL.md sends it."""
