@@ -9,6 +9,9 @@ fi
 stamp=.venv/.pasur-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
+  # The CPU build of torch (the training example). On this project's machines pip takes it from
+  # the local disk; plain 'torch' would fetch a CUDA build of several GB.
+  .venv/bin/python -m pip install --quiet torch==2.13.0
   .venv/bin/python -m pip install --quiet -e '.[dev]'
   touch "$stamp"
 fi

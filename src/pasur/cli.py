@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from . import bench
 from .bots import BOT_DESCRIPTIONS, LEVELS, make_bot
@@ -109,15 +110,18 @@ def cli() -> None:
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print the RECORDS.md JSON object")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes for JSON Lines [all cores]")
-def replay(file: str, as_json: bool, jobs: int | None) -> None:
+@click.option("--view", is_flag=True, help="step through the record move by move (full screen)")
+@click.option("--plain", is_flag=True, help="with --view: print every position, line by line")
+@click.option("--lang", type=click.Choice(["en", "fa"]), default="en", help="with --view: English or Persian")
+def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, lang: str) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
     A .jsonl file, or - for standard input, holds one record a line; each gets one line out,
-    in order. Exits 1 if any record is invalid.
+    in order. Exits 1 if any record is invalid. --view steps through one record move by move.
     """
     stream = _open_text(file)
     with stream:
-        if file == "-" or file.endswith(".jsonl"):
+        if not view and (file == "-" or file.endswith(".jsonl")):
             invalid = 0
             for result in _replay_lines(stream, jobs or os.cpu_count() or 1):
                 invalid += "error" in result
@@ -131,6 +135,9 @@ def replay(file: str, as_json: bool, jobs: int | None) -> None:
             click.echo(json.dumps(error.to_json()))
             sys.exit(1)
         raise click.ClickException(f"invalid record: {error}") from None
+    if view:
+        _view_record(match, load_json(text), plain, lang)
+        return
     summary = summarize(match)
     if as_json:
         click.echo(json.dumps(summary.to_json()))
@@ -141,6 +148,23 @@ def replay(file: str, as_json: bool, jobs: int | None) -> None:
             click.echo("  " + _breakdown_line(match.rules, side, score))
     over = f"side {match.winner} wins" if match.winner is not None else "match not finished"
     click.echo(f"scores {' - '.join(map(str, match.scores))}: {over}")
+
+
+def _view_record(match: Match, record: Any, plain: bool, lang: str) -> None:
+    """Show a valid record position by position."""
+    names = record.get("names") or [f"seat {seat}" for seat in range(match.rules.players)]
+    if plain:
+        from .tui.replay import RecordSteps, describe_step
+
+        steps = RecordSteps(match)
+        for index in range(len(steps)):
+            click.echo("\n".join(describe_step(steps.step(index), names, lang)) + "\n")
+        return
+    try:
+        from .tui.replay import ReplayApp
+    except ImportError:
+        raise click.ClickException("the viewer needs Textual: pip install 'pasur[tui]' (or add --plain)") from None
+    ReplayApp(match, names, lang).run()
 
 
 def _replay_lines(stream: IO[str], jobs: int) -> Iterator[dict[str, Any]]:
@@ -303,6 +327,70 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
                 click.echo("  " + _breakdown_line(rules, side, score))
             click.echo(f"  match score: {' - '.join(map(str, match.scores))}")
     click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match {' - '.join(map(str, match.scores))}.")
+
+
+@cli.command()
+@click.option("--humans", type=click.IntRange(0, 4), default=1, show_default=True, help="people at this keyboard")
+@click.option(
+    "--opponents",
+    default="medium",
+    show_default=True,
+    metavar="LEVEL[,LEVEL…]",
+    help="bot level for every bot seat, or one per bot seat: beginner … master, a bot name, or exec:COMMAND",
+)
+@click.option("--seed", type=int, default=None, help="seed for the deals and the bots")
+@click.option("--fast", is_flag=True, help="no pauses between the bots' moves")
+@click.option("--lang", type=click.Choice(["en", "fa"]), default="en", show_default=True, help="English or Persian")
+@click.option("--plain", is_flag=True, help="line by line on standard input and output, no full screen")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False), help="play on from a saved game or record")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="the file saving writes [pasur-save.json]")
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
+@rules_options
+def play(
+    humans: int,
+    opponents: str,
+    seed: int | None,
+    fast: bool,
+    lang: str,
+    plain: bool,
+    resume: str | None,
+    save_path: str | None,
+    theme: str,
+    **options: Any,
+) -> None:
+    """Play Pasur against bots, or with friends at one keyboard (hot-seat).
+
+    Full screen by default: digits or arrows and Enter choose a card, h asks for a hint, s saves,
+    q quits. --plain plays the same game line by line.
+    """
+    from .tui.session import LocalGame, seat_plans
+
+    rules = build_rules(options)
+    levels = [level.strip() for level in opponents.split(",") if level.strip()]
+    given = click.get_current_context().get_parameter_source("opponents") == ParameterSource.COMMANDLINE
+    try:
+        if resume:
+            game = LocalGame.load(resume, levels if given else ())
+        else:
+            game = LocalGame(rules, seat_plans(rules.players, min(humans, rules.players), levels, lang), seed=seed)
+    except RecordError as error:
+        raise click.ClickException(f"cannot resume {resume}: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {resume}: {error}") from None
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    if plain:
+        from .tui.plain import PlainGame
+
+        PlainGame(game, lang, save_path=save_path).run()
+        return
+    try:
+        from .tui.app import PasurApp
+    except ImportError:
+        raise click.ClickException(
+            "the full-screen game needs Textual: pip install 'pasur[tui]' (or play with --plain)"
+        ) from None
+    PasurApp(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
 
 
 @cli.command(name="bots")

@@ -501,6 +501,14 @@ class Match:
         self.rounds.append(current)
         return current
 
+    def keep_dealing(self, seed: int | None) -> None:
+        """Shuffle every later round from ``seed`` as the one before ends, dealing one now if the
+        last round is over: how a match read from a record is played on."""
+        self.auto_deal = True
+        self._rng = random.Random(seed)
+        if not self.over and (self.round is None or self.round.over):
+            self.next_round()
+
     def legal_moves(self) -> list[Move]:
         """The legal moves of the player to move."""
         current = self.round

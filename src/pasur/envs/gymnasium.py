@@ -138,6 +138,11 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
         return {"observation": observe(self.game.masks(self.seat), chooser), "action_mask": mask}
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as booleans, as sb3-contrib's MaskablePPO asks for them."""
+        mask: np.ndarray = self._info()["action_mask"].astype(bool)
+        return mask
+
     def _info(self) -> dict[str, Any]:
         mine = self.chooser is not None and not self.game.over and self.game.turn == self.seat
         mask = self.chooser.mask() if mine and self.chooser else np.zeros(ACTION_COUNT, dtype=np.int8)

@@ -1,0 +1,88 @@
+"""Train a small Pasur agent end to end on the CPU, then measure it with the match runner.
+
+    pip install torch==2.13.0 'pasur[train]'     # or: bash scripts/setup.sh, which does this
+    python examples/train_ppo.py --steps 300000  # a few minutes on two cores
+
+It trains sb3-contrib's MaskablePPO on the Gymnasium environment ``pasur/Pasur-v0`` (one seat,
+the other played by ``--opponent``; reward: the round's point difference), saves the policy, then
+plays it through pasur-bot/1 (``examples/ppo_bot.py``) against ``random`` and ``greedy`` on
+duplicate deals with ``pasur match`` and prints both reports. docs/TRAINING.md says what it reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import gymnasium
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.wrappers import ActionMasker
+
+import pasur.envs  # noqa: F401  (registers pasur/Pasur-v0)
+
+HERE = Path(__file__).resolve().parent
+
+
+def train(steps: int, opponent: str, seed: int, out: Path) -> MaskablePPO:
+    """Train, print progress now and then, save to ``out``."""
+    env = gymnasium.make("pasur/Pasur-v0", opponents=opponent)
+    env = ActionMasker(env, lambda wrapped: wrapped.unwrapped.action_masks())
+    model = MaskablePPO(
+        "MultiInputPolicy",
+        env,
+        learning_rate=3e-4,
+        n_steps=2048,
+        batch_size=256,
+        gamma=1.0,  # one round is one episode: its points are all that counts
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": [256, 256]},
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps, progress_bar=False)
+    print(f"trained {steps:,} steps against {opponent} in {time.perf_counter() - start:.0f} s", flush=True)
+    model.save(out)
+    return model
+
+
+def measure(model_path: Path, opponent: str, rounds: int, jobs: int) -> dict[str, object]:
+    """``pasur match`` of the trained policy against ``opponent``; its JSON report."""
+    bot = f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(HERE / 'ppo_bot.py'))} {shlex.quote(str(model_path))}"
+    command = [sys.executable, "-m", "pasur", "match", bot, opponent, "--rounds", str(rounds)]
+    command += ["--jobs", str(jobs), "--json", "--move-time", "60"]
+    finished = subprocess.run(command, capture_output=True, text=True, check=True)
+    report: dict[str, object] = json.loads(finished.stdout)
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=300_000, help="environment steps to train (default 300,000)")
+    parser.add_argument("--opponent", default="greedy", help="the bot to train against (default greedy)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("ppo-pasur.zip"), help="where to save the policy")
+    parser.add_argument("--rounds", type=int, default=400, help="deals per measuring match (default 400)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the matches")
+    args = parser.parse_args()
+    train(args.steps, args.opponent, args.seed, args.out)
+    for opponent in ("random", "greedy"):
+        report = measure(args.out, opponent, args.rounds, args.jobs)
+        ppo = report["bots"][0]  # type: ignore[index]
+        low, high = ppo["ci95"]
+        print(
+            f"ppo vs {opponent}: {ppo['points_per_round']:+.2f} points per round [{low:+.2f}, {high:+.2f}], "
+            f"match wins {ppo['win_rate']:.3f}, {ppo['rounds']} rounds, faults {ppo['faults']}",
+            flush=True,
+        )
+        print(json.dumps(report), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,422 @@
+"""``pasur play``: the full-screen game (Textual). Everything shown comes from one seat's view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core import Card, IllegalMove, Move, SeatView
+from ..i18n import text
+from .plain import DEFAULT_SAVE, breakdown_lines
+from .session import LocalGame, Played, describe
+
+#: Seconds between a bot's moves, so people can follow them (``--fast``: none).
+BOT_PAUSE = 0.9
+#: Moves the log shows.
+LOG_LINES = 5
+
+
+def card_text(card: Card, selected: bool = False, taken: bool = False) -> Text:
+    """A card in its suit's colour: red for ♦ ♥; reversed when selected, underlined when it
+    would be taken."""
+    style = "bold red" if card.suit in (1, 2) else "bold"
+    if selected:
+        style += " reverse"
+    if taken:
+        style += " underline on yellow"
+    return Text(f" {card.symbol()} ", style=style)
+
+
+class CardStrip(Static):
+    """A row of cards; a click on one posts :class:`CardStrip.Clicked` with its index."""
+
+    class Clicked(Message):
+        def __init__(self, strip: CardStrip, index: int) -> None:
+            super().__init__()
+            self.strip = strip
+            self.index = index
+
+        @property
+        def control(self) -> CardStrip:
+            return self.strip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.spans: list[tuple[int, int]] = []
+
+    def show(self, label: str, cards: list[Text], numbered: bool = False, empty: str = "") -> None:
+        """Draw ``label: card card …``, numbering the cards from 1 when ``numbered``."""
+        line = Text(f"{label}: ", style="dim")
+        self.spans = []
+        for index, card in enumerate(cards):
+            if numbered:
+                line.append(f"{index + 1}", style="dim")
+            start = line.cell_len
+            line.append_text(card)
+            self.spans.append((start, line.cell_len))
+            line.append(" ")
+        if not cards:
+            line.append(empty, style="dim")
+        self.update(line)
+
+    def on_click(self, event: events.Click) -> None:
+        for index, (start, end) in enumerate(self.spans):
+            if start <= event.x < end:
+                self.post_message(self.Clicked(self, index))
+
+
+class MessageScreen(ModalScreen[None]):
+    """A full-screen message (round over, match over, hand-over) closed with Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "go on")]
+    DEFAULT_CSS = """
+    MessageScreen { align: center middle; background: $background; }
+    MessageScreen > Static { width: auto; max-width: 100%; padding: 1 2; border: round $accent; }
+    """
+
+    def __init__(self, body: str) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body, id="message-body")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PasurApp(App[None]):
+    """The table at a glance, the hand to play from, and the log."""
+
+    TITLE = "Pasur"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { background: $panel; color: $text; padding: 0 1; }
+    #scores, #others, #turn { padding: 0 1; }
+    #table-row { height: 3; border: round $primary; padding: 0 1; }
+    #hand-row { height: 3; border: round $accent; padding: 0 1; }
+    #choices { height: auto; max-height: 7; display: none; }
+    #choices.open { display: block; }
+    #move-input { display: none; }
+    #move-input.open { display: block; }
+    #message { color: $warning; padding: 0 1; height: auto; }
+    #log { color: $text-muted; padding: 0 1; height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "select(-1)", "card ←", show=False),
+        Binding("right", "select(1)", "card →", show=False),
+        Binding("enter", "play_selected", "play"),
+        Binding("h", "hint", "hint"),
+        Binding("m", "type_move", "type a move"),
+        Binding("s", "save", "save"),
+        Binding("t", "toggle_theme", "theme"),
+        Binding("q", "quit", "quit"),
+        *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
+    ]
+
+    def __init__(
+        self,
+        game: LocalGame,
+        lang: str = "en",
+        fast: bool = False,
+        save_path: str | None = None,
+        theme_name: str = "dark",
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.lang = lang
+        self.pause = 0.0 if fast else BOT_PAUSE
+        self.save_path = save_path
+        self.start_theme = "textual-light" if theme_name == "light" else "textual-dark"
+        people = game.people
+        #: The person whose hand is on screen (None: hidden, at a hand-over or with no people).
+        self.viewer: int | None = people[0] if len(people) == 1 else None
+        self.selected = 0
+        self.choosing: list[Move] = []
+        self.taken_preview = 0
+        self.busy = False  # a bot is thinking or a message is up
+
+    def t(self, key: str, **values: object) -> str:
+        return text(key, self.lang, **values)
+
+    # -- layout and drawing ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="status")
+            yield Static(id="scores")
+            yield Static(id="others")
+            with Horizontal(id="table-row"):
+                yield CardStrip(id="table")
+            yield Static(id="turn")
+            with Horizontal(id="hand-row"):
+                yield CardStrip(id="hand")
+            yield OptionList(id="choices")
+            yield Input(id="move-input", placeholder="7Cx4H")
+            yield Static(id="message")
+            yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.theme = self.start_theme
+        self.title = self.t("title")
+        self.advance()
+
+    def view(self) -> SeatView:
+        """The view on screen: the viewer's, else (hands hidden) the seat to play's public part."""
+        return self.game.view(self.viewer if self.viewer is not None else self.game.turn)
+
+    def refresh_table(self) -> None:
+        game, view = self.game, self.view()
+        rules = game.rules
+        self.query_one("#status", Static).update(
+            f"{self.t('title')} · {self.t('round', number=view.round)} · "
+            f"{self.t('deal', number=view.deal, deals=rules.deals)} · {self.t('pack', count=view.pack)} · "
+            f"{self.t('target', target=rules.target)}"
+        )
+        sides = []
+        for side in range(rules.sides):
+            clubs = sum(1 for card in view.captured[side] if card.suit == 0)
+            sides.append(
+                f"{game.side_name(side)} [b]{view.scores[side]}[/b] "
+                f"({self.t('surs', count=view.surs[side])}, {self.t('clubs', count=clubs)})"
+            )
+        self.query_one("#scores", Static).update(" · ".join(sides))
+        others = [
+            f"{game.name(seat)}: {self.t('cards_held', count=view.hands[seat])}"
+            for seat in range(rules.players)
+            if seat != self.viewer
+        ]
+        self.query_one("#others", Static).update(" · ".join(others))
+        table = [card_text(card, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
+        self.query_one("#table", CardStrip).show(self.t("table"), table, empty=self.t("table_empty"))
+        turn = "" if game.over else self.t("turn", name=game.name(game.turn))
+        self.query_one("#turn", Static).update(turn)
+        hand = self.query_one("#hand", CardStrip)
+        if self.viewer is None:
+            hand.show(self.t("hand_of", name="…"), [])
+        else:
+            self.selected = min(self.selected, max(len(view.hand) - 1, 0))
+            mine = self.game.turn == self.viewer and not game.over
+            cards = [card_text(card, selected=mine and i == self.selected) for i, card in enumerate(view.hand)]
+            hand.show(self.t("hand_of", name=game.name(self.viewer)), cards, numbered=True)
+        log = [describe(game, played, self.lang) for played in game.log[-LOG_LINES:]]
+        self.query_one("#log", Static).update("\n".join(log))
+
+    def say(self, message: str) -> None:
+        self.query_one("#message", Static).update(message)
+
+    # -- the flow of the game ---------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """After a move: hand over, let a bot play, or wait for a person."""
+        game = self.game
+        self.refresh_table()
+        if game.over:
+            return
+        seat = game.turn
+        if game.is_person(seat):
+            if self.viewer != seat:
+                self.hand_over(seat)
+            return
+        self.busy = True
+        if self.pause:
+            self.set_timer(self.pause, self.think)
+        else:
+            self.think()
+
+    def hand_over(self, seat: int) -> None:
+        """Hot-seat: hide the hand until the next person says they are ready."""
+        self.viewer = None
+        self.refresh_table()
+        self.busy = True
+
+        def ready(_: None) -> None:
+            self.viewer = seat
+            self.busy = False
+            self.selected = 0
+            self.refresh_table()
+
+        self.push_screen(MessageScreen(self.t("pass_to", name=self.game.name(seat))), ready)
+
+    @work(thread=True, exclusive=True)
+    def think(self) -> None:
+        """A bot chooses in a worker thread, so the screen stays alive; the move is played on the
+        main thread."""
+        move, fault = self.game.choose_bot_move()
+        self.call_from_thread(self.bot_played, move, fault)
+
+    def bot_played(self, move: Move, fault: str | None) -> None:
+        played = self.game.apply_bot_move(move, fault)
+        if fault:
+            self.say(self.t("bot_fault", bot=self.game.name(played.seat), reason=fault))
+        self.after(played)
+
+    def after(self, played: Played) -> None:
+        """Show a move; at the end of a round its breakdown, at the end of the match the winner."""
+        self.taken_preview = 0
+        if not played.round_over:
+            self.busy = False
+            self.advance()
+            return
+        self.busy = True
+        body = [self.t("round_over", number=played.round.number), "", *breakdown_lines(self.game, played, self.lang)]
+        if self.game.over:
+            winner = self.game.match.winner
+            assert winner is not None
+            scores = " - ".join(map(str, self.game.match.scores))
+            body += ["", self.t("winner", name=self.game.side_name(winner), scores=scores)]
+        body += ["", self.t("continue")]
+        self.refresh_table()
+
+        def next_round(_: None) -> None:
+            self.busy = False
+            if self.game.over:
+                self.exit()
+            else:
+                self.advance()
+
+        self.push_screen(MessageScreen("\n".join(body)), next_round)
+
+    def my_turn(self) -> bool:
+        """Whether a person at the screen may act now."""
+        game = self.game
+        return not self.busy and not game.over and self.viewer is not None and game.turn == self.viewer
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def action_select(self, step: int) -> None:
+        if self.my_turn() and not self.choosing:
+            count = len(self.view().hand)
+            self.selected = (self.selected + step) % max(count, 1)
+            self.refresh_table()
+
+    def action_pick(self, number: int) -> None:
+        if not self.my_turn() or self.choosing:
+            return
+        hand = self.view().hand
+        if not 1 <= number <= len(hand):
+            self.say(self.t("no_such_card", number=number))
+            return
+        self.selected = number - 1
+        self.choose_card(hand[self.selected])
+
+    def action_play_selected(self) -> None:
+        if self.my_turn() and not self.choosing:
+            hand = self.view().hand
+            if hand:
+                self.choose_card(hand[self.selected])
+
+    @on(CardStrip.Clicked, "#hand")
+    def hand_clicked(self, event: CardStrip.Clicked) -> None:
+        self.action_pick(event.index + 1)
+
+    def choose_card(self, card: Card) -> None:
+        """Play a card: at once if it has one legal move, else ask which capture."""
+        choices = self.game.choices(card)
+        if len(choices) == 1:
+            self.play(choices[0])
+            return
+        self.choosing = choices
+        options = self.query_one("#choices", OptionList)
+        options.clear_options()
+        for move in choices:
+            label = move.text(symbols=True) if move.take else f"{card.symbol()}: {self.t('lay_down_option')}"
+            options.add_option(Option(label))
+        options.add_class("open")
+        options.highlighted = 0
+        options.focus()
+        self.say(self.t("choose_capture", card=card.symbol()))
+        self.preview(0)
+
+    @on(OptionList.OptionHighlighted, "#choices")
+    def option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.preview(event.option_index)
+
+    def preview(self, index: int) -> None:
+        """Mark the table cards the highlighted capture would take."""
+        if 0 <= index < len(self.choosing):
+            self.taken_preview = self.choosing[index].take_mask
+            self.refresh_table()
+
+    @on(OptionList.OptionSelected, "#choices")
+    def option_selected(self, event: OptionList.OptionSelected) -> None:
+        move = self.choosing[event.option_index]
+        self.close_choices()
+        self.play(move)
+
+    def close_choices(self) -> None:
+        self.choosing = []
+        self.taken_preview = 0
+        self.query_one("#choices", OptionList).remove_class("open")
+        self.set_focus(None)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            if self.choosing:
+                self.close_choices()
+                self.say("")
+                self.refresh_table()
+            move_input = self.query_one("#move-input", Input)
+            if move_input.has_class("open"):
+                move_input.remove_class("open")
+                self.set_focus(None)
+
+    def play(self, move: Move | str) -> None:
+        """A person's move through the engine; an illegal one is refused with its reason."""
+        try:
+            played = self.game.play(move)
+        except IllegalMove as error:
+            self.say(self.t("illegal", reason=error))
+            return
+        self.say("")
+        self.selected = 0
+        self.after(played)
+
+    def action_type_move(self) -> None:
+        if self.my_turn():
+            move_input = self.query_one("#move-input", Input)
+            move_input.add_class("open")
+            move_input.value = ""
+            move_input.focus()
+
+    @on(Input.Submitted, "#move-input")
+    def move_typed(self, event: Input.Submitted) -> None:
+        event.input.remove_class("open")
+        self.set_focus(None)
+        if event.value.strip() and self.my_turn():
+            self.play(event.value.strip())
+
+    def action_hint(self) -> None:
+        if self.my_turn():
+            move, reason = self.game.hint(self.lang)
+            self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
+            self.selected = list(self.view().hand).index(move.card)
+            self.refresh_table()
+
+    def action_save(self) -> None:
+        path = self.save_path or DEFAULT_SAVE
+        try:
+            self.game.save(path)
+        except OSError as error:
+            self.say(str(error))
+            return
+        self.say(self.t("saved", path=Path(path).resolve()))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    async def action_quit(self) -> None:
+        if self.save_path and not self.game.over:
+            self.game.save(self.save_path)
+        self.exit()

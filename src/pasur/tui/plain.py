@@ -1,0 +1,157 @@
+"""``pasur play --plain``: the same game line by line, for screen readers, pipes and tests. It
+prints the position and numbered legal moves and reads a number or a move in the short text."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..core import IllegalMove
+from ..i18n import text
+from .session import LocalGame, Played, describe
+
+#: Where ``s`` saves when no ``--save`` file was given.
+DEFAULT_SAVE = "pasur-save.json"
+
+
+class PlainGame:
+    """Plays a :class:`LocalGame` through text streams."""
+
+    def __init__(
+        self,
+        game: LocalGame,
+        lang: str = "en",
+        source: TextIO | None = None,
+        sink: TextIO | None = None,
+        save_path: str | None = None,
+    ) -> None:
+        self.game = game
+        self.lang = lang
+        self.source = source or sys.stdin
+        self.sink = sink or sys.stdout
+        self.save_path = save_path
+
+    def say(self, line: str = "", end: str = "\n") -> None:
+        self.sink.write(line + end)
+        self.sink.flush()
+
+    def t(self, key: str, **values: object) -> str:
+        return text(key, self.lang, **values)
+
+    def run(self) -> bool:
+        """Play to the end of the match; False if input ended or the player quit first."""
+        game = self.game
+        announced = None
+        while not game.over:
+            if announced is not game.round:
+                announced = game.round
+                self.say()
+                self.say(self.t("round_start", number=game.round.number, name=game.name(game.round.first)))
+            if game.is_person(game.turn):
+                played = self.ask()
+                if played is None:
+                    return False
+            else:
+                played = game.play_bot()
+            self.report(played)
+        winner = game.match.winner
+        assert winner is not None
+        self.say(self.t("winner", name=game.side_name(winner), scores=" - ".join(map(str, game.match.scores))))
+        return True
+
+    def position(self, seat: int) -> None:
+        """The position as ``seat`` sees it, and its numbered legal moves."""
+        game, view = self.game, self.game.view(seat)
+        rules = game.rules
+        self.say(
+            f"{self.t('round', number=view.round)} · {self.t('deal', number=view.deal, deals=rules.deals)}"
+            f" · {self.t('pack', count=view.pack)} · {self.t('target', target=rules.target)}"
+        )
+        sides = []
+        for side in range(rules.sides):
+            clubs = sum(1 for card in view.captured[side] if card.suit == 0)
+            sides.append(
+                f"{game.side_name(side)} {view.scores[side]}"
+                f" ({self.t('surs', count=view.surs[side])}, {self.t('clubs', count=clubs)})"
+            )
+        self.say(f"{self.t('scores')}: " + " · ".join(sides))
+        others = [
+            f"{game.name(other)}: {self.t('cards_held', count=view.hands[other])}"
+            for other in range(rules.players)
+            if other != seat
+        ]
+        self.say(" · ".join(others))
+        table = " ".join(card.symbol() for card in view.table) or self.t("table_empty")
+        self.say(f"{self.t('table')}: {table}")
+        self.say(f"{self.t('hand_of', name=game.name(seat))}: " + " ".join(card.symbol() for card in view.hand))
+        self.say(self.t("legal_moves"))
+        for number, move in enumerate(game.legal_moves(), start=1):
+            self.say(f"  {number}) {move.text(symbols=True)}")
+
+    def ask(self) -> Played | None:
+        """Read until a legal move is given; None at the end of input or on ``q``."""
+        game = self.game
+        seat = game.turn
+        self.position(seat)
+        legal = game.legal_moves()
+        while True:
+            self.say(self.t("prompt", name=game.name(seat)), end="")
+            line = self.source.readline()
+            if not line:
+                self.say()
+                self.say(self.t("input_ended"))
+                return None
+            answer = line.strip()
+            if not self.source.isatty():
+                self.say(answer)  # a transcript reads as if typed
+            if not answer:
+                continue
+            if answer.lower() in ("q", "quit"):
+                self.say(self.t("quit"))
+                return None
+            if answer.lower() in ("h", "?", "hint"):
+                move, reason = game.hint(self.lang)
+                self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
+                continue
+            if answer.lower() in ("s", "save"):
+                path = self.save_path or DEFAULT_SAVE
+                game.save(path)
+                self.say(self.t("saved", path=Path(path).resolve()))
+                continue
+            try:
+                if answer.isdigit():
+                    number = int(answer)
+                    if not 1 <= number <= len(legal):
+                        raise IllegalMove(f"there is no move {number}")
+                    return game.play(legal[number - 1])
+                return game.play(answer)
+            except IllegalMove as error:
+                self.say(self.t("unknown_input", text=answer, count=len(legal), reason=error))
+
+    def report(self, played: Played) -> None:
+        """A move in words; at the end of a round, its breakdown and the match score."""
+        game = self.game
+        if played.fault:
+            self.say(self.t("bot_fault", bot=game.name(played.seat), reason=played.fault))
+        self.say("  " + describe(game, played, self.lang))
+        if not played.round_over:
+            return
+        self.say(self.t("round_over", number=played.round.number))
+        for line in breakdown_lines(game, played, self.lang):
+            self.say("  " + line)
+
+
+def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
+    """The round's breakdown, one line per side, and the match score."""
+    lines = []
+    for side, score in enumerate(played.round.breakdown()):
+        lines.append(
+            f"{game.side_name(side)}: {text('round_points', lang)} {score.total} — "
+            f"{text('clubs', lang, count=score.clubs)} (+{score.haft_khaj}), 2♣ +{score.two_of_clubs}, "
+            f"10♦ +{score.ten_of_diamonds}, {text('aces', lang)} +{score.aces}, {text('jacks', lang)} +{score.jacks}, "
+            f"{text('surs', lang, count=score.surs)} (+{score.sur_points})"
+        )
+    scores = " · ".join(f"{game.side_name(side)} {score}" for side, score in enumerate(game.match.scores))
+    lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
+    return lines

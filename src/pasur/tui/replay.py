@@ -1,0 +1,118 @@
+"""``pasur replay --view FILE``: step through a record move by move. A record holds every deck, so
+the viewer shows every hand, as a game score shows the whole board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from ..core import Match, Move, Round
+from ..core.cards import format_cards
+from ..i18n import text
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The position after some moves of one round."""
+
+    round: Round
+    move: Move | None
+    #: Moves played so far in the record, and in all.
+    index: int
+    count: int
+
+
+class RecordSteps:
+    """Positions of a replayed match, by move number (0 = before the first move)."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.places = [  # (round index, moves into it)
+            (number, moves) for number, game in enumerate(match.rounds) for moves in range(len(game.history) + 1)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def step(self, index: int) -> Step:
+        number, moves = self.places[index]
+        recorded = self.match.rounds[number]
+        banked = [0] * self.match.rules.sides
+        for earlier in self.match.rounds[:number]:
+            banked = [score + points for score, points in zip(banked, earlier.points(), strict=True)]
+        game = Round(self.match.rules, recorded.deck, recorded.number, banked)
+        for code in recorded.history[:moves]:
+            game.play_code(code)
+        move = Move.from_code(recorded.history[moves - 1]) if moves else None
+        return Step(game, move, index, len(self) - 1)
+
+
+def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
+    """A position in lines: where we are, the last move, the table and every hand."""
+    game = step.round
+    rules = game.rules
+    sides = [
+        " + ".join(names[seat] for seat in range(rules.players) if rules.side_of(seat) == side)
+        for side in range(rules.sides)
+    ]
+    lines = [
+        f"{text('round', lang, number=game.number)} · {text('deal', lang, number=game.deal, deals=rules.deals)} · "
+        f"{text('pack', lang, count=game.pack)} · {text('replay_position', lang, index=step.index, count=step.count)}",
+        f"{text('scores', lang)}: " + " · ".join(f"{sides[side]} {score}" for side, score in enumerate(game.banked)),
+    ]
+    if step.move is not None:
+        seat = (game.first + len(game.history) - 1) % rules.players
+        lines.append(f"{names[seat]}: {step.move.text(symbols=True)}")
+    lines.append(f"{text('table', lang)}: {format_cards(game.table, symbols=True) or text('table_empty', lang)}")
+    for seat in range(rules.players):
+        marker = "▶" if seat == game.turn and not game.over else " "
+        lines.append(f"{marker} {names[seat]}: {format_cards(game.hands[seat], symbols=True)}")
+    if game.over:
+        lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
+    return lines
+
+
+class ReplayApp(App[None]):
+    """Left and right step through the moves, Home and End jump, q quits."""
+
+    TITLE = "Pasur replay"
+    CSS = "#position { padding: 1 2; }"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,l", "step(1)", "next"),
+        Binding("left,backspace,j", "step(-1)", "back"),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("pageup", "step(-10)", "-10", show=False),
+        Binding("home", "jump(0)", "start"),
+        Binding("end", "jump(-1)", "end"),
+        Binding("q,escape", "quit", "quit"),
+    ]
+
+    def __init__(self, match: Match, names: list[str], lang: str = "en") -> None:
+        super().__init__()
+        self.steps = RecordSteps(match)
+        self.names = names
+        self.lang = lang
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="position")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        lines = describe_step(self.steps.step(self.index), self.names, self.lang)
+        self.query_one("#position", Static).update("\n".join(lines))
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.steps) - 1, self.index + delta))
+        self.show()
+
+    def action_jump(self, index: int) -> None:
+        self.index = index % len(self.steps)
+        self.show()

@@ -1,0 +1,264 @@
+"""A match at one computer: people and bots in seats, the moves they make, hints, saving and
+resuming. No screen code: the full-screen app and ``--plain`` both drive this."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots import Bot, BotError, checked_choice, make_bot
+from ..core import IllegalMove, Match, Move, Round, Rules, SeatView, from_record, to_record
+from ..core.cards import ACES, CLUB_CARDS, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, format_cards
+from ..core.record import RecordError, load_json
+from ..i18n import text
+
+#: The bot whose choice a hint shows: the strongest one.
+HINT_BOT = "pimc"
+#: The bot that plays for an ``exec:`` bot that failed.
+STAND_IN_BOT = "expert"
+#: What a saved game keeps beside the record, under this key.
+SAVE_KEY = "pasur_play"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """Who sits in a seat: a person (``bot`` is None) or a bot by spec."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One move as it happened, for the log and the screen."""
+
+    seat: int
+    move: Move
+    sur: bool
+    #: The round the move was played in, and whether it ended it.
+    round: Round
+    round_over: bool
+    #: Cards the last capturer took at the end of the round (0 if none were left).
+    swept_up: int
+    #: A message when a bot failed and the stand-in played instead.
+    fault: str | None = None
+
+
+def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = "en") -> list[SeatPlan]:
+    """Seats for ``humans`` people and bots: people first, except that two people at a table of
+    four in partnership sit as partners (seats 0 and 2). ``opponents`` gives one bot spec for every
+    bot seat, or one each."""
+    if not 0 <= humans <= players:
+        raise ValueError(f"--humans must be 0 … {players}")
+    human_seats = [0, 2] if players == 4 and humans == 2 else list(range(humans))
+    bot_seats = [seat for seat in range(players) if seat not in human_seats]
+    specs = list(opponents) or ["medium"]
+    if len(specs) == 1:
+        specs = specs * len(bot_seats)
+    if len(specs) != len(bot_seats):
+        raise ValueError(f"give one opponent level, or {len(bot_seats)} (one per bot seat)")
+    for spec in specs:
+        make_bot(spec)  # a bad spec fails here, before the game starts
+    plans: list[SeatPlan] = []
+    people = 0
+    for seat in range(players):
+        if seat in human_seats:
+            people += 1
+            name = text("you", lang) if humans == 1 else text("player", lang, number=people)
+            plans.append(SeatPlan(name))
+        else:
+            spec = specs[bot_seats.index(seat)]
+            plans.append(SeatPlan(spec, spec))
+    return plans
+
+
+class LocalGame:
+    """A match between the seats of ``plans``. Moves by people are checked by the engine: an
+    illegal one raises :class:`IllegalMove` and changes nothing."""
+
+    def __init__(self, rules: Rules, plans: Sequence[SeatPlan], seed: int | None = None, match: Match | None = None):
+        if len(plans) != rules.players:
+            raise ValueError(f"{rules.players} players need {rules.players} seats")
+        self.rules = rules
+        self.plans = list(plans)
+        self.seed = seed if seed is not None else random.randrange(1 << 32)
+        self.match = match if match is not None else Match(rules, seed=self.seed)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(plan.bot, seed=self.seed + seat) for seat, plan in enumerate(self.plans) if plan.bot
+        }
+        self.log: list[Played] = []
+
+    # -- the state, as seats may see it ---------------------------------------------------------
+
+    @property
+    def round(self) -> Round:
+        """The round under way (or the last one, once the match is over)."""
+        return self.match.rounds[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def turn(self) -> int:
+        return self.round.turn
+
+    def is_person(self, seat: int) -> bool:
+        return self.plans[seat].bot is None
+
+    @property
+    def people(self) -> list[int]:
+        """The seats people play."""
+        return [seat for seat in range(self.rules.players) if self.is_person(seat)]
+
+    def name(self, seat: int) -> str:
+        return self.plans[seat].name
+
+    def side_name(self, side: int) -> str:
+        """A side by its players' names."""
+        return " + ".join(self.name(seat) for seat in range(self.rules.players) if self.rules.side_of(seat) == side)
+
+    def view(self, seat: int) -> SeatView:
+        return self.round.view(seat)
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.over else self.round.legal_moves()
+
+    def choices(self, card: int) -> list[Move]:
+        """The legal moves of one card in the hand of the seat to play."""
+        return [move for move in self.legal_moves() if move.card == card]
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> Played:
+        """A person's move, as a :class:`Move` or its short text; IllegalMove if it is not legal."""
+        if self.over:
+            raise IllegalMove("the match is over")
+        if not self.is_person(self.turn):
+            raise IllegalMove(f"it is {self.name(self.turn)}'s turn")
+        return self._play(self.round.resolve(move))
+
+    def play_bot(self) -> Played:
+        """The bot in the seat to play chooses and plays."""
+        return self.apply_bot_move(*self.choose_bot_move())
+
+    def choose_bot_move(self) -> tuple[Move, str | None]:
+        """What the bot in the seat to play chooses, changing nothing (safe in a worker thread).
+        A failing ``exec:`` bot is replaced for this move by the stand-in; the fault comes back."""
+        seat = self.turn
+        view, legal = self.view(seat), self.round.legal_moves()
+        try:
+            return checked_choice(self.bots[seat], view, legal), None
+        except BotError as error:
+            return make_bot(STAND_IN_BOT).choose(view, legal), str(error)
+
+    def apply_bot_move(self, move: Move, fault: str | None = None) -> Played:
+        """Play the move :meth:`choose_bot_move` gave."""
+        if self.is_person(self.turn):
+            raise IllegalMove(f"it is {self.name(self.turn)}'s turn")
+        return self._play(self.round.resolve(move), fault)
+
+    def _play(self, code: int, fault: str | None = None) -> Played:
+        game, seat = self.round, self.turn
+        surs = list(game.surs)
+        table = game.table
+        self.match.play_code(code)
+        move = Move.from_code(code)
+        left = table & ~move.take_mask | (0 if move.take else 1 << move.card)
+        played = Played(
+            seat=seat,
+            move=move,
+            sur=game.surs != surs,
+            round=game,
+            round_over=game.over,
+            swept_up=left if game.over and game.last_capturer >= 0 else 0,
+            fault=fault,
+        )
+        self.log.append(played)
+        return played
+
+    def hint(self, lang: str = "en") -> tuple[Move, str]:
+        """The strongest bot's choice for the seat to play, and a one-line reason."""
+        seat = self.turn
+        view = self.view(seat)
+        move = make_bot(HINT_BOT, seed=len(self.log)).choose(view, self.round.legal_moves())
+        return move, hint_reason(view, move, lang)
+
+    # -- saving ------------------------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """The match as pasur-record/1, with the seats and seed kept to play it on."""
+        plans = [{"name": plan.name, "bot": plan.bot} for plan in self.plans]
+        extra = {SAVE_KEY: {"seats": plans, "seed": self.seed}}
+        return to_record(self.match, names=[plan.name for plan in self.plans], **extra)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path, opponents: Sequence[str] = ()) -> LocalGame:
+        """Resume a saved game, or play on from any record (its seats become people, unless
+        ``opponents`` names bots for all but the first). RecordError or OSError if it cannot."""
+        record = load_json(Path(path).read_text(encoding="utf-8"))
+        match = from_record(record)
+        saved = record.get(SAVE_KEY) if isinstance(record, dict) else None
+        players = match.rules.players
+        if isinstance(saved, dict) and isinstance(saved.get("seats"), list):
+            try:
+                plans = [SeatPlan(str(entry["name"]), entry.get("bot")) for entry in saved["seats"]]
+                seed = int(saved.get("seed", 0))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise RecordError(0, 0, f"{SAVE_KEY}: the saved seats cannot be read") from None
+            if len(plans) != players:
+                raise RecordError(0, 0, f"{SAVE_KEY}: {players} seats expected")
+        else:
+            names = record.get("names") or [text("player", number=seat + 1) for seat in range(players)]
+            plans = [SeatPlan(str(name)) for name in names]
+            if opponents:
+                plans = [plans[0], *seat_plans(players, 1, opponents)[1:]]
+            seed = random.randrange(1 << 32)
+        match.keep_dealing(seed + len(match.rounds))
+        return cls(match.rules, plans, seed=seed, match=match)
+
+
+_POINT_CARDS = ((1 << TWO_OF_CLUBS, 2), (1 << TEN_OF_DIAMONDS, 3))
+
+
+def hint_reason(view: SeatView, move: Move, lang: str = "en") -> str:
+    """Why a move is good, in one line: what it takes, from the seat's view alone."""
+    take = move.take_mask
+    if not take:
+        return text("reason_lay", lang)
+    after = Round.from_view(view, random.Random(0))
+    surs = list(after.surs)
+    after.play_code(move.code)
+    if after.surs != surs:
+        return text("reason_sur", lang)
+    won = take | 1 << move.card
+    points = [format_cards(card, symbols=True) for card, _ in _POINT_CARDS if won & card]
+    points += [format_cards(won & (ACES | JACKS), symbols=True)] if won & (ACES | JACKS) else []
+    if points:
+        return text("reason_points", lang, points=" ".join(points))
+    clubs = (won & CLUB_CARDS).bit_count()
+    if clubs >= 2:
+        return text("reason_clubs", lang, count=clubs)
+    return text("reason_cards", lang, count=len(move.take) + 1)
+
+
+def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
+    """A played move in words, with the Sur and the end-of-round sweep."""
+    name = game.name(played.seat)
+    card = played.move.card.symbol()
+    if not played.move.take:
+        line = text("lays_down", lang, name=name, card=card)
+    else:
+        take = format_cards(played.move.take_mask, symbols=True)
+        line = text("takes_sur" if played.sur else "takes", lang, name=name, card=card, take=take)
+    if played.swept_up:
+        taker = game.side_name(played.round.last_capturer)
+        line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept_up, symbols=True))
+    return line

@@ -1,0 +1,294 @@
+"""Playing at one computer: the session, ``--plain`` from scripted input, and the full-screen app
+driven headless through Textual's pilot."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pasur import CARDS, Match, Rules, replay_record, to_record
+from pasur.cli import cli
+from pasur.core import IllegalMove
+from pasur.tui.plain import PlainGame
+from pasur.tui.session import LocalGame, SeatPlan, hint_reason, seat_plans
+
+textual = pytest.importorskip("textual")
+
+from pasur.tui.app import MessageScreen, PasurApp  # noqa: E402
+from pasur.tui.replay import RecordSteps, ReplayApp  # noqa: E402
+
+
+def versus(level: str = "random", target: int = 15, seed: int = 4, **rules: object) -> LocalGame:
+    return LocalGame(Rules(target=target, **rules), seat_plans(2, 1, [level]), seed=seed)  # type: ignore[arg-type]
+
+
+def assert_people_played_first_legal_moves(game: LocalGame) -> None:
+    """Replays the log from the same seed: every person's move was legal move number 1."""
+    match = Match(game.rules, seed=game.seed)
+    for played in game.log:
+        if game.is_person(played.seat):
+            assert played.move == match.round.legal_moves()[0]
+        match.play(played.move)
+    assert match.scores == game.match.scores
+
+
+# -- the session -----------------------------------------------------------------------------------
+
+
+def test_seat_plans_put_two_people_as_partners_and_check_levels():
+    plans = seat_plans(4, 2, ["easy"])
+    assert [plan.bot for plan in plans] == [None, "easy", None, "easy"]
+    assert [plan.bot for plan in seat_plans(3, 1, ["easy", "hard"])] == [None, "easy", "hard"]
+    with pytest.raises(ValueError, match="one opponent level, or 2"):
+        seat_plans(3, 1, ["easy", "hard", "medium"])
+    with pytest.raises(ValueError):
+        seat_plans(2, 1, ["grandmaster"])
+
+
+def test_a_person_cannot_play_an_illegal_move_or_out_of_turn():
+    game = versus()
+    elsewhere = next(card for card in CARDS if card not in game.view(0).hand)
+    with pytest.raises(IllegalMove, match="not in your hand"):
+        game.play(str(elsewhere))
+    assert not game.log
+    game.play(game.legal_moves()[0])
+    with pytest.raises(IllegalMove, match="turn"):
+        game.play(game.legal_moves()[0])
+    assert len(game.log) == 1
+
+
+def test_save_and_resume_carry_on_exactly(tmp_path):
+    game = versus(level="easy", target=30)
+    for _ in range(30):
+        if game.is_person(game.turn):
+            game.play(game.legal_moves()[-1])
+        else:
+            game.play_bot()
+    path = tmp_path / "save.json"
+    game.save(path)
+    resumed = LocalGame.load(path)
+    assert resumed.to_record() == game.to_record()
+    assert resumed.plans == game.plans
+    assert resumed.legal_moves() == game.legal_moves()
+    assert replay_record(json.loads(path.read_text()))["scores"] == game.match.scores
+
+
+def test_any_record_can_be_played_on_with_people_or_bots(tmp_path):
+    match = Match(Rules(), seed=9)
+    for _ in range(5):
+        match.play(match.legal_moves()[0])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(to_record(match, names=["Ava", "Bo"])))
+    assert LocalGame.load(path).plans == [SeatPlan("Ava"), SeatPlan("Bo")]
+    assert LocalGame.load(path, ["easy"]).plans[1].bot == "easy"
+
+
+def test_a_hint_is_legal_and_says_why():
+    game = versus()
+    move, reason = game.hint()
+    assert move in game.legal_moves() and reason
+    view = game.view(game.turn)
+    lay_down = next((move for move in game.legal_moves() if not move.take), None)
+    if lay_down is not None:
+        assert "nothing better" in hint_reason(view, lay_down)
+
+
+# -- --plain ---------------------------------------------------------------------------------------
+
+
+def test_plain_plays_a_whole_match_from_scripted_input():
+    game = versus()
+    out = io.StringIO()
+    answers = io.StringIO("zz\n99\nh\n" + "1\n" * 600)
+    assert PlainGame(game, source=answers, sink=out).run()
+    shown = out.getvalue()
+    assert "'zz' is neither a move number" in shown and "there is no move 99" in shown
+    assert "Hint: " in shown and "Legal moves:" in shown and "Round 1 is over" in shown
+    assert "Winner:" in shown and game.over
+    assert_people_played_first_legal_moves(game)
+    assert replay_record(game.to_record())["over"]
+
+
+def test_plain_accepts_moves_in_the_short_text():
+    game = versus()
+    typed = game.legal_moves()[-1]
+    PlainGame(game, source=io.StringIO(str(typed) + "\n"), sink=io.StringIO()).run()
+    assert game.log[0].move == typed
+
+
+def test_plain_stops_cleanly_at_the_end_of_input():
+    result = CliRunner().invoke(cli, ["play", "--plain", "--seed", "1", "--opponents", "random"], input="1\n")
+    assert result.exit_code == 0, result.output
+    assert "Input ended; the match stops here." in result.output
+
+
+def test_plain_through_the_command_to_the_end_of_a_match():
+    command = ["play", "--plain", "--seed", "5", "--opponents", "easy", "--target", "12", "--players", "3"]
+    result = CliRunner().invoke(cli, command, input="1\n" * 800)
+    assert result.exit_code == 0, result.output
+    assert "Winner:" in result.output and "easy" in result.output
+
+
+def test_plain_in_persian():
+    game = LocalGame(Rules(), seat_plans(2, 1, ["random"], lang="fa"), seed=2)
+    out = io.StringIO()
+    PlainGame(game, lang="fa", source=io.StringIO("1\n"), sink=out).run()
+    shown = out.getvalue()
+    assert "زمین" in shown and "شما" in shown and "سور" in shown and "دست ۱" in shown
+
+
+def test_bad_command_lines_get_one_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["play", "--plain", "--opponents", "grandmaster"])
+    assert result.exit_code == 2 and "grandmaster" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rounds": 3}')
+    result = runner.invoke(cli, ["play", "--plain", "--resume", str(bad)])
+    assert result.exit_code == 1 and "cannot resume" in result.output and "Traceback" not in result.output
+
+
+# -- full screen -----------------------------------------------------------------------------------
+
+
+async def settle(app: PasurApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def play_until_over(app: PasurApp, pilot, rounds: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    """Play first cards (choosing the second capture when there is a choice) until the match
+    ends or ``rounds`` rounds are done; Enter through every message."""
+    game = app.game
+    for _ in range(3000):
+        await settle(app, pilot)
+        finished = sum(1 for played in game.log if played.round_over)
+        if rounds is not None and finished >= rounds and not isinstance(app.screen, MessageScreen):
+            return
+        if isinstance(app.screen, MessageScreen):
+            await pilot.press("enter")
+        elif game.over:
+            return
+        elif app.my_turn():
+            await pilot.press("1")
+            await pilot.pause()
+            if app.choosing:
+                await pilot.press("down", "enter")
+    raise AssertionError("the game did not end")
+
+
+async def test_full_screen_plays_rounds_refusing_bad_keys_and_illegal_moves():
+    game = versus(target=200)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.my_turn()
+        message = app.query_one("#message")
+        await pilot.press("9")
+        assert "no card 9" in str(message.render()) and not game.log
+        await pilot.press("x", "ctrl+x", "f5")
+        assert not game.log
+        hand = [str(card) for card in game.view(0).hand]
+        await pilot.press("m")
+        missing = next(card for card in ("KS", "KH", "KD", "KC", "QS") if card not in hand)
+        await pilot.press(*missing, "enter")
+        assert "Not legal" in str(message.render()) and not game.log
+        await play_until_over(app, pilot, rounds=2)
+        assert len(game.match.rounds) >= 3 and all(played.move for played in game.log)
+
+
+async def test_full_screen_capture_choice_highlights_what_it_takes():
+    # Table 2♥ 3♥ 9♣ 10♣ … find a seed where the first hand has a card with several captures.
+    for seed in range(200):
+        game = versus(seed=seed)
+        hand = game.view(0).hand
+        several = [index for index, card in enumerate(hand) if len(game.choices(card)) > 1]
+        if game.turn == 0 and several:
+            break
+    else:
+        pytest.skip("no capture choice in the first 200 deals")
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(str(several[0] + 1))
+        await pilot.pause()
+        assert app.choosing and app.taken_preview == app.choosing[0].take_mask
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.taken_preview == app.choosing[1].take_mask
+        await pilot.press("escape")
+        assert not app.choosing and not game.log
+        await pilot.press(str(several[0] + 1))
+        await pilot.pause()
+        expected = app.choosing[1]
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert game.log[0].move == expected
+
+
+async def test_full_screen_plays_a_whole_match():
+    game = versus(target=10, seed=8)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until_over(app, pilot)
+    assert game.over and game.match.winner is not None
+
+
+async def test_hot_seat_hides_each_hand_until_its_player_is_ready():
+    game = LocalGame(Rules(target=200), seat_plans(2, 2, []), seed=3)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageScreen) and app.viewer is None
+        assert "Player 1" in str(app.screen.query_one("#message-body").render())
+        hand_text = str(app.query_one("#hand").render())
+        assert not any(card.symbol() in hand_text for card in game.view(0).hand)
+        await pilot.press("1")  # nothing happens behind the message
+        assert not game.log
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.viewer == 0 and app.my_turn()
+        await pilot.press("1")
+        await pilot.pause()
+        if app.choosing:
+            await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(game.log) == 1 and app.viewer is None and isinstance(app.screen, MessageScreen)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.viewer == 1
+
+
+async def test_hint_and_save_keys(tmp_path):
+    game = versus()
+    path = tmp_path / "game.json"
+    app = PasurApp(game, fast=True, save_path=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("h")
+        assert "Hint:" in str(app.query_one("#message").render())
+        await pilot.press("s")
+        assert path.exists() and LocalGame.load(path).to_record() == game.to_record()
+
+
+async def test_replay_viewer_steps_through_a_record():
+    match = Match(Rules(target=5), seed=3)
+    while not match.over:
+        match.play(match.legal_moves()[0])
+    steps = RecordSteps(match)
+    assert len(steps) == sum(len(game.history) + 1 for game in match.rounds)
+    assert steps.step(len(steps) - 1).round.over
+    app = ReplayApp(match, ["Ava", "Bo"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "right", "right")
+        assert app.index == 3
+        assert steps.step(3).move is not None
+        assert steps.step(3).move.text(symbols=True) in str(app.query_one("#position").render())
+        await pilot.press("left")
+        assert app.index == 2
+        await pilot.press("end")
+        assert app.index == len(steps) - 1
+        await pilot.press("home", "left")
+        assert app.index == 0
