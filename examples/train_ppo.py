@@ -62,6 +62,11 @@ def measure(model_path: Path, opponent: str, rounds: int, jobs: int) -> dict[str
     return report
 
 
+def signed(value: float | None) -> str:
+    """A figure of the report; its intervals are open (None) when there are too few deals."""
+    return "?" if value is None else f"{value:+.2f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=300_000, help="environment steps to train (default 300,000)")
@@ -75,9 +80,9 @@ def main() -> None:
     for opponent in ("random", "greedy"):
         report = measure(args.out, opponent, args.rounds, args.jobs)
         ppo = report["bots"][0]  # type: ignore[index]
-        low, high = ppo["ci95"]
+        low, high = (signed(bound) for bound in ppo["ci95"])
         print(
-            f"ppo vs {opponent}: {ppo['points_per_round']:+.2f} points per round [{low:+.2f}, {high:+.2f}], "
+            f"ppo vs {opponent}: {signed(ppo['points_per_round'])} points per round [{low}, {high}], "
             f"match wins {ppo['win_rate']:.3f}, {ppo['rounds']} rounds, faults {ppo['faults']}",
             flush=True,
         )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set up, then watch bots play a whole match of Pasur in the terminal.
-# Arguments go to `pasur demo` (e.g. --players 4 --seed 7, or bot names: greedy random).
+# The main job: set up, then play Pasur in the terminal against a bot (full screen on a terminal,
+# line by line otherwise). Arguments go to `pasur play` (e.g. --opponents hard --players 4 --lang fa).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/pasur demo "$@"
+exec .venv/bin/pasur play "$@"

@@ -292,3 +292,20 @@ async def test_replay_viewer_steps_through_a_record():
         assert app.index == len(steps) - 1
         await pilot.press("home", "left")
         assert app.index == 0
+
+
+async def test_a_mouse_click_on_a_card_plays_it():
+    game = versus(seed=6)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        strip = app.query_one("#hand")
+        last = len(game.view(0).hand) - 1
+        start, _ = strip.spans[last]
+        card = game.view(0).hand[last]
+        await pilot.click("#hand", offset=(start + 1, 0))
+        await pilot.pause()
+        if app.choosing:
+            await pilot.press("enter")
+        await settle(app, pilot)
+        assert game.log[0].move.card == card

@@ -360,8 +360,9 @@ def play(
 ) -> None:
     """Play Pasur against bots, or with friends at one keyboard (hot-seat).
 
-    Full screen by default: digits or arrows and Enter choose a card, h asks for a hint, s saves,
-    q quits. --plain plays the same game line by line.
+    Full screen on a terminal: digits or arrows and Enter choose a card, h asks for a hint, m
+    types a move, s saves, t switches the theme, q quits. --plain (and any run whose input or
+    output is not a terminal) plays the same game line by line.
     """
     from .tui.session import LocalGame, seat_plans
 
@@ -379,6 +380,8 @@ def play(
         raise click.ClickException(f"cannot read {resume}: {error}") from None
     except ValueError as error:
         raise click.UsageError(str(error)) from None
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        plain = True  # not on a terminal: a pipe, a file or a screen reader's stream
     if plain:
         from .tui.plain import PlainGame
 
@@ -391,6 +394,35 @@ def play(
             "the full-screen game needs Textual: pip install 'pasur[tui]' (or play with --plain)"
         ) from None
     PasurApp(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--database",
+    default=None,
+    metavar="URL",
+    help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/pasur [sqlite:///pasur-server.db]",
+)
+@click.option(
+    "--bot-pause", type=click.FloatRange(0, 10), default=0.7, show_default=True, help="seconds before a bot moves"
+)
+def serve(host: str, port: int, database: str | None, bot_pause: float) -> None:
+    """Serve the web game: tables against bots or with friends, in the browser."""
+    try:
+        import uvicorn
+
+        from .server.app import create_app
+        from .server.store import DEFAULT_DATABASE
+    except ImportError:
+        raise click.ClickException("the web server needs its extra: pip install 'pasur[web]'") from None
+    try:
+        app = create_app(database or DEFAULT_DATABASE, bot_delay=bot_pause)
+    except Exception as error:  # a bad URL or an unreachable database
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @cli.command(name="bots")

@@ -5,7 +5,7 @@ from .game import DeckError, IllegalMove, Match, Round, SideScore, deal_deck, de
 from .moves import Move
 from .record import RecordError, from_record, replay_record, summarize, to_record
 from .rules import Rules, RulesError
-from .view import Play, SeatMasks, SeatView, seat_masks, seat_view
+from .view import Play, SeatMasks, SeatView, public_json, seat_masks, seat_view
 
 __all__ = [
     "CARDS",
@@ -28,6 +28,7 @@ __all__ = [
     "format_cards",
     "from_record",
     "mask_of",
+    "public_json",
     "replay_record",
     "seat_masks",
     "seat_view",

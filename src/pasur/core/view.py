@@ -214,3 +214,12 @@ def seat_view(game: Round, seat: int) -> SeatView:
         last_capturer=None if game.last_capturer < 0 else game.last_capturer,
         over=game.over,
     )
+
+
+def public_json(game: Round) -> dict[str, Any]:
+    """What everyone at the table may know (a spectator's view): a seat's view without its hand,
+    in the same JSON form, with ``seat`` null."""
+    shown = seat_view(game, game.first).to_json()
+    del shown["hand"]
+    shown["seat"] = None
+    return shown

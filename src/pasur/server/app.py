@@ -1,0 +1,197 @@
+"""``pasur serve``: the web app (FastAPI). HTTP creates and joins tables; each browser then talks
+to its table over one WebSocket and is sent only its seat's view."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from .store import DEFAULT_DATABASE, Store
+from .tables import Lobby, TableError
+
+STATIC = Path(__file__).parent / "static"
+#: Tables one address may create per minute.
+TABLES_PER_MINUTE = 20
+#: Messages one connection may send per second (a burst of this many, then this many a second).
+MESSAGES_PER_SECOND = 50
+
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^<>&\"'\x00-\x1f]+$")]
+
+
+class CreateTable(BaseModel):
+    """A new table: the creator's name, the rules, and who sits in the other seats."""
+
+    name: Name
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seats: list[str] = Field(default_factory=lambda: ["medium"], max_length=3)
+    timer: int = Field(default=0, ge=0, le=600)
+    fill_level: str = Field(default="medium", max_length=40)
+
+
+class JoinTable(BaseModel):
+    name: Name
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class MoveMessage(BaseModel):
+    type: Literal["move"]
+    version: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=64)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class StartMessage(BaseModel):
+    type: Literal["start"]
+
+
+class PingMessage(BaseModel):
+    type: Literal["ping"]
+
+
+ClientMessage: TypeAdapter[MoveMessage | StartMessage | PingMessage] = TypeAdapter(
+    Annotated[MoveMessage | StartMessage | PingMessage, Field(discriminator="type")]  # type: ignore[arg-type]
+)
+
+
+class RateLimit:
+    """At most ``count`` events per ``seconds`` for each key (a sliding window)."""
+
+    def __init__(self, count: int, seconds: float) -> None:
+        self.count = count
+        self.seconds = seconds
+        self.events: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        window = self.events[key]
+        while window and now - window[0] > self.seconds:
+            window.popleft()
+        if len(window) >= self.count:
+            return False
+        window.append(now)
+        return True
+
+
+def create_app(database: str = DEFAULT_DATABASE, bot_delay: float = 0.7) -> FastAPI:
+    """The app over a database URL (SQLite file by default, or PostgreSQL)."""
+    store = Store(database)
+    lobby = Lobby(store, bot_delay=bot_delay)
+    lobby.restore()
+    creations = RateLimit(TABLES_PER_MINUTE, 60.0)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        lobby.resume()
+        yield
+        store.close()
+
+    app = FastAPI(title="Pasur", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.lobby = lobby
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(TableError)
+    async def refused(_: Request, error: TableError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=400)
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def page(table_id: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.post("/api/tables")
+    async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+        client = request.client.host if request.client else "unknown"
+        if not creations.allow(client):
+            raise HTTPException(429, "too many new tables from this address: wait a minute")
+        table_id, token = lobby.create(body.name, body.rules, body.seats, body.timer, body.fill_level)
+        return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        table: dict[str, Any] = lobby.get(table_id).projection(None)["table"]
+        return table
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+        room = lobby.get(table_id)
+        seat, token = room.join(body.name, body.seat)
+        await room.changed()
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(table_id: str) -> JSONResponse:
+        record = lobby.get(table_id).record()
+        headers = {"Content-Disposition": f'attachment; filename="pasur-{table_id}.json"'}
+        return JSONResponse(record, headers=headers)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def table_replay(table_id: str) -> list[dict[str, Any]]:
+        return lobby.get(table_id).replay()
+
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            room = lobby.get(table_id)
+        except TableError as error:
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close(code=4404)
+            return
+        token = websocket.query_params.get("token")
+        seat = room.seat_of(token)
+        if token and seat is None and not room.is_host(token):
+            await websocket.send_json({"type": "error", "message": "that seat token is not valid here"})
+        since = _int_or_none(websocket.query_params.get("since"))
+        listener = await room.connect(websocket.send_json, seat, since)
+        limit = RateLimit(MESSAGES_PER_SECOND, 1.0)
+        try:
+            while True:
+                raw = await websocket.receive_text()
+                if not limit.allow("messages"):
+                    await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
+                    continue
+                await websocket.send_json(await _answer(room, seat, token, raw))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await room.disconnect(listener)
+
+    return app
+
+
+async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> dict[str, Any]:
+    """One client message handled: an answer saying what happened or what was wrong."""
+    try:
+        message = ClientMessage.validate_python(json.loads(raw))
+    except (json.JSONDecodeError, ValidationError) as error:
+        reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else "not JSON"
+        return {"type": "error", "message": f"message not understood: {reason}"}
+    try:
+        if isinstance(message, MoveMessage):
+            return dict(await room.submit(seat, message.version, message.move, message.id))
+        if isinstance(message, StartMessage):
+            await room.start(token)
+            return {"type": "started"}
+        return {"type": "pong", "version": room.version}
+    except TableError as error:
+        refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}
+        if isinstance(message, MoveMessage):
+            refused["id"] = message.id
+        return refused
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None

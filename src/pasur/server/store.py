@@ -1,0 +1,104 @@
+"""Where tables live between restarts: SQLAlchemy, SQLite by default, PostgreSQL by URL. A table
+is its settings and seed plus every move in order; its state is the engine replaying them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+#: The database when none is given: a file beside where the server runs.
+DEFAULT_DATABASE = "sqlite:///pasur-server.db"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A table's settings: rules, seats (names, bots, hashed seat tokens), seed, timer, status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    settings: Mapped[str] = mapped_column(Text)  # JSON
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class MoveRow(Base):
+    """One move of a table, by version (1, 2, …), in pasur-record/1's move form."""
+
+    __tablename__ = "moves"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(64))  # the short text
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class Store:
+    """Reads and writes tables and moves; every write is committed before it returns."""
+
+    def __init__(self, url: str = DEFAULT_DATABASE) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+
+    def create_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                TableRow(
+                    id=table_id,
+                    settings=json.dumps(settings),
+                    status=status,
+                    created=datetime.now(UTC).isoformat(timespec="seconds"),
+                )
+            )
+
+    def update_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(TableRow, table_id)
+            assert row is not None
+            row.settings = json.dumps(settings)
+            row.status = status
+
+    def add_move(self, table_id: str, version: int, seat: int, move: str, client_id: str | None) -> None:
+        """Store a move; it is on disk when this returns."""
+        with Session(self.engine) as session, session.begin():
+            session.add(MoveRow(table_id=table_id, version=version, seat=seat, move=move, client_id=client_id))
+
+    def tables(self, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
+        """Every table in one of ``statuses``: (id, settings, status)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(TableRow).where(TableRow.status.in_(statuses)))
+            return [(row.id, json.loads(row.settings), row.status) for row in rows]
+
+    def table(self, table_id: str) -> tuple[dict[str, Any], str] | None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            return None if row is None else (json.loads(row.settings), row.status)
+
+    def moves(self, table_id: str) -> list[tuple[int, int, str, str | None]]:
+        """A table's moves in order: (version, seat, move, client id)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.version))
+            return [(row.version, row.seat, row.move, row.client_id) for row in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """Write-ahead logging: writers do not block readers, and a commit is one append."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
