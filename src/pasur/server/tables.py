@@ -203,16 +203,19 @@ class TableRoom:
 
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        loop = asyncio.get_running_loop()
+        seat = self.match.turn if self.match is not None and self.status == "playing" else None
+        waiting_for_person = seat is not None and not self.seats[seat].bot and self.timer
+        self.deadline = loop.time() + self.timer if waiting_for_person else None
         await asyncio.gather(*(self._send(listener) for listener in list(self.listeners)))
         self.schedule()
 
     def schedule(self) -> None:
         """Start what happens next without a person: a bot's move, or the turn timer."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._task = None
-        self.deadline = None
-        if self.match is None or self.status != "playing":
+        if self.match is None or self.status != "playing" or self._task is not None:
             return
         seat = self.match.turn
         assert seat is not None
@@ -220,8 +223,10 @@ class TableRoom:
         if self.seats[seat].bot:
             self._task = loop.create_task(self._bot_move(seat, self.seats[seat].bot or STAND_IN, self.bot_delay))
         elif self.timer:
-            self.deadline = loop.time() + self.timer
-            self._task = loop.create_task(self._bot_move(seat, STAND_IN, float(self.timer)))
+            if self.deadline is None:
+                self.deadline = loop.time() + self.timer
+            delay = max(0.0, self.deadline - loop.time())
+            self._task = loop.create_task(self._bot_move(seat, STAND_IN, delay))
 
     async def _bot_move(self, seat: int, spec: str, delay: float) -> None:
         version = self.version
@@ -244,16 +249,17 @@ class TableRoom:
         listener = Listener(send, seat)
         self.listeners.append(listener)
         await self._send(listener, since)
-        await self._broadcast_presence()
+        await self._tell_others(listener)
         return listener
 
     async def disconnect(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.remove(listener)
-            await self._broadcast_presence()
+            await self._tell_others(listener)
 
-    async def _broadcast_presence(self) -> None:
-        await asyncio.gather(*(self._send(listener) for listener in list(self.listeners)))
+    async def _tell_others(self, listener: Listener) -> None:
+        """Who is connected changed: everyone else gets a fresh state."""
+        await asyncio.gather(*(self._send(other) for other in list(self.listeners) if other is not listener))
 
     async def _send(self, listener: Listener, since: int | None = None) -> None:
         with contextlib.suppress(Exception):  # a closed socket: it is removed when its handler ends

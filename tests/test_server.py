@@ -1,0 +1,260 @@
+"""The web server over HTTP and WebSocket (Starlette's test client): tables, seats, versioned
+moves, bad input, spectators, hidden hands, the turn timer, and resuming from the database."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from pasur import CARDS, Rules, from_record
+from pasur.server.app import create_app
+
+CARD_NAMES = {str(card) for card in CARDS}
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'pasur.db'}"
+
+
+@pytest.fixture
+def client(database):
+    with TestClient(create_app(database, bot_delay=0)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    body = {"name": "Ava", "seats": ["easy"], **body}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def next_state(socket: Any, until: Any = None) -> dict[str, Any]:
+    """The next state message (the next for which ``until`` holds), skipping acknowledgements."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] == "state" and (until is None or until(message)):
+            return dict(message)
+
+
+def answer(socket: Any) -> dict[str, Any]:
+    """The next message that is not a state: the answer to what was sent."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] != "state":
+            return dict(message)
+
+
+def start(socket: Any) -> dict[str, Any]:
+    """Start the match as host; the first state of the match in which this seat may move."""
+    socket.send_json({"type": "start"})
+    started, latest = False, None
+    while not (started and latest is not None and latest.get("legal")):
+        message = socket.receive_json()
+        if message["type"] == "state":
+            latest = message
+        else:
+            assert message == {"type": "started"}
+            started = True
+    return dict(latest)
+
+
+def play_to_the_end(
+    socket: Any, frames: list[dict[str, Any]], stop_after: int | None = None, first: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Answer every state that offers moves with its first legal move (``first`` is a state
+    already received), until the match is over (or ``stop_after`` moves); every message is kept
+    in ``frames``."""
+    played = 0
+    while True:
+        message = first if first is not None else socket.receive_json()
+        first = None
+        frames.append(message)
+        if message["type"] != "state":
+            assert message["type"] in ("ack", "started"), message
+            continue
+        if message["table"]["status"] == "finished":
+            return message
+        if message.get("legal"):
+            if stop_after is not None and played >= stop_after:
+                return message
+            move = message["legal"][0]["text"]
+            socket.send_json(
+                {"type": "move", "version": message["version"], "move": move, "id": f"v{message['version']}"}
+            )
+            played += 1
+
+
+def cards_named(value: Any) -> set[str]:
+    """Every card name anywhere in a JSON value."""
+    if isinstance(value, str):
+        return {value} if value in CARD_NAMES else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_named(item) for item in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_named(item) for item in value)) if value else set()
+    return set()
+
+
+def hidden_from(record: dict[str, Any], seat: int, version: int) -> set[str]:
+    """The cards ``seat`` could not see after ``version`` moves of a recorded match: the other
+    hands and the pack (read by replaying the record cut at that move)."""
+    rounds, left = [], version
+    for entry in record["rounds"]:
+        moves = entry["moves"][:left]
+        rounds.append({"deck": entry["deck"], "moves": moves})
+        left -= len(moves)
+        if left == 0 and len(moves) < len(entry["moves"]):
+            break
+    game = from_record({**record, "rounds": rounds}).round
+    assert game is not None
+    return {str(card) for card in game.view(seat).unseen()}
+
+
+# -- tables and seats ------------------------------------------------------------------------------
+
+
+def test_bad_table_requests_get_clear_errors(client):
+    assert client.post("/api/tables", json={"name": "<script>", "seats": ["easy"]}).status_code == 422
+    assert client.post("/api/tables", json={"name": "x" * 40, "seats": ["easy"]}).status_code == 422
+    response = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], "rules": {"players": 9}})
+    assert response.status_code == 400 and "players" in response.json()["error"]
+    response = client.post("/api/tables", json={"name": "Ava", "seats": ["grandmaster"]})
+    assert response.status_code == 400 and "grandmaster" in response.json()["error"]
+    response = client.post("/api/tables", json={"name": "Ava", "seats": []})
+    assert response.status_code == 400 and "other 1 seats" in response.json()["error"]
+    assert client.get("/api/tables/nope").status_code == 400
+    assert client.post("/api/tables", content=b"{", headers={"content-type": "application/json"}).status_code == 422
+
+
+def test_table_creation_is_rate_limited(client):
+    codes = [client.post("/api/tables", json={"name": "Ava", "seats": ["easy"]}).status_code for _ in range(21)]
+    assert codes[:20] == [200] * 20 and codes[20] == 429
+
+
+def test_friends_take_open_seats_and_only_the_host_starts(client):
+    table = create(client, seats=["friend", "easy"], rules={"players": 3})
+    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
+    assert joined["seat"] == 1
+    full = client.post(f"/api/tables/{table['id']}/join", json={"name": "Cy"})
+    assert full.status_code == 400 and "taken" in full.json()["error"]
+    with client.websocket_connect(f"/ws/{table['id']}?token={joined['token']}") as friend:
+        assert next_state(friend)["table"]["you"] == 1
+        friend.send_json({"type": "start"})
+        refused = answer(friend)
+        assert refused["type"] == "refused" and "host" in refused["message"]
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as host:
+        next_state(host)
+        host.send_json({"type": "start"})
+        assert next_state(host, lambda state: state["table"]["status"] != "open")["table"]["status"] == "playing"
+    late = client.post(f"/api/tables/{table['id']}/join", json={"name": "Di"})
+    assert late.status_code == 400 and "started" in late.json()["error"]
+
+
+# -- playing -----------------------------------------------------------------------------------------
+
+
+def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
+    table = create(client, rules={"target": 10})
+    frames: list[dict[str, Any]] = []
+    assert client.get(f"/api/tables/{table['id']}/record").status_code == 400
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        socket.send_json({"type": "start"})
+        final = play_to_the_end(socket, frames)
+    assert final["winner"] is not None and final["rounds"]
+    record = client.get(f"/api/tables/{table['id']}/record").json()
+    assert from_record(record).scores == final["scores"]
+    states = [frame for frame in frames if frame["type"] == "state" and "view" in frame]
+    assert len(states) > 20
+    for frame in states:
+        assert frame["view"]["seat"] == 0
+        assert not cards_named(frame) & hidden_from(record, 0, frame["version"]), frame["version"]
+    steps = client.get(f"/api/tables/{table['id']}/replay").json()
+    assert len(steps) == sum(len(entry["moves"]) + 1 for entry in record["rounds"])
+
+
+def test_stale_and_repeated_moves_are_not_applied_twice(client):
+    table = create(client)
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        state = start(socket)
+        move, version = state["legal"][0]["text"], state["version"]
+        socket.send_json({"type": "move", "version": version, "move": move, "id": "once"})
+        assert answer(socket) == {"type": "ack", "id": "once", "version": version + 1}
+        socket.send_json({"type": "move", "version": version, "move": move, "id": "once"})
+        assert answer(socket) == {"type": "ack", "id": "once", "version": version + 1, "repeated": True}
+        socket.send_json({"type": "move", "version": version, "move": move, "id": "other"})
+        stale = answer(socket)
+        assert stale["type"] == "refused" and "version" in stale["message"]
+
+
+def test_bad_messages_are_refused_and_change_nothing(client):
+    table = create(client)
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        state = start(socket)
+        version = state["version"]
+        bad = [
+            "not json",
+            json.dumps({"type": "dance"}),
+            json.dumps({"type": "move", "version": version, "move": "x" * 100}),
+            json.dumps({"type": "move", "version": version, "move": "7Zx9Q"}),
+            json.dumps({"type": "move", "version": -1, "move": "7C"}),
+        ]
+        for raw in bad:
+            socket.send_text(raw)
+            reply = answer(socket)
+            assert reply["type"] in ("error", "refused") and reply["message"], raw
+        socket.send_json({"type": "ping"})
+        assert answer(socket) == {"type": "pong", "version": version}
+
+
+def test_a_spectator_sees_no_hand(client):
+    table = create(client)
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as host:
+        host.send_json({"type": "start"})
+        next_state(host)
+        with client.websocket_connect(f"/ws/{table['id']}") as spectator:
+            state = next_state(spectator)
+            assert state["table"]["you"] is None and state["legal"] == []
+            assert "hand" not in state["view"] and state["view"]["seat"] is None
+            hidden = {str(card) for card in CARDS} - set(state["view"]["table"])
+            assert not cards_named(state) & hidden - set().union(*map(set, state["view"]["captured"]))
+
+
+def test_the_turn_timer_lets_a_bot_play_for_an_absent_player(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        table = create(client, timer=1)
+        with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+            socket.send_json({"type": "start"})
+            state = next_state(socket)
+            while not state.get("legal"):
+                state = next_state(socket)
+            assert state["seconds_left"] <= 1
+            version = state["version"]
+            time.sleep(1.5)
+            later = next_state(socket)
+            assert later["version"] > version
+
+
+def test_a_restarted_server_resumes_every_table_where_it_was(database):
+    with TestClient(create_app(database, bot_delay=0)) as first:
+        table = create(first, rules={"target": 10})
+        frames: list[dict[str, Any]] = []
+        with first.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+            socket.send_json({"type": "start"})
+            before = play_to_the_end(socket, frames, stop_after=6)
+    with TestClient(create_app(database, bot_delay=0)) as second:
+        with second.websocket_connect(f"/ws/{table['id']}?token={table['token']}&since=2") as socket:
+            resumed = next_state(socket)
+            assert resumed["version"] == before["version"] and resumed["view"] == before["view"]
+            assert [move["version"] for move in resumed["missed"]] == list(range(3, before["version"] + 1))
+            final = play_to_the_end(socket, frames, first=resumed)
+        record = second.get(f"/api/tables/{table['id']}/record").json()
+    assert final["winner"] is not None and from_record(record).rules == Rules(target=10)
