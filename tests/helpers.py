@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from pasur import Round, Rules, deal_deck
+from pasur import CARDS, Round, Rules, deal_deck, from_record
 from pasur.core.cards import Card, mask_of
 
 
@@ -39,3 +40,32 @@ def position(table: str, hand: str, rules: Rules | None = None, *, last_deal: bo
 def moves_text(game: Round) -> set[str]:
     """The legal moves of a position as full short text."""
     return {str(move) for move in game.legal_moves()}
+
+
+CARD_NAMES = {str(card) for card in CARDS}
+
+
+def cards_named(value: Any) -> set[str]:
+    """Every card name anywhere in a JSON value."""
+    if isinstance(value, str):
+        return {value} if value in CARD_NAMES else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_named(item) for item in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_named(item) for item in value)) if value else set()
+    return set()
+
+
+def hidden_from(record: dict[str, Any], seat: int, version: int) -> set[str]:
+    """The cards ``seat`` could not see after ``version`` moves of a recorded match: the other
+    hands and the pack (read by replaying the record cut at that move)."""
+    rounds, left = [], version
+    for entry in record["rounds"]:
+        moves = entry["moves"][:left]
+        rounds.append({"deck": entry["deck"], "moves": moves})
+        left -= len(moves)
+        if left == 0 and len(moves) < len(entry["moves"]):
+            break
+    game = from_record({**record, "rounds": rounds}).round
+    assert game is not None
+    return {str(card) for card in game.view(seat).unseen()}

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from pasur import CARDS, Rules, from_record
 from pasur.server.app import create_app
 
-CARD_NAMES = {str(card) for card in CARDS}
+from .helpers import cards_named, hidden_from
 
 
 @pytest.fixture
@@ -91,32 +91,6 @@ def play_to_the_end(
                 {"type": "move", "version": message["version"], "move": move, "id": f"v{message['version']}"}
             )
             played += 1
-
-
-def cards_named(value: Any) -> set[str]:
-    """Every card name anywhere in a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in CARD_NAMES else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_named(item) for item in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(cards_named(item) for item in value)) if value else set()
-    return set()
-
-
-def hidden_from(record: dict[str, Any], seat: int, version: int) -> set[str]:
-    """The cards ``seat`` could not see after ``version`` moves of a recorded match: the other
-    hands and the pack (read by replaying the record cut at that move)."""
-    rounds, left = [], version
-    for entry in record["rounds"]:
-        moves = entry["moves"][:left]
-        rounds.append({"deck": entry["deck"], "moves": moves})
-        left -= len(moves)
-        if left == 0 and len(moves) < len(entry["moves"]):
-            break
-    game = from_record({**record, "rounds": rounds}).round
-    assert game is not None
-    return {str(card) for card in game.view(seat).unseen()}
 
 
 # -- tables and seats ------------------------------------------------------------------------------

@@ -1,0 +1,249 @@
+"""End to end in a real Chromium (Playwright driving Debian's /usr/bin/chromium): create a table
+and play by clicking, reload mid-round, two browsers against each other, and a server restart
+mid-round. Every WebSocket frame a page receives is recorded and checked against the finished
+record: no frame names a card its seat could not see at that moment."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from pasur.server.app import create_app  # noqa: E402
+
+from .helpers import cards_named, hidden_from  # noqa: E402
+
+CHROMIUM = os.environ.get("PASUR_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class LiveServer:
+    """``pasur serve`` in a thread, on a port and database that outlive a restart."""
+
+    def __init__(self, database: str, port: int) -> None:
+        self.database = database
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> LiveServer:
+        config = uvicorn.Config(
+            create_app(self.database, bot_delay=0.05), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        assert self.thread is not None
+        self.thread.join(15)
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[LiveServer]:
+    live = LiveServer(f"sqlite:///{tmp_path / 'pasur.db'}", free_port()).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def recorded_page(browser: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """A page in a fresh context, and the list every WebSocket frame it receives goes to."""
+    page = browser.new_context().new_page()
+    frames: list[dict[str, Any]] = []
+
+    def watch(websocket: Any) -> None:
+        websocket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    return page, frames
+
+
+def create_table(page: Any, base: str, seats: list[str], target: int = 1) -> str:
+    """Fill in the lobby form; the table's address."""
+    page.goto(base + "/")
+    page.fill("#create-form input[name=name]", "Ava")
+    if len(seats) + 1 != 2:
+        page.select_option("#create-form select[name=players]", str(len(seats) + 1))
+    for seat, choice in enumerate(seats, start=1):
+        page.select_option(f"select[name=seat{seat}]", choice)
+    page.fill("input[name=target]", str(target))
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    return str(page.url)
+
+
+def finished(page: Any) -> bool:
+    return bool(page.is_visible("#finished"))
+
+
+def close_breakdown(page: Any) -> None:
+    """Close the round's breakdown if it is up."""
+    if page.is_visible("#round-dialog[open]"):
+        page.click("#round-dialog button")
+
+
+def click_a_move(page: Any) -> bool:
+    """If this page may move, play its first playable card by clicking (and the first choice
+    when the card has several captures); whether it did. Closes a round's breakdown first."""
+    close_breakdown(page)
+    cards = page.locator("#hand .card.playable")
+    if not cards.count():
+        return False
+    version = page.evaluate("version")
+    cards.first.click()
+    if page.locator("#choices .choice").count():
+        page.locator("#choices .choice").first.click()
+    page.wait_for_function(f"version > {version}", timeout=10_000)
+    return True
+
+
+def play_until(pages: list[Any], done: Any, limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        if not any(click_a_move(page) for page in pages):
+            time.sleep(0.05)
+
+
+def assert_nothing_hidden_was_sent(frames: list[dict[str, Any]], record: dict[str, Any], seat: int) -> None:
+    states = [frame for frame in frames if frame.get("type") == "state" and "view" in frame]
+    assert states, "no state frames were recorded"
+    for frame in states:
+        assert frame["table"]["you"] == seat
+        leaked = cards_named(frame) & hidden_from(record, seat, frame["version"])
+        assert not leaked, f"version {frame['version']} showed seat {seat} {sorted(leaked)}"
+
+
+def record_of(server: LiveServer, url: str) -> dict[str, Any]:
+    table_id = url.rsplit("/", 1)[1]
+    return dict(httpx.get(f"{server.base}/api/tables/{table_id}/record").json())
+
+
+def test_play_a_whole_round_against_a_bot_by_clicking(server, browser):
+    page, frames = recorded_page(browser)
+    url = create_table(page, server.base, ["easy"])
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    assert page.locator("#hand .card").count() == 4 and page.locator("#table-cards .card").count() == 4
+    play_until([page], lambda: finished(page))
+    assert "wins the match" in page.inner_text("#winner")
+    record = record_of(server, url)
+    assert len(record["rounds"]) >= 1
+    assert_nothing_hidden_was_sent(frames, record, 0)
+    assert "Haft Khaj" in (page.text_content("#round-table") or "")  # the last round's breakdown
+    close_breakdown(page)
+    page.click("#open-replay")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-next")
+    assert "1" in page.inner_text("#replay-position")
+
+
+def test_reload_mid_round_and_carry_on(server, browser):
+    page, frames = recorded_page(browser)
+    url = create_table(page, server.base, ["easy"])
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    for _ in range(3):
+        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
+        click_a_move(page)
+    hand = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
+    version = page.evaluate("version")
+    page.reload()
+    page.wait_for_function(f"version !== null && version >= {version}")
+    again = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
+    assert again == hand or page.evaluate("version") > version
+    play_until([page], lambda: finished(page))
+    assert_nothing_hidden_was_sent(frames, record_of(server, url), 0)
+
+
+def test_two_browsers_play_each_other(server, browser):
+    host, host_frames = recorded_page(browser)
+    url = create_table(host, server.base, ["friend"])
+    guest, guest_frames = recorded_page(browser)
+    guest.goto(url)
+    guest.fill("#join-form input[name=name]", "Bahram")
+    guest.click("#join")
+    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    host.click("#start")
+    guest.wait_for_selector("#board:not([hidden])")
+    assert "Bahram" in host.inner_text("#opponents")
+    play_until([host, guest], lambda: finished(host) and finished(guest))
+    record = record_of(server, url)
+    assert record["names"] == ["Ava", "Bahram"]
+    assert_nothing_hidden_was_sent(host_frames, record, 0)
+    assert_nothing_hidden_was_sent(guest_frames, record, 1)
+
+
+def test_the_server_restarts_mid_round_and_the_page_carries_on(server, browser):
+    page, frames = recorded_page(browser)
+    url = create_table(page, server.base, ["easy"])
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    for _ in range(2):
+        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
+        click_a_move(page)
+    version = page.evaluate("version")
+    server.stop()
+    page.wait_for_function("document.querySelector('#connection').textContent.includes('reconnecting')")
+    server.start()
+    page.wait_for_function(f"document.querySelector('#connection').textContent === 'connected' && version >= {version}")
+    play_until([page], lambda: finished(page))
+    record = record_of(server, url)
+    assert_nothing_hidden_was_sent(frames, record, 0)
+
+
+def test_the_page_in_persian_is_right_to_left(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.click("#lang")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.inner_text("#create") == "ساختن میز"
+    page.fill("#create-form input[name=name]", "آوا")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    assert "نوبت" in page.inner_text("#status") or "دست" in page.inner_text("#scorebar")
