@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: set up, then play Pasur in the terminal against a bot (full screen on a terminal,
-# line by line otherwise). Arguments go to `pasur play` (e.g. --opponents hard --players 4 --lang fa).
+# The main job: set up, then serve the web game (tables against bots or with friends) and print
+# its address. Arguments go to `pasur serve` (e.g. --port 8080, --host 0.0.0.0, --database URL).
+# To play in the terminal instead: .venv/bin/pasur play
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/pasur play "$@"
+exec .venv/bin/pasur serve "$@"

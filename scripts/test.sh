@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # Every test: set up, then lint (ruff), type-check (mypy) and run the test suite (pytest).
+# The browser tests drive Debian's Chromium (a browser cannot be downloaded here): it is installed
+# when missing and we may (root with apt-get). A throwaway PostgreSQL is started for the
+# PostgreSQL tests the same way. Without them those tests are skipped, and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+if [ -z "${PASUR_TEST_POSTGRES:-}" ]; then
+  started=$(bash scripts/postgres-for-tests.sh || true)
+  if [ -n "$started" ]; then
+    export PASUR_TEST_POSTGRES=${started% *}
+    trap 'bash scripts/postgres-for-tests.sh stop "${started#* }"' EXIT
+  fi
+fi
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/ruff format --check src tests benchmarks examples
 .venv/bin/mypy

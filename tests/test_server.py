@@ -4,6 +4,7 @@ moves, bad input, spectators, hidden hands, the turn timer, and resuming from th
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any
 
@@ -17,6 +18,8 @@ from pasur import CARDS, Rules, from_record
 from pasur.server.app import create_app
 
 from .helpers import cards_named, hidden_from
+
+POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 
 
 @pytest.fixture
@@ -218,6 +221,16 @@ def test_the_turn_timer_lets_a_bot_play_for_an_absent_player(database):
 
 
 def test_a_restarted_server_resumes_every_table_where_it_was(database):
+    stop_and_resume(database)
+
+
+@pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES to a database URL (scripts/test.sh starts one)")
+def test_on_postgresql_a_restarted_server_resumes_where_it_was():
+    stop_and_resume(POSTGRES or "")
+
+
+def stop_and_resume(database: str) -> None:
+    """Play some moves, stop the app, start another over the same database, finish the match."""
     with TestClient(create_app(database, bot_delay=0)) as first:
         table = create(first, rules={"target": 10})
         frames: list[dict[str, Any]] = []

@@ -408,7 +408,14 @@ def play(
 @click.option(
     "--bot-pause", type=click.FloatRange(0, 10), default=0.7, show_default=True, help="seconds before a bot moves"
 )
-def serve(host: str, port: int, database: str | None, bot_pause: float) -> None:
+@click.option(
+    "--tables-per-minute",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="new tables one address may create",
+)
+def serve(host: str, port: int, database: str | None, bot_pause: float, tables_per_minute: int) -> None:
     """Serve the web game: tables against bots or with friends, in the browser."""
     try:
         import uvicorn
@@ -418,7 +425,7 @@ def serve(host: str, port: int, database: str | None, bot_pause: float) -> None:
     except ImportError:
         raise click.ClickException("the web server needs its extra: pip install 'pasur[web]'") from None
     try:
-        app = create_app(database or DEFAULT_DATABASE, bot_delay=bot_pause)
+        app = create_app(database or DEFAULT_DATABASE, bot_delay=bot_pause, tables_per_minute=tables_per_minute)
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database: {error}") from None
     click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")

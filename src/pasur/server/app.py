@@ -82,12 +82,14 @@ class RateLimit:
         return True
 
 
-def create_app(database: str = DEFAULT_DATABASE, bot_delay: float = 0.7) -> FastAPI:
+def create_app(
+    database: str = DEFAULT_DATABASE, bot_delay: float = 0.7, tables_per_minute: int = TABLES_PER_MINUTE
+) -> FastAPI:
     """The app over a database URL (SQLite file by default, or PostgreSQL)."""
     store = Store(database)
     lobby = Lobby(store, bot_delay=bot_delay)
     lobby.restore()
-    creations = RateLimit(TABLES_PER_MINUTE, 60.0)
+    creations = RateLimit(tables_per_minute, 60.0)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -161,8 +163,8 @@ def create_app(database: str = DEFAULT_DATABASE, bot_delay: float = 0.7) -> Fast
                     await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
                     continue
                 await websocket.send_json(await _answer(room, seat, token, raw))
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
+            pass  # the browser went away: it reclaims its seat when it connects again
         finally:
             await room.disconnect(listener)
 

@@ -1,0 +1,161 @@
+"""Load on ``pasur serve``: many bot-against-bot tables driven over WebSocket at once.
+
+    .venv/bin/python benchmarks/load.py --tables 200 --seconds 60 --think 1.0
+
+Starts the server in its own process (a fresh SQLite file), creates the tables (two seats each,
+both taken by this script), connects two WebSockets per table and plays: each seat answers its
+turn after ``--think`` seconds (a bot's pace; jittered) with a random legal move. Acknowledgement
+time is from sending a move to receiving its ``ack``: the move stored, applied and both seats
+sent their new state. Prints the figures, and one JSON line with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def seat_player(
+    url: str, think: float, rng: random.Random, latencies: list[float], stop: asyncio.Event, host: bool
+) -> int:
+    """Play one seat until ``stop``; the moves it made."""
+    moves = 0
+    sent: dict[str, float] = {}
+    async with websockets.connect(url, max_size=None) as connection:
+        if host:
+            await connection.send(json.dumps({"type": "start"}))
+        pending: asyncio.Task[None] | None = None
+
+        async def move_later(state: dict[str, Any]) -> None:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            move_id = f"{rng.getrandbits(64):x}"
+            sent[move_id] = time.perf_counter()
+            choice = rng.choice(state["legal"])["text"]
+            await connection.send(
+                json.dumps({"type": "move", "version": state["version"], "move": choice, "id": move_id})
+            )
+
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(connection.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            message = json.loads(raw)
+            if message["type"] == "ack" and message.get("id") in sent:
+                latencies.append(time.perf_counter() - sent.pop(message["id"]))
+                moves += 1
+            elif message["type"] == "state" and message.get("legal"):
+                if pending is None or pending.done():
+                    pending = asyncio.create_task(move_later(message))
+            elif message["type"] == "state" and message["table"]["status"] == "finished":
+                break
+        if pending is not None:
+            pending.cancel()
+    return moves
+
+
+async def drive(base: str, tables: int, seconds: float, think: float, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    seats: list[tuple[str, str, bool]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for index in range(tables):
+            created = (await client.post("/api/tables", json={"name": f"a{index}", "seats": ["friend"]})).json()
+            joined = (await client.post(f"/api/tables/{created['id']}/join", json={"name": f"b{index}"})).json()
+            seats.append((created["id"], created["token"], True))
+            seats.append((created["id"], joined["token"], False))
+    latencies: list[float] = []
+    stop = asyncio.Event()
+    ws_base = base.replace("http://", "ws://")
+    players = [
+        asyncio.create_task(
+            seat_player(
+                f"{ws_base}/ws/{table}?token={token}", think, random.Random(rng.random()), latencies, stop, host
+            )
+        )
+        for table, token, host in seats
+    ]
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    moves = sum(await asyncio.gather(*players))
+    elapsed = time.perf_counter() - start
+    ordered = sorted(latencies)
+
+    def percentile(share: float) -> float:
+        return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1) if ordered else float("nan")
+
+    return {
+        "tables": tables,
+        "connections": len(seats),
+        "seconds": round(elapsed, 1),
+        "think_seconds": think,
+        "moves": moves,
+        "moves_per_second": round(moves / elapsed, 1),
+        "ack_ms_p50": percentile(0.50),
+        "ack_ms_p95": percentile(0.95),
+        "ack_ms_p99": percentile(0.99),
+        "ack_ms_max": round(1000 * ordered[-1], 1) if ordered else None,
+        "ack_ms_mean": round(1000 * statistics.fmean(ordered), 1) if ordered else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to play once every table is set up")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat takes to answer its turn")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        database = f"sqlite:///{Path(folder) / 'load.db'}"
+        server = subprocess.Popen(
+            [sys.executable, "-m", "pasur", "serve", "--port", str(port), "--database", database]
+            + ["--tables-per-minute", str(args.tables * 2)],
+            stdout=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    httpx.get(base + "/api/tables/none", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            figures = asyncio.run(drive(base, args.tables, args.seconds, args.think, args.seed))
+        finally:
+            server.terminate()
+            server.wait(10)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(
+        f"{figures['tables']} tables, {figures['connections']} WebSockets, {figures['seconds']} s, "
+        f"{figures['moves']} moves ({figures['moves_per_second']}/s, think {figures['think_seconds']} s)\n"
+        f"move acknowledgement: p50 {figures['ack_ms_p50']} ms, p95 {figures['ack_ms_p95']} ms, "
+        f"p99 {figures['ack_ms_p99']} ms, max {figures['ack_ms_max']} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
