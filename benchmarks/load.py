@@ -73,8 +73,7 @@ async def seat_player(
     return moves
 
 
-async def drive(base: str, tables: int, seconds: float, think: float, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
+async def drive(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
     seats: list[tuple[str, str, bool]] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for index in range(tables):
@@ -87,11 +86,9 @@ async def drive(base: str, tables: int, seconds: float, think: float, seed: int)
     ws_base = base.replace("http://", "ws://")
     players = [
         asyncio.create_task(
-            seat_player(
-                f"{ws_base}/ws/{table}?token={token}", think, random.Random(rng.random()), latencies, stop, host
-            )
+            seat_player(f"{ws_base}/ws/{table}?token={token}", think, random.Random(seat), latencies, stop, host)
         )
-        for table, token, host in seats
+        for seat, (table, token, host) in enumerate(seats)
     ]
     start = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -123,15 +120,24 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play once every table is set up")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat takes to answer its turn")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{Path(folder) / 'load.db'}"
         server = subprocess.Popen(
-            [sys.executable, "-m", "pasur", "serve", "--port", str(port), "--database", database]
-            + ["--tables-per-minute", str(args.tables * 2)],
+            [
+                sys.executable,
+                "-m",
+                "pasur",
+                "serve",
+                "--port",
+                str(port),
+                "--database",
+                database,
+                "--tables-per-minute",
+                str(args.tables * 2),
+            ],
             stdout=subprocess.DEVNULL,
         )
         base = f"http://127.0.0.1:{port}"
@@ -142,7 +148,7 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            figures = asyncio.run(drive(base, args.tables, args.seconds, args.think, args.seed))
+            figures = asyncio.run(drive(base, args.tables, args.seconds, args.think))
         finally:
             server.terminate()
             server.wait(10)

@@ -5,7 +5,7 @@
 set -uo pipefail
 if [ "${1:-}" = stop ]; then
   su postgres -c "$(ls -d /usr/lib/postgresql/*/bin | tail -1)/pg_ctl -D '$2' stop -m fast" >/dev/null 2>&1
-  rm -rf "$2"
+  rm -rf "$(dirname "$2")"
   exit 0
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
