@@ -245,3 +245,14 @@ def stop_and_resume(database: str) -> None:
             final = play_to_the_end(socket, frames, first=resumed)
         record = second.get(f"/api/tables/{table['id']}/record").json()
     assert final["winner"] is not None and from_record(record).rules == Rules(target=10)
+
+
+def test_a_flood_of_messages_is_slowed_down(client):
+    table = create(client)
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        next_state(socket)
+        for _ in range(60):
+            socket.send_json({"type": "ping"})
+        replies = [answer(socket) for _ in range(60)]
+    assert any(reply["type"] == "error" and "slow down" in reply["message"] for reply in replies)
+    assert sum(reply["type"] == "pong" for reply in replies) >= 50
