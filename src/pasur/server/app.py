@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from .store import DEFAULT_DATABASE, Store
 from .tables import Lobby, TableError
@@ -58,9 +58,8 @@ class PingMessage(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage: TypeAdapter[MoveMessage | StartMessage | PingMessage] = TypeAdapter(
-    Annotated[MoveMessage | StartMessage | PingMessage, Field(discriminator="type")]  # type: ignore[arg-type]
-)
+#: What a browser may send, by its ``type``.
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = {"move": MoveMessage, "start": StartMessage, "ping": PingMessage}
 
 
 class RateLimit:
@@ -174,10 +173,17 @@ def create_app(
 async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> dict[str, Any]:
     """One client message handled: an answer saying what happened or what was wrong."""
     try:
-        message = ClientMessage.validate_python(json.loads(raw))
-    except (json.JSONDecodeError, ValidationError) as error:
-        reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else "not JSON"
-        return {"type": "error", "message": f"message not understood: {reason}"}
+        data = json.loads(raw)
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind not in CLIENT_MESSAGES:
+            return {"type": "error", "message": f"message not understood: unknown type {kind!r}"}
+        message = CLIENT_MESSAGES[kind].model_validate(data)
+    except json.JSONDecodeError:
+        return {"type": "error", "message": "message not understood: not JSON"}
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        return {"type": "error", "message": f"message not understood: {where}: {problem['msg']}"}
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
