@@ -66,7 +66,7 @@ function persianDigits(text) {
 function t(key, values = {}) {
   let text = I18N[lang][key] ?? I18N.en[key] ?? key;
   for (const [name, value] of Object.entries(values)) {
-    text = text.replaceAll(`{${name}}`, lang === "fa" ? persianDigits(value) : value);
+    text = text.replaceAll(`{${name}}`, lang === "fa" && typeof value === "number" ? persianDigits(value) : value);
   }
   return text;
 }
@@ -79,6 +79,11 @@ function escapeHtml(text) {
 
 function cardLabel(card) {
   return card.slice(0, -1) + SUITS[card.slice(-1)];
+}
+
+function cardsHtml(cards) {
+  // Card names read left to right inside Persian text.
+  return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
 }
 
 function cardSvg(card) {
@@ -323,8 +328,8 @@ function renderBoard() {
   $("#log").innerHTML = view.history.map((play) => {
     const name = escapeHtml(play.seat === you ? t("you") : seatName(play.seat));
     const text = play.take.length
-      ? t("took", { name, card: cardLabel(play.card), cards: play.take.map(cardLabel).join("+") })
-      : t("laid", { name, card: cardLabel(play.card) });
+      ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
+      : t("laid", { name, card: cardsHtml([play.card]) });
     return `<li>${text}</li>`;
   }).join("");
   showFinishedRounds();
@@ -395,7 +400,7 @@ function renderReplay() {
   const step = replaySteps[replayIndex];
   $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: replayIndex, n: replaySteps.length - 1 })}`;
   const move = step.move
-    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardLabel(step.move.card)}${step.move.take.length ? " × " + step.move.take.map(cardLabel).join("+") : ""}</p>`
+    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}</p>`
     : "";
   const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
   const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
