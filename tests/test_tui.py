@@ -309,3 +309,16 @@ async def test_a_mouse_click_on_a_card_plays_it():
             await pilot.press("enter")
         await settle(app, pilot)
         assert game.log[0].move.card == card
+
+
+def test_replay_view_plain_prints_every_position(tmp_path):
+    match = Match(Rules(target=5), seed=3)
+    while not match.over:
+        match.play(match.legal_moves()[0])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_record(match, names=["Ava", "Bo"])))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--view", "--plain"])
+    assert result.exit_code == 0, result.output
+    count = sum(len(game.history) for game in match.rounds) + len(match.rounds) - 1
+    assert result.output.count(" · move ") == count + 1
+    assert f"move {count} of {count}" in result.output and "Ava" in result.output

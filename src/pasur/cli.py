@@ -129,14 +129,15 @@ def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, 
             sys.exit(1 if invalid else 0)
         text = stream.read()
     try:
-        match = from_record(load_json(text))
+        record = load_json(text)
+        match = from_record(record)
     except RecordError as error:
         if as_json:
             click.echo(json.dumps(error.to_json()))
             sys.exit(1)
         raise click.ClickException(f"invalid record: {error}") from None
     if view:
-        _view_record(match, load_json(text), plain, lang)
+        _view_record(match, record, plain, lang)
         return
     summary = summarize(match)
     if as_json:
