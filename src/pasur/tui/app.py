@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from ..core import Card, IllegalMove, Move, SeatView
 from ..i18n import text
 from .plain import DEFAULT_SAVE, breakdown_lines
-from .session import LocalGame, Played, describe
+from .session import LocalGame, Played, describe, others_line, side_lines, status_line
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
@@ -178,26 +178,9 @@ class PasurApp(App[None]):
 
     def refresh_table(self) -> None:
         game, view = self.game, self.view()
-        rules = game.rules
-        self.query_one("#status", Static).update(
-            f"{self.t('title')} · {self.t('round', number=view.round)} · "
-            f"{self.t('deal', number=view.deal, deals=rules.deals)} · {self.t('pack', count=view.pack)} · "
-            f"{self.t('target', target=rules.target)}"
-        )
-        sides = []
-        for side in range(rules.sides):
-            clubs = sum(1 for card in view.captured[side] if card.suit == 0)
-            sides.append(
-                f"{game.side_name(side)} [b]{view.scores[side]}[/b] "
-                f"({self.t('surs', count=view.surs[side])}, {self.t('clubs', count=clubs)})"
-            )
-        self.query_one("#scores", Static).update(" · ".join(sides))
-        others = [
-            f"{game.name(seat)}: {self.t('cards_held', count=view.hands[seat])}"
-            for seat in range(rules.players)
-            if seat != self.viewer
-        ]
-        self.query_one("#others", Static).update(" · ".join(others))
+        self.query_one("#status", Static).update(f"{self.t('title')} · {status_line(game, view, self.lang)}")
+        self.query_one("#scores", Static).update(" · ".join(side_lines(game, view, self.lang)))
+        self.query_one("#others", Static).update(others_line(game, view, self.lang, self.viewer))
         table = [card_text(card, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
         self.query_one("#table", CardStrip).show(self.t("table"), table, empty=self.t("table_empty"))
         turn = "" if game.over else self.t("turn", name=game.name(game.turn))

@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..core import IllegalMove
 from ..i18n import text
-from .session import LocalGame, Played, describe
+from .session import LocalGame, Played, describe, others_line, side_lines, status_line
 
 #: Where ``s`` saves when no ``--save`` file was given.
 DEFAULT_SAVE = "pasur-save.json"
@@ -63,25 +63,9 @@ class PlainGame:
     def position(self, seat: int) -> None:
         """The position as ``seat`` sees it, and its numbered legal moves."""
         game, view = self.game, self.game.view(seat)
-        rules = game.rules
-        self.say(
-            f"{self.t('round', number=view.round)} · {self.t('deal', number=view.deal, deals=rules.deals)}"
-            f" · {self.t('pack', count=view.pack)} · {self.t('target', target=rules.target)}"
-        )
-        sides = []
-        for side in range(rules.sides):
-            clubs = sum(1 for card in view.captured[side] if card.suit == 0)
-            sides.append(
-                f"{game.side_name(side)} {view.scores[side]}"
-                f" ({self.t('surs', count=view.surs[side])}, {self.t('clubs', count=clubs)})"
-            )
-        self.say(f"{self.t('scores')}: " + " · ".join(sides))
-        others = [
-            f"{game.name(other)}: {self.t('cards_held', count=view.hands[other])}"
-            for other in range(rules.players)
-            if other != seat
-        ]
-        self.say(" · ".join(others))
+        self.say(status_line(game, view, self.lang))
+        self.say(f"{self.t('scores')}: " + " · ".join(side_lines(game, view, self.lang)))
+        self.say(others_line(game, view, self.lang, seat))
         table = " ".join(card.symbol() for card in view.table) or self.t("table_empty")
         self.say(f"{self.t('table')}: {table}")
         self.say(f"{self.t('hand_of', name=game.name(seat))}: " + " ".join(card.symbol() for card in view.hand))

@@ -249,6 +249,36 @@ def hint_reason(view: SeatView, move: Move, lang: str = "en") -> str:
     return text("reason_cards", lang, count=len(move.take) + 1)
 
 
+def status_line(game: LocalGame, view: SeatView, lang: str = "en") -> str:
+    """Round, deal, pack and target in one line."""
+    rules = game.rules
+    return (
+        f"{text('round', lang, number=view.round)} · {text('deal', lang, number=view.deal, deals=rules.deals)} · "
+        f"{text('pack', lang, count=view.pack)} · {text('target', lang, target=rules.target)}"
+    )
+
+
+def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
+    """Each side's name, banked score, and Surs and clubs this round."""
+    lines = []
+    for side in range(game.rules.sides):
+        clubs = sum(1 for card in view.captured[side] if card.suit == 0)
+        lines.append(
+            f"{game.side_name(side)} {view.scores[side]}"
+            f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)})"
+        )
+    return lines
+
+
+def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | None = None) -> str:
+    """How many cards each other seat holds (every seat but ``seat``)."""
+    return " · ".join(
+        f"{game.name(other)}: {text('cards_held', lang, count=view.hands[other])}"
+        for other in range(game.rules.players)
+        if other != seat
+    )
+
+
 def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
     """A played move in words, with the Sur and the end-of-round sweep."""
     name = game.name(played.seat)
