@@ -168,3 +168,9 @@ def test_bots_command_lists_every_bot():
         "pimc",
         "exec:COMMAND",
     ]
+
+
+def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():
+    pytest.importorskip("fastapi")
+    message = assert_one_line_error(pasur("serve", "--database", "nonsense://nowhere"), 1)
+    assert "cannot open the database" in message

@@ -108,7 +108,8 @@ def test_bad_table_requests_get_clear_errors(client):
     assert response.status_code == 400 and "grandmaster" in response.json()["error"]
     response = client.post("/api/tables", json={"name": "Ava", "seats": []})
     assert response.status_code == 400 and "other 1 seats" in response.json()["error"]
-    assert client.get("/api/tables/nope").status_code == 400
+    missing = client.get("/api/tables/nope")
+    assert missing.status_code == 404 and missing.json() == {"error": "there is no such table"}
     assert client.post("/api/tables", content=b"{", headers={"content-type": "application/json"}).status_code == 422
 
 

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
 from .store import DEFAULT_DATABASE, Store
-from .tables import Lobby, TableError
+from .tables import Lobby, NoSuchTable, TableError
 
 STATIC = Path(__file__).parent / "static"
 #: Tables one address may create per minute.
@@ -102,7 +102,7 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=400)
+        return JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NoSuchTable) else 400)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)

@@ -34,6 +34,10 @@ class TableError(ValueError):
     """A request the table refuses, with a message for the person."""
 
 
+class NoSuchTable(TableError):
+    """A table id this server does not know."""
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -396,7 +400,7 @@ class Lobby:
         if room is None:
             stored = self.store.table(table_id)
             if stored is None:
-                raise TableError("there is no such table")
+                raise NoSuchTable("there is no such table")
             room = TableRoom.restore(table_id, stored[0], stored[1], self.store, self.bot_delay)
             self.rooms[table_id] = room
         return room
