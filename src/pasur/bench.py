@@ -72,8 +72,10 @@ def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
     }
 
 
-def _engine_moves(moves: int, seed: int) -> float:
-    """Seconds of CPU for ``moves`` random legal moves through the engine's API, new rounds as needed."""
+def _engine_moves(moves: int, seed: int, checked: bool = False) -> float:
+    """Seconds of CPU for ``moves`` random legal moves through the engine, new rounds as needed:
+    its int fast path (``legal_codes``, ``play_code``), or with ``checked`` its Move API
+    (``legal_moves``, ``play``, which checks the move)."""
     rng = random.Random(seed)
     rules = Rules()
     played = 0
@@ -81,8 +83,12 @@ def _engine_moves(moves: int, seed: int) -> float:
     while played < moves:
         game = Round(rules, deal_deck(rng, rules), check_deck=False)
         while not game.over and played < moves:
-            codes = game.legal_codes()
-            game.play_code(codes[rng.randrange(len(codes))])
+            if checked:
+                legal = game.legal_moves()
+                game.play(legal[rng.randrange(len(legal))])
+            else:
+                codes = game.legal_codes()
+                game.play_code(codes[rng.randrange(len(codes))])
             played += 1
     return time.process_time() - start
 
@@ -119,18 +125,21 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1) -> dict[st
     except ImportError:
         return None
     moves = 5000
-    engine_best = environment_best = float("inf")
+    engine_best = checked_best = environment_best = float("inf")
     steps = 0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline or steps == 0:
         engine_best = min(engine_best, _engine_moves(moves, seed))
+        checked_best = min(checked_best, _engine_moves(moves, seed, checked=True))
         elapsed, steps = _environment_moves(moves, seed)
         environment_best = min(environment_best, elapsed)
     return {
         "steps_per_second": round(steps / environment_best),
         "moves_per_second": round(moves / environment_best),
         "engine_moves_per_second": round(moves / engine_best),
+        "engine_checked_moves_per_second": round(moves / checked_best),
         "cost_per_move": round(environment_best / engine_best, 2),
+        "cost_per_checked_move": round(environment_best / checked_best, 2),
     }
 
 

@@ -270,8 +270,9 @@ def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) ->
         environment = figures["pettingzoo"]
         click.echo(
             f"PettingZoo env : {environment['steps_per_second']:,} steps/s, {environment['moves_per_second']:,} "
-            f"moves/s; raw engine {environment['engine_moves_per_second']:,} moves/s, so a move costs "
-            f"{environment['cost_per_move']}x the engine's"
+            f"moves/s; a move costs {environment['cost_per_move']}x the engine's int fast path "
+            f"({environment['engine_moves_per_second']:,} moves/s) and {environment['cost_per_checked_move']}x "
+            f"its checked Move API ({environment['engine_checked_moves_per_second']:,} moves/s)"
         )
 
 
