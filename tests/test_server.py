@@ -143,7 +143,8 @@ def test_friends_take_open_seats_and_only_the_host_starts(client):
 def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
     table = create(client, rules={"target": 10})
     frames: list[dict[str, Any]] = []
-    assert client.get(f"/api/tables/{table['id']}/record").status_code == 400
+    for hidden_until_the_end in ("record", "replay"):
+        assert client.get(f"/api/tables/{table['id']}/{hidden_until_the_end}").status_code == 400
     with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
         socket.send_json({"type": "start"})
         final = play_to_the_end(socket, frames)
