@@ -131,6 +131,7 @@ def actions_for(code: int, legal_codes: Sequence[int]) -> list[int]:
     return actions
 
 
+#: Hand sizes as observed (count / 4), looked up rather than divided at every step.
 _QUARTERS = tuple(count / 4 for count in range(53))
 
 
@@ -188,5 +189,5 @@ def observe(view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
     observation[:CARD_VALUES] = np.unpackbits(
         np.frombuffer(cards.to_bytes(59, "little"), dtype=np.uint8), count=CARD_VALUES, bitorder="little"
     )
-    observation[CARD_VALUES:] = before + sizes + (0.0,) * (4 - len(hands)) + (_QUARTERS[view.pack] / 12,) + after
+    observation[CARD_VALUES:] = before + sizes + (0.0,) * (4 - len(hands)) + (view.pack / 48,) + after
     return observation
