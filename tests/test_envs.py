@@ -16,7 +16,7 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import pasur.envs  # noqa: E402,F401 - registers pasur/Pasur-v0
-from pasur import Round, Rules, deal_deck  # noqa: E402
+from pasur import CARDS, Card, Round, Rules, deal_deck  # noqa: E402
 from pasur.envs.encoding import ACTION_COUNT, DONE, TAKE, MoveChooser, actions_for, observe  # noqa: E402
 from pasur.envs.pettingzoo import env as pettingzoo_env  # noqa: E402
 
@@ -150,3 +150,38 @@ def test_observations_do_not_change_when_unseen_cards_are_reshuffled(players, de
     assert (observe(game.masks(seat)) == observe(other.masks(seat))).all()
     if game.turn == seat and not game.over:
         assert (MoveChooser(game.legal_codes()).mask() == MoveChooser(other.legal_codes()).mask()).all()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_observation_reads_back_as_the_seats_view(players):
+    """Each block of the documented layout holds what the view says, from the observer's side."""
+    rng = random.Random(players)
+    rules = Rules(players=players)
+    game = Round(rules, deal_deck(rng, rules), number=3, banked=[7] * rules.sides)
+    for _ in range(rng.randrange(5, 30)):
+        codes = game.legal_codes()
+        game.play_code(codes[rng.randrange(len(codes))])
+    chooser = MoveChooser(game.legal_codes())
+    chooser.card = game.legal_codes()[0] & 63
+
+    def names(cards: tuple[Card, ...]) -> set[str]:
+        return {str(card) for card in cards}
+
+    for seat in range(players):
+        view = game.view(seat)
+        seen = observe(game.masks(seat), chooser if seat == game.turn else None)
+
+        def block(index: int, seen: np.ndarray = seen) -> set[str]:
+            return {str(card) for card in CARDS if seen[52 * index + card]}
+
+        assert block(0) == names(view.hand) and block(1) == names(view.table)
+        for slot in range(rules.sides):
+            assert block(2 + slot) == names(view.captured[(view.side + slot) % rules.sides])
+        assert block(6) == names(view.unseen())
+        assert block(7) == ({str(CARDS[chooser.card])} if seat == game.turn else set())
+        scalars = seen[52 * 9 :]
+        assert scalars[0] == pytest.approx(7 / rules.target)
+        assert list(scalars[8 : 8 + players]) == [view.hands[(seat + slot) % players] / 4 for slot in range(players)]
+        assert scalars[12] == pytest.approx(view.pack / 48)
+        assert scalars[13 + view.deal - 1] == 1 and scalars[19] == pytest.approx(0.3)
+        assert scalars[25 + players - 2] == 1
