@@ -322,3 +322,10 @@ def test_replay_view_plain_prints_every_position(tmp_path):
     count = sum(len(game.history) for game in match.rounds) + len(match.rounds) - 1
     assert result.output.count(" · move ") == count + 1
     assert f"move {count} of {count}" in result.output and "Ava" in result.output
+
+
+def test_plain_saves_on_leaving_when_a_save_file_is_given(tmp_path):
+    path = tmp_path / "left.json"
+    game = versus()
+    PlainGame(game, source=io.StringIO("1\nq\n"), sink=io.StringIO(), save_path=str(path)).run()
+    assert LocalGame.load(path).to_record() == game.to_record() and len(game.log) >= 1

@@ -85,6 +85,7 @@ class PlainGame:
             if not line:
                 self.say()
                 self.say(self.t("input_ended"))
+                self.save_on_leaving()
                 return None
             answer = line.strip()
             if not self.source.isatty():
@@ -93,6 +94,7 @@ class PlainGame:
                 continue
             if answer.lower() in ("q", "quit"):
                 self.say(self.t("quit"))
+                self.save_on_leaving()
                 return None
             if answer.lower() in ("h", "?", "hint"):
                 move, reason = game.hint(self.lang)
@@ -112,6 +114,12 @@ class PlainGame:
                 return game.play(answer)
             except IllegalMove as error:
                 self.say(self.t("unknown_input", text=answer, count=len(legal), reason=error))
+
+    def save_on_leaving(self) -> None:
+        """Leaving an unfinished match with ``--save`` given keeps it there."""
+        if self.save_path:
+            self.game.save(self.save_path)
+            self.say(self.t("saved", path=Path(self.save_path).resolve()))
 
     def report(self, played: Played) -> None:
         """A move in words; at the end of a round, its breakdown and the match score."""
