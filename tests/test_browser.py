@@ -114,6 +114,17 @@ def create_table(page: Any, base: str, seats: list[str], target: int = 1) -> str
     return str(page.url)
 
 
+def start_against_a_bot(page: Any, base: str, moves: int = 0) -> str:
+    """Create a table against `easy`, start it and play ``moves`` moves; the table's address."""
+    url = create_table(page, base, ["easy"])
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    for _ in range(moves):
+        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
+        click_a_move(page)
+    return url
+
+
 def finished(page: Any) -> bool:
     return bool(page.is_visible("#finished"))
 
@@ -163,9 +174,7 @@ def record_of(server: LiveServer, url: str) -> dict[str, Any]:
 
 def test_play_a_whole_round_against_a_bot_by_clicking(server, browser):
     page, frames = recorded_page(browser)
-    url = create_table(page, server.base, ["easy"])
-    page.click("#start")
-    page.wait_for_selector("#board:not([hidden])")
+    url = start_against_a_bot(page, server.base)
     assert page.locator("#hand .card").count() == 4 and page.locator("#table-cards .card").count() == 4
     play_until([page], lambda: finished(page))
     assert "wins the match" in page.inner_text("#winner")
@@ -182,12 +191,7 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser):
 
 def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
-    url = create_table(page, server.base, ["easy"])
-    page.click("#start")
-    page.wait_for_selector("#board:not([hidden])")
-    for _ in range(3):
-        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
-        click_a_move(page)
+    url = start_against_a_bot(page, server.base, moves=3)
     hand = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
     version = page.evaluate("version")
     page.reload()
@@ -218,12 +222,7 @@ def test_two_browsers_play_each_other(server, browser):
 
 def test_the_server_restarts_mid_round_and_the_page_carries_on(server, browser):
     page, frames = recorded_page(browser)
-    url = create_table(page, server.base, ["easy"])
-    page.click("#start")
-    page.wait_for_selector("#board:not([hidden])")
-    for _ in range(2):
-        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
-        click_a_move(page)
+    url = start_against_a_bot(page, server.base, moves=2)
     version = page.evaluate("version")
     server.stop()
     page.wait_for_function("document.querySelector('#connection').textContent.includes('reconnecting')")

@@ -109,10 +109,11 @@ def _environment_moves(moves: int, seed: int) -> tuple[float, int]:
             environment.reset()
             continue
         allowed = environment.observe(agent)["action_mask"].nonzero()[0]
-        before = len(environment.game.history)
+        history = environment.game.history  # the round the move goes into
+        before = len(history)
         environment.step(int(allowed[rng.randrange(len(allowed))]))
         steps += 1
-        played += len(environment.game.history) - before
+        played += len(history) - before
     return time.process_time() - start, steps
 
 

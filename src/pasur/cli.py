@@ -24,6 +24,7 @@ from .core import (
     format_cards,
 )
 from .core.record import from_record, load_json, replay_line, summarize
+from .i18n import LANGUAGES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,7 +113,7 @@ def cli() -> None:
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes for JSON Lines [all cores]")
 @click.option("--view", is_flag=True, help="step through the record move by move (full screen)")
 @click.option("--plain", is_flag=True, help="with --view: print every position, line by line")
-@click.option("--lang", type=click.Choice(["en", "fa"]), default="en", help="with --view: English or Persian")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", help="with --view: English or Persian")
 def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, lang: str) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
@@ -342,7 +343,7 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
 )
 @click.option("--seed", type=int, default=None, help="seed for the deals and the bots")
 @click.option("--fast", is_flag=True, help="no pauses between the bots' moves")
-@click.option("--lang", type=click.Choice(["en", "fa"]), default="en", show_default=True, help="English or Persian")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="English or Persian")
 @click.option("--plain", is_flag=True, help="line by line on standard input and output, no full screen")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False), help="play on from a saved game or record")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="the file saving writes [pasur-save.json]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,6 +145,17 @@ class ReplaySummary:
     def to_json(self) -> dict[str, Any]:
         """The JSON object of RECORDS.md."""
         return {"rounds": self.rounds, "scores": self.scores, "winner": self.winner, "over": self.over}
+
+
+def positions(match: Match) -> Iterator[tuple[Round, Move | None]]:
+    """Every position of a match in order: each round as dealt, then after each of its moves,
+    with the move just played. One Round per round moves on: copy it to keep a position."""
+    for recorded in match.rounds:
+        game = Round(match.rules, recorded.deck, recorded.number, recorded.banked)
+        yield game, None
+        for code in recorded.history:
+            game.play_code(code)
+            yield game, Move.from_code(code)
 
 
 def summarize(match: Match) -> ReplaySummary:

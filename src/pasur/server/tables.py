@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BotError, checked_choice, make_bot
-from ..core import IllegalMove, Match, Move, Round, Rules, RulesError, cards_in, public_json, to_record
+from ..core import IllegalMove, Match, Move, Rules, RulesError, cards_in, public_json, to_record
 from ..core.moves import short_texts
+from ..core.record import positions
 from .store import Store
 
 #: A listener: something that takes a JSON-ready message (a WebSocket, in the app).
@@ -318,27 +319,20 @@ class TableRoom:
     def replay(self) -> list[dict[str, Any]]:
         """Every position of the finished match, for the replay view: table, hands, the move."""
         self.record()  # the same condition: only once the match is over
-        steps: list[dict[str, Any]] = []
         assert self.match is not None
-        banked = [0] * self.rules.sides
-        for recorded in self.match.rounds:
-            game = Round(self.rules, recorded.deck, recorded.number, banked)
-            for index in range(len(recorded.history) + 1):
-                move = Move.from_code(recorded.history[index - 1]) if index else None
-                steps.append(
-                    {
-                        "round": game.number,
-                        "deal": game.deal,
-                        "table": [str(card) for card in cards_in(game.table)],
-                        "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
-                        "seat": (game.first + index - 1) % self.rules.players if move else None,
-                        "move": move.to_json() if move else None,
-                        "scores": list(banked),
-                    }
-                )
-                if index < len(recorded.history):
-                    game.play_code(recorded.history[index])
-            banked = [score + points for score, points in zip(banked, recorded.points(), strict=True)]
+        steps: list[dict[str, Any]] = []
+        for game, move in positions(self.match):
+            steps.append(
+                {
+                    "round": game.number,
+                    "deal": game.deal,
+                    "table": [str(card) for card in cards_in(game.table)],
+                    "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
+                    "seat": (game.first + len(game.history) - 1) % self.rules.players if move else None,
+                    "move": move.to_json() if move else None,
+                    "scores": list(game.banked),
+                }
+            )
         return steps
 
     def record(self) -> dict[str, Any]:

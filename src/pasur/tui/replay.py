@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from ..core import Match, Move, Round
 from ..core.cards import format_cards
+from ..core.record import positions
 from ..i18n import text
 
 
@@ -30,24 +31,13 @@ class RecordSteps:
     """Positions of a replayed match, by move number (0 = before the first move)."""
 
     def __init__(self, match: Match) -> None:
-        self.match = match
-        self.places = [  # (round index, moves into it)
-            (number, moves) for number, game in enumerate(match.rounds) for moves in range(len(game.history) + 1)
-        ]
+        self.positions = [(game.copy(), move) for game, move in positions(match)]
 
     def __len__(self) -> int:
-        return len(self.places)
+        return len(self.positions)
 
     def step(self, index: int) -> Step:
-        number, moves = self.places[index]
-        recorded = self.match.rounds[number]
-        banked = [0] * self.match.rules.sides
-        for earlier in self.match.rounds[:number]:
-            banked = [score + points for score, points in zip(banked, earlier.points(), strict=True)]
-        game = Round(self.match.rules, recorded.deck, recorded.number, banked)
-        for code in recorded.history[:moves]:
-            game.play_code(code)
-        move = Move.from_code(recorded.history[moves - 1]) if moves else None
+        game, move = self.positions[index]
         return Step(game, move, index, len(self) - 1)
 
 
