@@ -15,7 +15,7 @@ from sb3_contrib import MaskablePPO
 
 from pasur.bots.protocol import serve
 from pasur.core import Move, SeatView
-from pasur.envs.encoding import MoveChooser, observe
+from pasur.envs.encoding import MoveChooser, Observer
 
 
 class PolicyBot:
@@ -25,13 +25,17 @@ class PolicyBot:
         self.model = model
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        chooser = MoveChooser([move.code for move in legal])
-        masks = view.masks()
+        codes = [move.code for move in legal]
+
+        def card_codes(card: int) -> list[int]:
+            return [code for code in codes if code & 63 == card]
+
+        observer, chooser, masks = Observer(view.rules), MoveChooser(), view.masks()
         while True:
-            allowed = chooser.mask()
-            observation = {"observation": observe(masks, chooser), "action_mask": allowed}
-            action, _ = self.model.predict(observation, action_masks=allowed.astype(bool), deterministic=True)
-            code = chooser.step(int(action))
+            observation = observer.observe(masks, chooser)
+            allowed = observation["action_mask"].astype(bool)
+            action, _ = self.model.predict(observation, action_masks=allowed, deterministic=True)
+            code = chooser.step(int(action), card_codes)
             if code is not None:
                 return Move.from_code(code)
 

@@ -17,7 +17,28 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import pasur.envs  # noqa: E402,F401 - registers pasur/Pasur-v0
 from pasur import CARDS, Card, Round, Rules, deal_deck  # noqa: E402
-from pasur.envs.encoding import ACTION_COUNT, DONE, TAKE, MoveChooser, actions_for, observe  # noqa: E402
+from pasur.envs.encoding import (  # noqa: E402
+    ACTION_COUNT,
+    CAPTURED,
+    CHOSEN,
+    DEAL,
+    HAND,
+    HANDS,
+    LAST_CAPTURER,
+    OBSERVATION_SIZE,
+    PACK,
+    PLAYERS,
+    ROUND,
+    SCORES,
+    SURS,
+    TABLE,
+    TAKE,
+    TURN,
+    UNSEEN,
+    MoveChooser,
+    Observer,
+    actions_for,
+)
 from pasur.envs.pettingzoo import env as pettingzoo_env  # noqa: E402
 
 OPTIONS = [
@@ -104,29 +125,47 @@ def random_positions(rules: Rules, count: int, seed: int):
     ids=str,
 )
 def test_every_legal_move_round_trips_through_the_actions(rules):
+    observer = Observer(rules)
     for game in random_positions(rules, 3000, seed=rules.players):
         codes = game.legal_codes()
+        view = game.masks(game.turn)
         chosen = set()
         for code in codes:
-            chooser = MoveChooser(codes)
+            chooser = MoveChooser()
             decided = None
-            for action in actions_for(code, codes):
-                assert chooser.mask()[action] == 1
+            for action in actions_for(code, game.card_codes):
+                assert observer.observe(view, chooser)["action_mask"][action] == 1
                 assert decided is None
-                decided = chooser.step(action)
+                decided = chooser.step(action, game.card_codes)
             assert decided == code
             chosen.add(decided)
         assert chosen == set(codes)
+        # the first step offers exactly the cards that have a legal move
+        first = observer.observe(view, MoveChooser())["action_mask"]
+        assert set(np.flatnonzero(first)) == {code & 63 for code in codes}
 
 
 def test_an_action_the_mask_refuses_changes_nothing():
-    game = next(random_positions(Rules(), 1, seed=1))
-    chooser = MoveChooser(game.legal_codes())
-    refused = next(action for action in range(ACTION_COUNT) if not chooser.mask()[action])
-    with pytest.raises(ValueError, match="not legal"):
-        chooser.step(refused)
-    assert chooser.card is None and chooser.named == 0
-    assert not chooser.mask()[TAKE : DONE + 1].any()
+    rules = Rules()
+    observer = Observer(rules)
+    game = next(
+        game for game in random_positions(rules, 10_000, seed=1) if any(len(game.card_codes(c)) > 2 for c in range(52))
+    )
+    card = next(card for card in range(52) if len(game.card_codes(card)) > 2)
+    view = game.masks(game.turn)
+    chooser = MoveChooser()
+    for _ in range(2):  # refused at the first step, then in the middle of a capture choice
+        mask = observer.observe(view, chooser)["action_mask"].copy()
+        for action in range(-1, ACTION_COUNT + 1):
+            if 0 <= action < ACTION_COUNT and mask[action]:
+                continue
+            before = (chooser.card, chooser.named, chooser.allowed(view.hand))
+            with pytest.raises(ValueError, match="not legal"):
+                chooser.step(action, game.card_codes)
+            assert (chooser.card, chooser.named, chooser.allowed(view.hand)) == before
+        if chooser.card is None:
+            assert chooser.step(card, game.card_codes) is None
+    assert not mask[:TAKE].any() and mask[TAKE:].any()
 
 
 @settings(max_examples=150, deadline=None)
@@ -147,9 +186,11 @@ def test_observations_do_not_change_when_unseen_cards_are_reshuffled(players, de
         game.play_code(codes[rng.randrange(len(codes))])
     other = game.copy()
     other.reshuffle_unseen(seat, random.Random(shuffle_seed))
-    assert (observe(game.masks(seat)) == observe(other.masks(seat))).all()
-    if game.turn == seat and not game.over:
-        assert (MoveChooser(game.legal_codes()).mask() == MoveChooser(other.legal_codes()).mask()).all()
+    to_move = game.turn == seat and not game.over
+    seen = Observer(rules).observe(game.masks(seat), MoveChooser() if to_move else None)
+    seen_again = Observer(rules).observe(other.masks(seat), MoveChooser() if to_move else None)
+    assert (seen["observation"] == seen_again["observation"]).all()
+    assert (seen["action_mask"] == seen_again["action_mask"]).all()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -157,31 +198,48 @@ def test_an_observation_reads_back_as_the_seats_view(players):
     """Each block of the documented layout holds what the view says, from the observer's side."""
     rng = random.Random(players)
     rules = Rules(players=players)
-    game = Round(rules, deal_deck(rng, rules), number=3, banked=[7] * rules.sides)
-    for _ in range(rng.randrange(5, 30)):
-        codes = game.legal_codes()
-        game.play_code(codes[rng.randrange(len(codes))])
-    chooser = MoveChooser(game.legal_codes())
-    chooser.card = game.legal_codes()[0] & 63
+    choosing = []  # the cards in hand with several legal moves
+    while not choosing:
+        game = Round(rules, deal_deck(rng, rules), number=3, banked=[7] * rules.sides)
+        for _ in range(rng.randrange(5, 30)):
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+        choosing = [card for card in range(52) if len(game.card_codes(card)) > 1]
+    card = choosing[0]
+    chooser = MoveChooser()
+    chooser.step(card, game.card_codes)
+    observer = Observer(rules)
 
     def names(cards: tuple[Card, ...]) -> set[str]:
         return {str(card) for card in cards}
 
     for seat in range(players):
         view = game.view(seat)
-        seen = observe(game.masks(seat), chooser if seat == game.turn else None)
+        seen = observer.observation(game.masks(seat), chooser if seat == game.turn else None)
+        assert seen.shape == (OBSERVATION_SIZE,)
 
-        def block(index: int, seen: np.ndarray = seen) -> set[str]:
-            return {str(card) for card in CARDS if seen[52 * index + card]}
+        def block(start: int, seen: np.ndarray = seen) -> set[str]:
+            return {str(card) for card in CARDS if seen[start + card]}
 
-        assert block(0) == names(view.hand) and block(1) == names(view.table)
+        def from_observer(index: int, count: int, own: int) -> int:
+            return (index - own) % count
+
+        assert block(HAND) == names(view.hand) and block(TABLE) == names(view.table)
         for slot in range(rules.sides):
-            assert block(2 + slot) == names(view.captured[(view.side + slot) % rules.sides])
-        assert block(6) == names(view.unseen())
-        assert block(7) == ({str(CARDS[chooser.card])} if seat == game.turn else set())
-        scalars = seen[52 * 9 :]
-        assert scalars[0] == pytest.approx(7 / rules.target)
-        assert list(scalars[8 : 8 + players]) == [view.hands[(seat + slot) % players] / 4 for slot in range(players)]
-        assert scalars[12] == pytest.approx(view.pack / 48)
-        assert scalars[13 + view.deal - 1] == 1 and scalars[19] == pytest.approx(0.3)
-        assert scalars[25 + players - 2] == 1
+            assert block(CAPTURED + 52 * slot) == names(view.captured[(view.side + slot) % rules.sides])
+        assert block(UNSEEN) == names(view.unseen())
+        assert block(CHOSEN) == ({str(CARDS[card])} if seat == game.turn else set())
+        assert list(np.flatnonzero(seen[TURN:HANDS])) == [from_observer(view.turn, players, seat)]
+        for slot in range(players):
+            size = view.hands[(seat + slot) % players]
+            assert list(seen[HANDS + 4 * slot : HANDS + 4 * slot + 4]) == [1] * size + [0] * (4 - size)
+        assert list(np.flatnonzero(seen[DEAL:LAST_CAPTURER])) == [view.deal - 1]
+        last = 4 if view.last_capturer is None else from_observer(view.last_capturer, rules.sides, view.side)
+        assert list(np.flatnonzero(seen[LAST_CAPTURER:PLAYERS])) == [last]
+        assert list(np.flatnonzero(seen[PLAYERS:SCORES])) == [players - 2] + ([3] if players == 4 else [])
+        scores = [7 / rules.target] * rules.sides + [0] * (4 - rules.sides)
+        assert list(seen[SCORES:SURS]) == pytest.approx(scores)
+        surs = [view.surs[(view.side + slot) % rules.sides] / 5 for slot in range(rules.sides)]
+        assert list(seen[SURS : SURS + rules.sides]) == pytest.approx(surs)
+        assert seen[PACK] == pytest.approx(view.pack / 48) and seen[ROUND] == pytest.approx(0.3)
+        assert set(np.unique(seen[:SCORES])) <= {0.0, 1.0}

@@ -291,6 +291,14 @@ class Round:
             codes += found
         return codes
 
+    def card_codes(self, card: int) -> tuple[int, ...]:
+        """The legal moves that play ``card``, as engine ints; none when it is not in the hand of
+        the player to move."""
+        if self.over or not self.hands[self.turn] >> card & 1:
+            return ()
+        found = self._move_table.get((self.table & DECIDING[card]) << 6 | card)
+        return card_moves(self.table, card, self._compulsory) if found is None else found
+
     def play_code(self, code: int) -> None:
         """Play a legal move given as an engine int. Legality is not checked: see :meth:`play`."""
         card = code & 63

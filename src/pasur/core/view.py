@@ -167,20 +167,21 @@ class SeatMasks(NamedTuple):
 
 def seat_masks(game: Round, seat: int) -> SeatMasks:
     """The view of ``seat`` in a round, as masks."""
-    hand, table = game.hands[seat], game.table
+    hand, table, captured = game.hands[seat], game.table, game.captured
     seen = hand | table
-    for pile in game.captured:
+    for pile in captured:
         seen |= pile
-    return SeatMasks(
+    # Built as a plain tuple: the environments read a view at every step.
+    fields = (
         game.rules,
         seat,
-        game.rules.side_of(seat),
+        game._side[seat],
         hand,
         table,
-        tuple(game.captured),
+        tuple(captured),
         FULL_DECK & ~seen,
         tuple(map(int.bit_count, game.hands)),
-        game.pack,
+        52 - game.dealt,
         game.banked,
         tuple(game.surs),
         game.number,
@@ -188,6 +189,7 @@ def seat_masks(game: Round, seat: int) -> SeatMasks:
         game.turn,
         game.last_capturer,
     )
+    return tuple.__new__(SeatMasks, fields)
 
 
 def seat_view(game: Round, seat: int) -> SeatView:

@@ -10,7 +10,8 @@
   those make a legal choice (in practice: laying the card down when capture is not compulsory).
 
 **Observation** (``float32``, :data:`OBSERVATION_SIZE` values), from the seat's view only, sides
-and seats counted from the observer (0 = the observer's own side or seat, then in order of play):
+and seats counted from the observer (0 = the observer's own side or seat, then in order of play).
+Every value up to ``partnership`` is 0 or 1:
 
 ====================  ======  ==========================================================
 block                 size    meaning
@@ -21,34 +22,39 @@ captured              4 × 52  1 for each card in each side's pile this round
 unseen                52      1 for each card the observer has not seen (others' hands, pack)
 chosen card           52      1 for the card chosen in an unfinished multi-step move
 named cards           52      1 for each table card named so far in that move
-scores                4       each side's banked match score / target (at most 2)
-surs                  4       each side's Surs this round / 5 (at most 2)
-hands                 4       cards in each seat's hand / 4
-pack                  1       cards still to be dealt / 48
+turn                  4       one-hot: the seat to play
+hands                 4 × 4   each seat's hand size: slot k is 1 when it holds more than k cards
 deal                  6       one-hot deal number (1 … 6)
-round                 1       round number / 10 (capped at 1)
 last capturer         5       one-hot side, or the last slot when nobody has captured
 players               3       one-hot 2, 3 or 4 players
 partnership           1       1 when four players play in partnerships
+scores                4       each side's banked match score / target (at most 2)
+surs                  4       each side's Surs this round / 5 (at most 2)
+pack                  1       cards still to be dealt / 48
+round                 1       round number / 10 (capped at 1)
 ====================  ======  ==========================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..core import SeatMasks
+from ..core import Rules, SeatMasks
 
 PLAY, TAKE, DONE = 0, 52, 104
 ACTION_COUNT = 105
-CARD_VALUES = 52 * 9
-SCALAR_COUNT = 4 + 4 + 4 + 1 + 6 + 1 + 5 + 3 + 1
-OBSERVATION_SIZE = CARD_VALUES + SCALAR_COUNT
+#: Where each block of the observation starts.
+HAND, TABLE, CAPTURED, UNSEEN, CHOSEN, NAMED = 0, 52, 104, 312, 364, 416
+TURN, HANDS, DEAL, LAST_CAPTURER, PLAYERS, PARTNERSHIP = 468, 472, 488, 494, 499, 502
+SCORES, SURS, PACK, ROUND = 503, 507, 511, 512
+OBSERVATION_SIZE = 513
 #: Every value lies in [0, OBSERVATION_HIGH]: scores and Surs are capped there.
 OBSERVATION_HIGH = 2.0
+
+#: The legal moves of one card in the hand of the player to move, as engine ints.
+CardCodes = Callable[[int], Sequence[int]]
 
 
 def lowest(mask: int) -> int:
@@ -65,129 +71,155 @@ def is_prefix(named: int, take: int) -> bool:
 
 
 class MoveChooser:
-    """Turns action numbers into a move for one decision: a card, then table cards if needed."""
+    """Turns action numbers into moves, one decision after another: a card, then table cards
+    while the card has several captures. It keeps only the unfinished decision."""
 
-    def __init__(self, legal_codes: Sequence[int], card: int | None = None, named: int = 0) -> None:
-        """A decision among ``legal_codes``; ``card`` and ``named`` resume one begun elsewhere."""
-        self.legal = list(legal_codes)
-        self.card = card
-        self.named = named
-        self.allowed = 0  # the legal actions, as bits
-        if card is None:
-            for code in self.legal:
-                self.allowed |= 1 << (PLAY + (code & 63))
-        else:
-            self._allow(self.candidates())
+    __slots__ = ("_allowed", "card", "fitting", "named")
 
-    def _allow(self, fitting: list[int]) -> None:
-        """Allow the actions that go on towards the ``fitting`` moves."""
-        self.allowed = 0
-        for code in fitting:
-            rest = (code >> 6) & ~self.named
-            self.allowed |= 1 << (TAKE + lowest(rest) if rest else DONE)
+    def __init__(self) -> None:
+        self.card: int | None = None
+        self.named = 0
+        self.fitting: Sequence[int] = ()  # the chosen card's legal moves still fitting
+        self._allowed = 0
 
-    def candidates(self) -> list[int]:
-        """The legal moves still fitting what has been chosen."""
+    def copy(self) -> MoveChooser:
+        """An independent copy of the unfinished decision."""
+        other = MoveChooser()
+        other.card, other.named, other.fitting, other._allowed = self.card, self.named, self.fitting, self._allowed
+        return other
+
+    def allowed(self, hand: int) -> int:
+        """The legal actions as bits, for the player to move holding ``hand``: any card of it
+        (every card has a legal move), or how the chosen card's decision goes on."""
+        return hand if self.card is None else self._allowed
+
+    def step(self, action: int, card_codes: CardCodes) -> int | None:
+        """Apply one action; the move's engine int once it is decided (the chooser is then ready
+        for the next decision), else None. ``card_codes`` gives a card's legal moves (none when
+        it is not in the hand). ValueError, changing nothing, for an action that is not legal."""
         if self.card is None:
-            return self.legal
-        return [code for code in self.legal if code & 63 == self.card and is_prefix(self.named, code >> 6)]
-
-    def mask(self) -> np.ndarray:
-        """The legal actions now, as 0/1 ``int8``."""
-        raw = np.frombuffer(self.allowed.to_bytes(14, "little"), dtype=np.uint8)
-        return np.unpackbits(raw, count=ACTION_COUNT, bitorder="little").view(np.int8)
-
-    def step(self, action: int) -> int | None:
-        """Apply one action; the move's engine int once it is decided, else None. ValueError
-        for an action the mask does not allow."""
-        if not 0 <= action < ACTION_COUNT or not self.allowed >> action & 1:
+            fitting = card_codes(action) if 0 <= action < TAKE else ()
+            if len(fitting) == 1:
+                return fitting[0]
+            if not fitting:
+                raise ValueError(f"action {action} is not legal now")
+            self.card = action
+        elif not 0 <= action < ACTION_COUNT or not self._allowed >> action & 1:
             raise ValueError(f"action {action} is not legal now")
-        if self.card is None:
-            self.card = action - PLAY
         elif action == DONE:
-            return self.card | self.named << 6
+            return self._decided(self.card | self.named << 6)
         else:
             self.named |= 1 << (action - TAKE)
-        fitting = self.candidates()
-        if len(fitting) == 1:
-            return fitting[0]
-        self._allow(fitting)
+            named = self.named
+            fitting = [code for code in self.fitting if is_prefix(named, code >> 6)]
+            if len(fitting) == 1:
+                return self._decided(fitting[0])
+        self.fitting = fitting
+        self._allowed = 0
+        for code in fitting:
+            rest = (code >> 6) & ~self.named
+            self._allowed |= 1 << (TAKE + lowest(rest) if rest else DONE)
         return None
 
+    def _decided(self, code: int) -> int:
+        self.card, self.named, self.fitting = None, 0, ()
+        return code
 
-def actions_for(code: int, legal_codes: Sequence[int]) -> list[int]:
+
+def actions_for(code: int, card_codes: CardCodes) -> list[int]:
     """The actions that choose a legal move."""
-    chooser = MoveChooser(legal_codes)
+    chooser = MoveChooser()
     actions = [PLAY + (code & 63)]
-    decided = chooser.step(actions[0])
+    decided = chooser.step(actions[0], card_codes)
     take = code >> 6
     while decided is None:
         rest = take & ~chooser.named
         action = TAKE + lowest(rest) if rest else DONE
         actions.append(action)
-        decided = chooser.step(action)
+        decided = chooser.step(action, card_codes)
     if decided != code:
         raise ValueError("the actions did not lead to the move")
     return actions
 
 
-#: Hand sizes as observed (count / 4), looked up rather than divided at every step.
-_QUARTERS = tuple(count / 4 for count in range(53))
+#: Each byte's 8 bits as 0/1 float32, lowest bit first: one ``take`` turns packed bits into values.
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+_UINT8 = np.dtype(np.uint8)
+#: The action mask is unpacked with the observation, from this bit on.
+_MASK_AT = 8 * ((OBSERVATION_SIZE + 7) // 8)
+_BYTES = (_MASK_AT + ACTION_COUNT + 7) // 8
+#: How many entries each cache of :class:`Observer` keeps before it starts again.
+_CACHE_LIMIT = 1 << 16
 
 
-@lru_cache(maxsize=1 << 14)
-def _scalars_around(
-    scores: tuple[int, ...],
-    surs: tuple[int, ...],
-    side: int,
-    target: int,
-    deal: int,
-    round_number: int,
-    last_capturer: int,
-    players: int,
-    partnership: bool,
-) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The scalars before the hand sizes (scores, Surs) and after the pack (deal … partnership):
-    they change seldom, so they are kept."""
-    sides = len(scores)
-    before = [0.0] * 8
-    for slot in range(sides):
-        before[slot] = min(scores[(side + slot) % sides] / target, OBSERVATION_HIGH)
-        before[4 + slot] = min(surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
-    after = [0.0] * 16
-    after[min(deal, 6) - 1] = 1.0
-    after[6] = min(round_number / 10, 1.0)
-    after[7 + (4 if last_capturer < 0 else (last_capturer - side) % sides)] = 1.0
-    after[12 + players - 2] = 1.0
-    after[15] = float(players == 4 and partnership)
-    return tuple(before), tuple(after)
+class Observer:
+    """Builds observations (see the module's table) for one set of rules. The blocks that change
+    seldom are kept, so an observation costs little more than unpacking the card masks."""
 
+    def __init__(self, rules: Rules) -> None:
+        self.players = players = rules.players
+        self.target = rules.target
+        self._fixed = 1 << (PLAYERS + players - 2) | int(players == 4 and rules.partnership) << PARTNERSHIP
+        self._counters: dict[tuple[int, ...], int] = {}
+        self._scalars: dict[tuple[object, ...], np.ndarray] = {}
 
-def observe(view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
-    """The observation of a seat's view (see the module's table)."""
-    rules, side, seat, hands = view.rules, view.side, view.seat, view.hands
-    sides = len(view.scores)
-    # The card blocks, packed into one int and unpacked by one numpy call.
-    cards = view.hand | view.table << 52 | view.unseen << 312
-    for slot in range(sides):
-        cards |= view.captured[(side + slot) % sides] << (104 + 52 * slot)
-    if chooser is not None and chooser.card is not None:
-        cards |= 1 << (364 + chooser.card) | chooser.named << 416
-    before, after = _scalars_around(
-        view.scores,
-        view.surs,
-        side,
-        rules.target,
-        view.deal,
-        view.round,
-        view.last_capturer,
-        len(hands),
-        rules.partnership,
-    )
-    sizes = tuple(_QUARTERS[count] for count in hands[seat:] + hands[:seat])
-    observation = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-    observation[:CARD_VALUES] = np.unpackbits(
-        np.frombuffer(cards.to_bytes(59, "little"), dtype=np.uint8), count=CARD_VALUES, bitorder="little"
-    )
-    observation[CARD_VALUES:] = before + sizes + (0.0,) * (4 - len(hands)) + (view.pack / 48,) + after
-    return observation
+    def observation(self, view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
+        """The observation of a seat's view; ``chooser`` holds the seat's unfinished move."""
+        return self._values(view, chooser, 0)[:OBSERVATION_SIZE]
+
+    def observe(self, view: SeatMasks, chooser: MoveChooser | None) -> dict[str, np.ndarray]:
+        """The observation and the action mask, as the environments hand them out; ``chooser`` is
+        None when the seat is not to move (no action is legal)."""
+        allowed = 0 if chooser is None else chooser.allowed(view.hand)
+        values = self._values(view, chooser, allowed)
+        mask = values[_MASK_AT : _MASK_AT + ACTION_COUNT].astype(np.int8)
+        return {"observation": values[:OBSERVATION_SIZE], "action_mask": mask}
+
+    def _values(self, view: SeatMasks, chooser: MoveChooser | None, allowed: int) -> np.ndarray:
+        """The observation, then from :data:`_MASK_AT` the ``allowed`` actions, as float32."""
+        side, captured = view.side, view.captured
+        sides = len(captured)
+        bits = view.hand | view.table << TABLE | view.unseen << UNSEEN | allowed << _MASK_AT
+        for slot in range(sides):
+            bits |= captured[(side + slot) % sides] << (CAPTURED + 52 * slot)
+        if chooser is not None and chooser.card is not None:
+            bits |= 1 << (CHOSEN + chooser.card) | chooser.named << NAMED
+        key = (view.seat, view.turn, view.deal, view.last_capturer, *view.hands)
+        counters = self._counters.get(key)
+        if counters is None:
+            counters = self._counters_of(view)
+            if len(self._counters) >= _CACHE_LIMIT:
+                self._counters.clear()
+            self._counters[key] = counters
+        scalar_key = (view.seat, view.deal, view.round, view.scores, view.surs)
+        scalars = self._scalars.get(scalar_key)
+        if scalars is None:
+            scalars = self._scalars_of(view)
+            if len(self._scalars) >= _CACHE_LIMIT:
+                self._scalars.clear()
+            self._scalars[scalar_key] = scalars
+        packed = np.frombuffer((bits | counters).to_bytes(_BYTES, "little"), _UINT8)
+        values = _BITS.take(packed, 0).ravel()
+        values[SCORES:OBSERVATION_SIZE] = scalars
+        return values
+
+    def _counters_of(self, view: SeatMasks) -> int:
+        """The one-hot and count blocks from ``turn`` to ``partnership``, as bits."""
+        seat, players, sides = view.seat, self.players, len(view.scores)
+        bits = self._fixed | 1 << (TURN + (view.turn - seat) % players) | 1 << (DEAL + min(view.deal, 6) - 1)
+        for slot in range(players):
+            count = min(view.hands[(seat + slot) % players], 4)
+            bits |= ((1 << count) - 1) << (HANDS + 4 * slot)
+        last = view.last_capturer
+        return bits | 1 << (LAST_CAPTURER + (4 if last < 0 else (last - view.side) % sides))
+
+    def _scalars_of(self, view: SeatMasks) -> np.ndarray:
+        """Scores, Surs, pack and round, as floats."""
+        side, sides = view.side, len(view.scores)
+        scalars = np.zeros(OBSERVATION_SIZE - SCORES, dtype=np.float32)
+        for slot in range(sides):
+            scalars[slot] = min(view.scores[(side + slot) % sides] / self.target, OBSERVATION_HIGH)
+            scalars[4 + slot] = min(view.surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
+        scalars[PACK - SCORES] = view.pack / 48
+        scalars[ROUND - SCORES] = min(view.round / 10, 1.0)
+        return scalars

@@ -21,7 +21,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core import Match, Round, Rules
 from ..core.cards import format_cards
-from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, observe
+from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
 
 
 class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -59,8 +59,9 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             }
         )
         self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.observer = Observer(self.rules)
         self.match: Match | None = None
-        self.chooser: MoveChooser | None = None
+        self.chooser = MoveChooser()
         self.bots: dict[int, Bot] = {}
 
     def reset(
@@ -76,8 +77,9 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.bots = {
             seat: make_bot(spec, seed=deal_seed + seat) for seat, spec in zip(others, self.opponent_specs, strict=True)
         }
+        self.chooser = MoveChooser()
         self._play_opponents()
-        return self._observation(), self._info()
+        return self._observed()
 
     @property
     def game(self) -> Round:
@@ -92,7 +94,6 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         while not self._episode_over():
             game = self.game
             if game.turn == self.seat:
-                self.chooser = MoveChooser(game.legal_codes())
                 break
             seat = game.turn
             self.match.play(self.bots[seat].choose(game.view(seat), game.legal_moves()))
@@ -116,11 +117,12 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return float(own - (sum(points) - own) / (len(points) - 1))
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        assert self.chooser is not None and self.match is not None, "call reset() first"
+        assert self.match is not None, "call reset() first"
         try:
-            code = self.chooser.step(int(action))
+            code = self.chooser.step(int(action), self.game.card_codes)
         except ValueError:
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+            observation, info = self._observed()
+            return observation, -1.0, True, False, {**info, "illegal_action": True}
         reward = 0.0
         if code is not None:
             game = self.game
@@ -130,23 +132,22 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             reward += self._play_opponents()
         if self.render_mode == "human":
             print(self.render_text())
-        return self._observation(), reward, self._episode_over(), False, self._info()
+        observation, info = self._observed()
+        return observation, reward, self._episode_over(), False, info
+
+    def _observed(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The observation, and the info that holds the action mask too."""
+        observation = self._observation()
+        return observation, {"action_mask": observation["action_mask"].copy()}
 
     def _observation(self) -> dict[str, np.ndarray]:
         mine = not self.game.over and self.game.turn == self.seat
-        chooser = self.chooser if mine else None
-        mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": observe(self.game.masks(self.seat), chooser), "action_mask": mask}
+        return self.observer.observe(self.game.masks(self.seat), self.chooser if mine else None)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans, as sb3-contrib's MaskablePPO asks for them."""
-        mask: np.ndarray = self._info()["action_mask"].astype(bool)
+        mask: np.ndarray = self._observation()["action_mask"].astype(bool)
         return mask
-
-    def _info(self) -> dict[str, Any]:
-        mine = self.chooser is not None and not self.game.over and self.game.turn == self.seat
-        mask = self.chooser.mask() if mine and self.chooser else np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"action_mask": mask}
 
     def render_text(self) -> str:
         """The agent's view as text."""

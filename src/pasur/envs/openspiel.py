@@ -22,7 +22,7 @@ import pyspiel
 from ..core import Round, Rules
 from ..core.cards import JACKS, format_cards, mask_of
 from ..core.game import table_problem
-from .encoding import ACTION_COUNT, OBSERVATION_SIZE, MoveChooser, observe
+from .encoding import ACTION_COUNT, HAND, OBSERVATION_SIZE, TABLE, TURN, UNSEEN, MoveChooser, Observer
 
 _PARAMETERS: dict[str, Any] = {
     "players": 2,
@@ -96,7 +96,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         self.bury_jack: int | None = None  # a lone table Jack waiting to be buried
         self.buried_after: int | None = None  # …under how many pack cards
         self.round: Round | None = None
-        self.chooser: MoveChooser | None = None
+        self.chooser = MoveChooser()
 
     # -- chance -------------------------------------------------------------------------------
 
@@ -142,25 +142,22 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
                 assert self.buried_after is not None
                 deck.insert(table_end + self.buried_after, self.bury_jack)
             self.round = Round(self.rules, deck)
-            self.chooser = MoveChooser(self.round.legal_codes())
 
     # -- play ---------------------------------------------------------------------------------
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.round is None or self.round.over or player != self.round.turn:
             return []
-        assert self.chooser is not None
-        return [int(action) for action in np.flatnonzero(self.chooser.mask())]
+        allowed = self.chooser.allowed(self.round.hands[player])
+        return [action for action in range(ACTION_COUNT) if allowed >> action & 1]
 
     def _apply_action(self, action: int) -> None:
         if self.round is None:
             self._apply_chance(action)
             return
-        assert self.chooser is not None
-        code = self.chooser.step(action)
+        code = self.chooser.step(action, self.round.card_codes)
         if code is not None:
             self.round.play_code(code)
-            self.chooser = MoveChooser(self.round.legal_codes()) if not self.round.over else None
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -178,8 +175,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         other = PasurState(self.get_game())
         seed = int(probability_sampler() * 2**53)
         other.round = Round.from_view(self.round.view(player_id), random.Random(seed))
-        if self.chooser is not None:
-            other.chooser = MoveChooser(other.round.legal_codes(), self.chooser.card, self.chooser.named)
+        other.chooser = self.chooser.copy()  # the seat's own hand and the table are the same
         return other
 
     def is_terminal(self) -> bool:
@@ -213,6 +209,7 @@ class PasurObserver:
         self.public = iig_obs_type.public_info
         self.recall = iig_obs_type.perfect_recall
         size = OBSERVATION_SIZE + (_HISTORY_SIZE if self.recall else 0)
+        self.observer = Observer(rules)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -221,14 +218,12 @@ class PasurObserver:
         if state.round is None:
             return
         own_turn = not state.round.over and state.round.turn == player
-        encoded = observe(state.round.masks(player), state.chooser if own_turn else None)
+        encoded = self.observer.observation(state.round.masks(player), state.chooser if own_turn else None)
         if not self.private:
-            encoded[:52] = 0
-            encoded[52 * 6 : 52 * 9] = 0  # unseen cards, and the chosen card and named cards
+            encoded[HAND:TABLE] = 0
+            encoded[UNSEEN:TURN] = 0  # unseen cards, and the chosen card and named cards
         if not self.public:
-            hand = encoded[:52].copy()
-            encoded[:] = 0
-            encoded[:52] = hand
+            encoded[TABLE:] = 0
         self.tensor[:OBSERVATION_SIZE] = encoded
         if self.recall and self.public:
             for index, play in enumerate(state.round.view(player).history):
@@ -245,7 +240,7 @@ class PasurObserver:
         if self.private:
             parts.append("hand " + " ".join(str(card) for card in view.hand))
             own_turn = not state.round.over and state.round.turn == player
-            if own_turn and state.chooser is not None and state.chooser.card is not None:
+            if own_turn and state.chooser.card is not None:
                 parts.append(
                     f"chosen {format_cards(1 << state.chooser.card)} named {format_cards(state.chooser.named)}"
                 )

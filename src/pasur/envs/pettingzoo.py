@@ -22,7 +22,7 @@ from pettingzoo.utils import wrappers
 
 from ..core import Match, Round, Rules
 from ..core.cards import format_cards
-from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, observe
+from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -65,8 +65,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents}
         self._seed_source = random.Random()
+        self.observer = Observer(self.rules)
         self.match: Match | None = None
-        self.chooser: MoveChooser | None = None
+        self.chooser = MoveChooser()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -94,33 +95,32 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.chooser = MoveChooser()
         self._next_decision()
 
     def _next_decision(self) -> None:
         assert self.match is not None
         self._round = game = self.match.rounds[-1]
-        self.chooser = MoveChooser(game.legal_codes())
         self.agent_selection = self.possible_agents[game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._round
-        chooser = self.chooser if agent == self.agent_selection and not game.over else None
-        mask = chooser.mask() if chooser is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": observe(game.masks(self._seats[agent]), chooser), "action_mask": mask}
+        to_move = agent == self.agent_selection and not game.over
+        return self.observer.observe(game.masks(self._seats[agent]), self.chooser if to_move else None)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.chooser is not None and self.match is not None
+        assert self.match is not None
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # the last step's rewards are spent
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
-        code = self.chooser.step(int(action))
+        game = self._round
+        code = self.chooser.step(int(action), game.card_codes)
         if code is not None:
-            game = self._round
             self.match.play_code(code)
             if game.over:
                 self._end_of_round(game)
