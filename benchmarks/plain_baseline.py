@@ -74,7 +74,7 @@ def play_round(rng: random.Random) -> list[int]:
             hands = [pack[0:4], pack[4:8]]
             pack = pack[8:]
         last_deal = not pack
-        moves = []
+        moves: list[tuple[tuple[str, str], list[tuple[str, str]]]] = []
         for card in hands[player]:
             options = captures(card, table)
             if options:

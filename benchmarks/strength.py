@@ -12,6 +12,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from pasur.arena import Plan, run
 from pasur.core import Rules
@@ -25,7 +26,7 @@ PAIRINGS = [
 BUDGETS = ["ismcts:iterations=100", "ismcts:iterations=300", "ismcts:iterations=1000", "pimc:playouts=100"]
 
 
-def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict:
+def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict[str, Any]:
     start = time.time()
     tally, _ = run(Plan((first, second), Rules(), rounds=rounds, seed=1), jobs=jobs)
     report = tally.report()
@@ -35,7 +36,7 @@ def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict:
     return report
 
 
-def row(report: dict) -> str:
+def row(report: dict[str, Any]) -> str:
     first, second = report["bots"]
     low, high = first["ci95"]
     elo = report["elo"]

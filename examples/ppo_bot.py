@@ -21,6 +21,8 @@ from pasur.envs.encoding import MoveChooser, Observer
 class PolicyBot:
     """Plays the policy's most likely legal action at each step."""
 
+    name = "ppo"
+
     def __init__(self, model: MaskablePPO) -> None:
         self.model = model
 

@@ -18,12 +18,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 import gymnasium
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
 
-import pasur.envs  # noqa: F401  (registers pasur/Pasur-v0)
+from pasur.envs.gymnasium import PasurEnv  # importing pasur.envs registers pasur/Pasur-v0
 
 HERE = Path(__file__).resolve().parent
 
@@ -31,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 def train(steps: int, opponent: str, seed: int, out: Path) -> MaskablePPO:
     """Train, print progress now and then, save to ``out``."""
     env = gymnasium.make("pasur/Pasur-v0", opponents=opponent)
-    env = ActionMasker(env, lambda wrapped: wrapped.unwrapped.action_masks())
+    env = ActionMasker(env, lambda wrapped: cast(PasurEnv, wrapped.unwrapped).action_masks())
     model = MaskablePPO(
         "MultiInputPolicy",
         env,

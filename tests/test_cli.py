@@ -130,6 +130,21 @@ def test_bench_json_has_rounds_per_second():
     assert figures["rounds_per_second"] > 0 and figures["replay_moves_per_second"] > 0
 
 
+def test_bench_sets_the_environment_against_each_engine_loop():
+    pytest.importorskip("pettingzoo", reason="the rl extra is installed by scripts/test.sh")
+    from pasur.bench import ENGINE_LOOPS, _environment_moves
+
+    for players in (2, 4):
+        elapsed, moves = _environment_moves(600, seed=players, players=players)
+        assert elapsed > 0 and 500 < moves <= 600  # a move takes one step, or more to choose a capture
+    result = pasur("bench", "--seconds", "0.2", "--records", "2", "--no-bots")
+    assert result.returncode == 0 and "PettingZoo env" in result.stdout
+    for words in ("(legal_codes, play_code)", "view read first (masks)", "(legal_moves, play)"):
+        assert words in result.stdout
+    figures = json.loads(pasur("bench", "--json", "--seconds", "0.2", "--records", "2", "--no-bots").stdout)
+    assert all(figures["pettingzoo"][f"cost_per_{loop}_move"] > 0 for loop in ENGINE_LOOPS)
+
+
 def test_demo_plays_a_whole_match():
     result = pasur("demo", "--seed", "9", "--letters", "--players", "4")
     assert result.returncode == 0

@@ -72,76 +72,82 @@ def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
     }
 
 
-def _engine_moves(moves: int, seed: int, checked: bool = False) -> float:
-    """Seconds of CPU for ``moves`` random legal moves through the engine, new rounds as needed:
-    its int fast path (``legal_codes``, ``play_code``), or with ``checked`` its Move API
-    (``legal_moves``, ``play``, which checks the move)."""
+#: How ``pasur bench`` drives the engine, to set the environment against: its int fast path
+#: (``legal_codes``, ``play_code``); the same with the mover's view read first (``masks``), as an
+#: agent must; and the checked Move API (``legal_moves``, ``play``).
+ENGINE_LOOPS = ("playout", "with_view", "checked")
+
+
+def _engine_moves(moves: int, seed: int, loop: str, players: int) -> float:
+    """Seconds of CPU for ``moves`` random legal moves through the engine, new rounds as needed."""
     rng = random.Random(seed)
-    rules = Rules()
+    rules = Rules(players=players)
     played = 0
     start = time.process_time()
     while played < moves:
         game = Round(rules, deal_deck(rng, rules), check_deck=False)
         while not game.over and played < moves:
-            if checked:
+            if loop == "checked":
                 legal = game.legal_moves()
                 game.play(legal[rng.randrange(len(legal))])
             else:
+                if loop == "with_view":
+                    game.masks(game.turn)
                 codes = game.legal_codes()
                 game.play_code(codes[rng.randrange(len(codes))])
             played += 1
     return time.process_time() - start
 
 
-def _environment_moves(moves: int, seed: int) -> tuple[float, int]:
-    """Seconds of CPU for ``moves`` random legal moves through the PettingZoo environment (observe,
-    then step), and the steps they took."""
+def _environment_moves(steps: int, seed: int, players: int) -> tuple[float, int]:
+    """Seconds of CPU for ``steps`` random legal actions through the PettingZoo environment
+    (observe, then step, as an agent's loop does), and the moves they made."""
     from .envs.pettingzoo import raw_env
 
     rng = random.Random(seed)
-    environment = raw_env()
+    environment = raw_env(players=players)
     environment.reset(seed=seed)
-    played = steps = 0
+    finished = 0  # moves in the rounds already over
     start = time.process_time()
-    while played < moves:
+    for _ in range(steps):
         agent = environment.agent_selection
         if environment.terminations[agent]:
+            finished += len(environment.game.history)
             environment.reset()
-            continue
+            agent = environment.agent_selection
         allowed = environment.observe(agent)["action_mask"].nonzero()[0]
-        history = environment.game.history  # the round the move goes into
-        before = len(history)
         environment.step(int(allowed[rng.randrange(len(allowed))]))
-        steps += 1
-        played += len(history) - before
-    return time.process_time() - start, steps
+    elapsed = time.process_time() - start
+    return elapsed, finished + len(environment.game.history)
 
 
-def environment_steps_per_second(seconds: float = 2.0, seed: int = 1) -> dict[str, float] | None:
-    """The PettingZoo environment against the raw engine, both playing uniformly random legal
-    moves in the same loop (interleaved, best of several, to calm a noisy machine); None without
-    the ``rl`` extra."""
+def environment_steps_per_second(seconds: float = 2.0, seed: int = 1, players: int = 2) -> dict[str, float] | None:
+    """The PettingZoo environment against the raw engine, all playing uniformly random legal
+    moves (interleaved, best of several, to calm a noisy machine); None without the ``rl`` extra."""
     try:
         import pettingzoo  # noqa: F401
     except ImportError:
         return None
-    moves = 5000
-    engine_best = checked_best = environment_best = float("inf")
-    steps = 0
+    count = 5000
+    engine = dict.fromkeys(ENGINE_LOOPS, float("inf"))
+    per_move = float("inf")
+    steps_per_move = 1.0
     deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline or steps == 0:
-        engine_best = min(engine_best, _engine_moves(moves, seed))
-        checked_best = min(checked_best, _engine_moves(moves, seed, checked=True))
-        elapsed, steps = _environment_moves(moves, seed)
-        environment_best = min(environment_best, elapsed)
-    return {
-        "steps_per_second": round(steps / environment_best),
-        "moves_per_second": round(moves / environment_best),
-        "engine_moves_per_second": round(moves / engine_best),
-        "engine_checked_moves_per_second": round(moves / checked_best),
-        "cost_per_move": round(environment_best / engine_best, 2),
-        "cost_per_checked_move": round(environment_best / checked_best, 2),
+    while time.perf_counter() < deadline or per_move == float("inf"):
+        for loop in ENGINE_LOOPS:
+            engine[loop] = min(engine[loop], _engine_moves(count, seed, loop, players) / count)
+        elapsed, moves = _environment_moves(count, seed, players)
+        per_move = min(per_move, elapsed / moves)
+        steps_per_move = count / moves
+    figures: dict[str, float] = {
+        "steps_per_second": round(steps_per_move / per_move),
+        "moves_per_second": round(1 / per_move),
     }
+    for loop in ENGINE_LOOPS:
+        figures[f"engine_{loop}_moves_per_second"] = round(1 / engine[loop])
+    for loop in ENGINE_LOOPS:
+        figures[f"cost_per_{loop}_move"] = round(per_move / engine[loop], 2)
+    return figures
 
 
 #: The bots ``pasur bench`` times, with how many decisions each.

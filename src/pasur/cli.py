@@ -271,10 +271,17 @@ def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) ->
         environment = figures["pettingzoo"]
         click.echo(
             f"PettingZoo env : {environment['steps_per_second']:,} steps/s, {environment['moves_per_second']:,} "
-            f"moves/s; a move costs {environment['cost_per_move']}x the engine's int fast path "
-            f"({environment['engine_moves_per_second']:,} moves/s) and {environment['cost_per_checked_move']}x "
-            f"its checked Move API ({environment['engine_checked_moves_per_second']:,} moves/s)"
+            "moves/s (observe, then step); a move costs, against the engine's"
         )
+        for loop, words in (
+            ("playout", "int fast path (legal_codes, play_code)"),
+            ("with_view", "same, the mover's view read first (masks)"),
+            ("checked", "checked Move API (legal_moves, play)"),
+        ):
+            click.echo(
+                f"  {words:<43}: {environment[f'cost_per_{loop}_move']:>5}x "
+                f"({environment[f'engine_{loop}_moves_per_second']:,} moves/s)"
+            )
 
 
 @cli.command()

@@ -160,7 +160,12 @@ class Observer:
         self.players = players = rules.players
         self.target = rules.target
         self._fixed = 1 << (PLAYERS + players - 2) | int(players == 4 and rules.partnership) << PARTNERSHIP
-        self._counters: dict[tuple[int, ...], int] = {}
+        sides = rules.sides
+        #: For each side: each pile and where it goes, the observer's side first.
+        self._piles = [
+            [((side + slot) % sides, CAPTURED + 52 * slot) for slot in range(sides)] for side in range(sides)
+        ]
+        self._counters: dict[tuple[object, ...], int] = {}
         self._scalars: dict[tuple[object, ...], np.ndarray] = {}
 
     def observation(self, view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
@@ -177,14 +182,13 @@ class Observer:
 
     def _values(self, view: SeatMasks, chooser: MoveChooser | None, allowed: int) -> np.ndarray:
         """The observation, then from :data:`_MASK_AT` the ``allowed`` actions, as float32."""
-        side, captured = view.side, view.captured
-        sides = len(captured)
+        captured = view.captured
         bits = view.hand | view.table << TABLE | view.unseen << UNSEEN | allowed << _MASK_AT
-        for slot in range(sides):
-            bits |= captured[(side + slot) % sides] << (CAPTURED + 52 * slot)
+        for pile, shift in self._piles[view.side]:
+            bits |= captured[pile] << shift
         if chooser is not None and chooser.card is not None:
             bits |= 1 << (CHOSEN + chooser.card) | chooser.named << NAMED
-        key = (view.seat, view.turn, view.deal, view.last_capturer, *view.hands)
+        key = (view.seat, view.turn, view.deal, view.last_capturer, view.hands)
         counters = self._counters.get(key)
         if counters is None:
             counters = self._counters_of(view)

@@ -133,9 +133,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
 
     def _end_of_round(self, game: Round) -> None:
         assert self.match is not None
-        points = game.points()
-        sides = len(points)
         if self.reward_mode == "round":
+            # the match has banked the round: its points are the scores gained
+            points = [score - before for score, before in zip(self.match.scores, game.banked, strict=True)]
+            sides = len(points)
             for seat, agent in enumerate(self.possible_agents):
                 own = points[self.rules.side_of(seat)]
                 self.rewards[agent] = float(own - (sum(points) - own) / (sides - 1))
