@@ -40,6 +40,7 @@ from pasur.envs.encoding import (  # noqa: E402
     actions_for,
 )
 from pasur.envs.pettingzoo import env as pettingzoo_env  # noqa: E402
+from pasur.envs.pettingzoo import raw_env  # noqa: E402
 
 OPTIONS = [
     {},
@@ -106,6 +107,48 @@ def test_pettingzoo_round_rewards_sum_to_zero():
         game.step(action)
     assert sum(totals.values()) == pytest.approx(0)
     assert any(totals.values())
+
+
+def refused_action(game) -> int:
+    mask = game.observe(game.agent_selection)["action_mask"]
+    return next(action for action in range(ACTION_COUNT) if not mask[action])
+
+
+def test_pettingzoo_an_action_the_mask_refuses_ends_the_game_with_minus_one():
+    game = pettingzoo_env(players=3)
+    game.reset(seed=4)
+    game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    offender = game.agent_selection
+    history = list(game.game.history)
+    game.step(refused_action(game))
+    assert game.game.history == history
+    assert all(game.terminations.values()) and all(game.truncations.values())
+    final = {}
+    for agent in game.agent_iter():
+        _, reward, termination, truncation, _ = game.last()
+        assert termination and truncation
+        final[agent] = final.get(agent, 0.0) + reward
+        game.step(None)
+    assert final == {agent: (-1.0 if agent == offender else 0.0) for agent in game.possible_agents}
+
+
+def test_pettingzoo_raw_env_refuses_an_illegal_action_and_changes_nothing():
+    game = raw_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        game.step(0)
+    game.reset(seed=5)
+    before = game.observe(game.agent_selection)
+    for action in (refused_action(game), -1, ACTION_COUNT, None, 2.5):
+        with pytest.raises(ValueError, match=r"not legal|action space"):
+            game.step(action)
+        after = game.observe(game.agent_selection)
+        assert (after["observation"] == before["observation"]).all()
+        assert (after["action_mask"] == before["action_mask"]).all()
+        assert not any(game.terminations.values()) and game.game.history == []
+    wrapped = pettingzoo_env()  # an action outside the space is refused there too
+    wrapped.reset(seed=5)
+    with pytest.raises(ValueError, match="action space"):
+        wrapped.step(ACTION_COUNT)
 
 
 def random_positions(rules: Rules, count: int, seed: int):

@@ -100,12 +100,12 @@ def _engine_moves(moves: int, seed: int, loop: str, players: int) -> float:
 
 
 def _environment_moves(steps: int, seed: int, players: int) -> tuple[float, int]:
-    """Seconds of CPU for ``steps`` random legal actions through the PettingZoo environment
-    (observe, then step, as an agent's loop does), and the moves they made."""
-    from .envs.pettingzoo import raw_env
+    """Seconds of CPU for ``steps`` random legal actions through the PettingZoo environment as
+    ``env()`` hands it out (observe, then step, as an agent's loop does), and the moves they made."""
+    from .envs.pettingzoo import env
 
     rng = random.Random(seed)
-    environment = raw_env(players=players)
+    environment = env(players=players)
     environment.reset(seed=seed)
     finished = 0  # moves in the rounds already over
     start = time.process_time()

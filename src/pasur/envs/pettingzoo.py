@@ -8,6 +8,10 @@ and actions are documented in :mod:`pasur.envs.encoding`. ``reward="round"`` (de
 episode is one round and each agent's reward is its side's round points minus the mean of the
 other sides'. ``reward="match"``: an episode is a whole match, +1 for each agent of the winning
 side and −1 for the others at its end.
+
+:func:`env` behaves as PettingZoo's classic games wrapped in its ``TerminateIllegalWrapper``,
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, but does it in the environment itself:
+those wrappers tripled the cost of a step.
 """
 
 from __future__ import annotations
@@ -18,24 +22,25 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core import Match, Round, Rules
 from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The environment wrapped as PettingZoo's classic games are: an illegal action ends the
-    game with −1 for the agent that took it."""
-    game: AECEnv = raw_env(**kwargs)
-    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
-    game = wrappers.AssertOutOfBoundsWrapper(game)
-    return wrappers.OrderEnforcingWrapper(game)
+def env(**kwargs: Any) -> raw_env:
+    """The environment as PettingZoo's classic games hand it out: an action the mask refuses ends
+    the game with −1 for the agent that took it (and 0 for the others)."""
+    kwargs.setdefault("illegal_reward", -1.0)
+    return raw_env(**kwargs)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
-    """Pasur for 2, 3 or 4 agents (``player_0`` … in order of play)."""
+    """Pasur for 2, 3 or 4 agents (``player_0`` … in order of play). An action the mask refuses
+    raises ValueError, changing nothing; with ``illegal_reward`` set it ends the game instead,
+    with that reward for the agent that took it. An action outside the action space, or a step
+    before :meth:`reset`, always raises."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
@@ -44,7 +49,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         "render_fps": 4,
     }
 
-    def __init__(self, render_mode: str | None = None, reward: str = "round", **rules: Any) -> None:
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        reward: str = "round",
+        illegal_reward: float | None = None,
+        **rules: Any,
+    ) -> None:
         super().__init__()
         if reward not in ("round", "match"):
             raise ValueError('reward must be "round" or "match"')
@@ -52,6 +63,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.rules = Rules(**rules)
         self.reward_mode = reward
+        self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -67,6 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self._seed_source = random.Random()
         self.observer = Observer(self.rules)
         self.match: Match | None = None
+        self._round: Round | None = None
         self.chooser = MoveChooser()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -105,21 +118,32 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._round
+        if game is None:
+            raise RuntimeError("call reset() before observe()")
         to_move = agent == self.agent_selection and not game.over
         return self.observer.observe(game.masks(self._seats[agent]), self.chooser if to_move else None)
 
     def step(self, action: Any) -> None:
+        game = self._round
+        if game is None or self.match is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.match is not None
+        if not isinstance(action, int | np.integer) or not 0 <= action < ACTION_COUNT:
+            raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
+        try:
+            code = self.chooser.step(int(action), game.card_codes)
+        except ValueError:
+            if self.illegal_reward is None:
+                raise
+            self._end_by_illegal_action(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # the last step's rewards are spent
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
-        game = self._round
-        code = self.chooser.step(int(action), game.card_codes)
         if code is not None:
             self.match.play_code(code)
             if game.over:
@@ -130,6 +154,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
                 self._next_decision()
         if self.render_mode == "human":
             self.render()
+
+    def _end_by_illegal_action(self, agent: str) -> None:
+        """End the game, as PettingZoo's ``TerminateIllegalWrapper`` does."""
+        assert self.illegal_reward is not None
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self._rewarded = True
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def _end_of_round(self, game: Round) -> None:
         assert self.match is not None
