@@ -38,6 +38,7 @@ round                 1       round number / 10 (capped at 1)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -148,8 +149,24 @@ _UINT8 = np.dtype(np.uint8)
 #: The action mask is unpacked with the observation, from this bit on.
 _MASK_AT = 8 * ((OBSERVATION_SIZE + 7) // 8)
 _BYTES = (_MASK_AT + ACTION_COUNT + 7) // 8
-#: How many entries each cache of :class:`Observer` keeps before it starts again.
-_CACHE_LIMIT = 1 << 16
+#: How many entries each memo of :class:`Observer` keeps before it starts again.
+_MEMO_LIMIT = 1 << 16
+
+Kept = TypeVar("Kept")
+
+
+class _Memo(dict[tuple[int | tuple[int, ...], ...], Kept]):
+    """A bounded memo: a missing key's value is made from the key by ``make``."""
+
+    def __init__(self, make: Callable[[tuple[Any, ...]], Kept]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: tuple[Any, ...]) -> Kept:
+        if len(self) >= _MEMO_LIMIT:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
 
 
 class Observer:
@@ -157,16 +174,15 @@ class Observer:
     seldom are kept, so an observation costs little more than unpacking the card masks."""
 
     def __init__(self, rules: Rules) -> None:
-        self.players = players = rules.players
-        self.target = rules.target
+        self.rules = rules
+        players, sides = rules.players, rules.sides
         self._fixed = 1 << (PLAYERS + players - 2) | int(players == 4 and rules.partnership) << PARTNERSHIP
-        sides = rules.sides
         #: For each side: each pile and where it goes, the observer's side first.
         self._piles = [
             [((side + slot) % sides, CAPTURED + 52 * slot) for slot in range(sides)] for side in range(sides)
         ]
-        self._counters: dict[tuple[object, ...], int] = {}
-        self._scalars: dict[tuple[object, ...], np.ndarray] = {}
+        self._counters = _Memo(self._counters_of)
+        self._scalars = _Memo(self._scalars_of)
 
     def observation(self, view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
         """The observation of a seat's view; ``chooser`` holds the seat's unfinished move."""
@@ -188,42 +204,30 @@ class Observer:
             bits |= captured[pile] << shift
         if chooser is not None and chooser.card is not None:
             bits |= 1 << (CHOSEN + chooser.card) | chooser.named << NAMED
-        key = (view.seat, view.turn, view.deal, view.last_capturer, view.hands)
-        counters = self._counters.get(key)
-        if counters is None:
-            counters = self._counters_of(view)
-            if len(self._counters) >= _CACHE_LIMIT:
-                self._counters.clear()
-            self._counters[key] = counters
-        scalar_key = (view.seat, view.deal, view.round, view.scores, view.surs)
-        scalars = self._scalars.get(scalar_key)
-        if scalars is None:
-            scalars = self._scalars_of(view)
-            if len(self._scalars) >= _CACHE_LIMIT:
-                self._scalars.clear()
-            self._scalars[scalar_key] = scalars
-        packed = np.frombuffer((bits | counters).to_bytes(_BYTES, "little"), _UINT8)
+        bits |= self._counters[view.seat, view.turn, view.deal, view.last_capturer, view.hands]
+        packed = np.frombuffer(bits.to_bytes(_BYTES, "little"), _UINT8)
         values = _BITS.take(packed, 0).ravel()
-        values[SCORES:OBSERVATION_SIZE] = scalars
+        values[SCORES:OBSERVATION_SIZE] = self._scalars[view.seat, view.scores, view.surs, view.pack, view.round]
         return values
 
-    def _counters_of(self, view: SeatMasks) -> int:
+    def _counters_of(self, key: tuple[Any, ...]) -> int:
         """The one-hot and count blocks from ``turn`` to ``partnership``, as bits."""
-        seat, players, sides = view.seat, self.players, len(view.scores)
-        bits = self._fixed | 1 << (TURN + (view.turn - seat) % players) | 1 << (DEAL + min(view.deal, 6) - 1)
+        seat, turn, deal, last, hands = key
+        players, side, sides = self.rules.players, self.rules.side_of(seat), self.rules.sides
+        bits: int = self._fixed | 1 << (TURN + (turn - seat) % players) | 1 << (DEAL + min(deal, 6) - 1)
         for slot in range(players):
-            count = min(view.hands[(seat + slot) % players], 4)
+            count = min(hands[(seat + slot) % players], 4)
             bits |= ((1 << count) - 1) << (HANDS + 4 * slot)
-        last = view.last_capturer
-        return bits | 1 << (LAST_CAPTURER + (4 if last < 0 else (last - view.side) % sides))
+        return bits | 1 << (LAST_CAPTURER + (4 if last < 0 else (last - side) % sides))
 
-    def _scalars_of(self, view: SeatMasks) -> np.ndarray:
+    def _scalars_of(self, key: tuple[Any, ...]) -> np.ndarray:
         """Scores, Surs, pack and round, as floats."""
-        side, sides = view.side, len(view.scores)
+        seat, scores, surs, pack, round_number = key
+        side, sides = self.rules.side_of(seat), self.rules.sides
         scalars = np.zeros(OBSERVATION_SIZE - SCORES, dtype=np.float32)
         for slot in range(sides):
-            scalars[slot] = min(view.scores[(side + slot) % sides] / self.target, OBSERVATION_HIGH)
-            scalars[4 + slot] = min(view.surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
-        scalars[PACK - SCORES] = view.pack / 48
-        scalars[ROUND - SCORES] = min(view.round / 10, 1.0)
+            scalars[slot] = min(scores[(side + slot) % sides] / self.rules.target, OBSERVATION_HIGH)
+            scalars[4 + slot] = min(surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
+        scalars[PACK - SCORES] = pack / 48
+        scalars[ROUND - SCORES] = min(round_number / 10, 1.0)
         return scalars
