@@ -29,6 +29,10 @@ from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
 
 
+#: What an action may be: a Python or numpy int.
+_ACTION_TYPES = (int, np.integer)
+
+
 def env(**kwargs: Any) -> raw_env:
     """The environment as PettingZoo's classic games hand it out: an action the mask refuses ends
     the game with −1 for the agent that took it (and 0 for the others)."""
@@ -131,7 +135,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not isinstance(action, int | np.integer) or not 0 <= action < ACTION_COUNT:
+        if not isinstance(action, _ACTION_TYPES) or not 0 <= action < ACTION_COUNT:
             raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
         try:
             code = self.chooser.step(int(action), game.card_codes)
