@@ -158,6 +158,13 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
         assert not cards_named(frame) & hidden_from(record, 0, frame["version"]), frame["version"]
     steps = client.get(f"/api/tables/{table['id']}/replay").json()
     assert len(steps) == sum(len(entry["moves"]) + 1 for entry in record["rounds"])
+    # once nobody watches it, a new table lets the finished one go from memory, not from the store
+    rooms = client.app.state.lobby.rooms
+    assert table["id"] in rooms
+    create(client)
+    assert table["id"] not in rooms
+    assert client.get(f"/api/tables/{table['id']}/record").json() == record
+    assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
 
 
 def test_stale_and_repeated_moves_are_not_applied_twice(client):

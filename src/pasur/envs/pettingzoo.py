@@ -28,7 +28,6 @@ from ..core import Match, Round, Rules
 from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
 
-
 #: What an action may be: a Python or numpy int.
 _ACTION_TYPES = (int, np.integer)
 

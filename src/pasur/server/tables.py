@@ -389,6 +389,14 @@ class Lobby:
         for room in self.rooms.values():
             room.schedule()
 
+    def forget_finished(self) -> int:
+        """Let go of the finished tables nobody is watching (the store keeps them, and
+        :meth:`get` reads one back when asked); how many."""
+        done = [table_id for table_id, room in self.rooms.items() if room.status == "finished" and not room.listeners]
+        for table_id in done:
+            del self.rooms[table_id]
+        return len(done)
+
     def get(self, table_id: str) -> TableRoom:
         room = self.rooms.get(table_id)
         if room is None:
@@ -416,6 +424,7 @@ class Lobby:
                     make_bot(level)
                 except ValueError as error:
                     raise TableError(str(error)) from None
+        self.forget_finished()  # memory holds the tables in play, not every table ever played
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token))]
         places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
