@@ -75,13 +75,48 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
+#: Why a move is refused, in Persian, by :attr:`pasur.core.IllegalMove.reason`; in English the
+#: engine's own message is shown.
+PERSIAN_REASONS: dict[str, str] = {
+    "round_over": "این دست تمام شده است",
+    "match_over": "بازی تمام شده است",
+    "unreadable": "«{text}» خوانده نشد؛ کارت را مانند 7C و برداشت را مانند 7Cx4H بنویسید",
+    "not_legal": "«{text}» اینجا حرکت مجازی نیست",
+    "not_in_hand": "{card} در دست شما نیست",
+    "say_which": "{card} چند برداشت دارد ({options}): بگویید کدام",
+    "named_twice": "{card}: یک کارت دو بار نام برده شده است",
+    "must_capture": "{card} باید بردارد: {options}",
+    "not_on_table": "{cards} روی زمین نیست",
+    "only_lay_down": "{card} نمی‌تواند {take} را بردارد: فقط می‌شود آن را زمین گذاشت",
+    "cannot_take": "{card} نمی‌تواند {take} را بردارد؛ می‌تواند این‌ها را بردارد: {options}",
+    "not_your_turn": "نوبت {name} است",
+    "no_such_move": "حرکت شماره {number} وجود ندارد",
+}
+
+
+def refusal(error: Exception, lang: str = "en") -> str:
+    """Why a move was refused, in ``lang``: the engine's message, or its Persian when the error
+    names a reason (see :class:`pasur.core.IllegalMove`)."""
+    template = PERSIAN_REASONS.get(getattr(error, "reason", "")) if lang == "fa" else None
+    if template is None:
+        return str(error)
+    details = {
+        name: " یا ".join(take or "زمین گذاشتن" for take in value) if isinstance(value, list) else value
+        for name, value in getattr(error, "details", {}).items()
+    }
+    return _fill(template, details)
+
+
 def text(key: str, lang: str = "en", **values: Any) -> str:
     """A message in ``lang`` ("en" or "fa") with ``values`` filled in; Persian gets Persian digits."""
     english, persian = CATALOG[key]
-    if lang == "fa":
-        shown = {
-            name: str(value).translate(_PERSIAN_DIGITS) if isinstance(value, int) else value
-            for name, value in values.items()
-        }
-        return persian.format(**shown)
-    return english.format(**values)
+    return _fill(persian, values) if lang == "fa" else english.format(**values)
+
+
+def _fill(persian: str, values: dict[str, Any]) -> str:
+    """A Persian template filled in, numbers in Persian digits."""
+    shown = {
+        name: str(value).translate(_PERSIAN_DIGITS) if isinstance(value, int) else value
+        for name, value in values.items()
+    }
+    return persian.format(**shown)

@@ -33,7 +33,14 @@ __all__ = ["DeckError", "IllegalMove", "Match", "Round", "SideScore", "deal_deck
 
 
 class IllegalMove(ValueError):
-    """A move that is not legal in the position, with a message saying why."""
+    """A move that is not legal in the position, with a message saying why. ``reason`` names the
+    kind of fault and ``details`` what it names (cards as short text, capture options as lists
+    of them, ``""`` for laying down), so an app can say it in another language (``pasur.i18n``)."""
+
+    def __init__(self, message: str, reason: str = "", **details: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details = details
 
 
 class DeckError(ValueError):
@@ -359,49 +366,67 @@ class Round:
     def resolve(self, move: Move | str | int) -> int:
         """The engine int of a legal move given in any form; :class:`IllegalMove` if it is not."""
         if self.over:
-            raise IllegalMove("the round is over")
+            raise IllegalMove("the round is over", "round_over")
         if isinstance(move, str):
             try:
                 card, take = split_move_text(move)
             except ValueError as error:
-                raise IllegalMove(str(error)) from None
+                raise IllegalMove(str(error), "unreadable", text=move.strip()) from None
             return self.resolve_parts(card, take)
         if isinstance(move, Move):
             return self.resolve_parts(move.card, list(move.take))
         if isinstance(move, int) and move in self.legal_codes():
             return move
-        raise IllegalMove(f"{move!r} is not a legal move here")
+        raise IllegalMove(f"{move!r} is not a legal move here", "not_legal", text=str(move))
 
     def resolve_parts(self, card: int, take: Sequence[int] | None) -> int:
         """The engine int for a card and the cards it takes (None: unnamed, allowed when the
         card has exactly one legal choice)."""
         card = CARDS[card]
+        named = str(card)
         if not self.hands[self.turn] >> card & 1:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=named)
         choices = [code for code in self.legal_codes() if code & 63 == card]
         if take is None:
             if len(choices) == 1:
                 return choices[0]
-            options = " or ".join(_take_text(code) for code in choices)
-            raise IllegalMove(f"{card} can take {options} here: say which")
+            raise IllegalMove(
+                f"{card} can take {_options_text(choices)} here: say which",
+                "say_which",
+                card=named,
+                options=_takes(choices),
+            )
         take_mask = mask_of(take)
         if take_mask.bit_count() != len(take):
-            raise IllegalMove(f"{card}: a card is named twice in what it takes")
+            raise IllegalMove(f"{card}: a card is named twice in what it takes", "named_twice", card=named)
         code = card | take_mask << 6
         if code in choices:
             return code
         if not take_mask:
-            options = " or ".join(_take_text(c) for c in choices)
-            raise IllegalMove(f"{card} must capture here: it can take {options}")
+            raise IllegalMove(
+                f"{card} must capture here: it can take {_options_text(choices)}",
+                "must_capture",
+                card=named,
+                options=_takes(choices),
+            )
         missing = take_mask & ~self.table
         if missing:
             verb = "is" if missing.bit_count() == 1 else "are"
-            raise IllegalMove(f"{format_cards(missing)} {verb} not on the table")
+            cards = format_cards(missing)
+            raise IllegalMove(f"{cards} {verb} not on the table", "not_on_table", cards=cards)
+        taken = format_cards(take_mask, "+")
         captures = [c for c in choices if c >> 6]
         if not captures:
-            raise IllegalMove(f"{card} cannot take {format_cards(take_mask, '+')}: it can only be laid on the table")
-        options = " or ".join(_take_text(c) for c in captures)
-        raise IllegalMove(f"{card} cannot take {format_cards(take_mask, '+')}; it can take {options}")
+            raise IllegalMove(
+                f"{card} cannot take {taken}: it can only be laid on the table", "only_lay_down", card=named, take=taken
+            )
+        raise IllegalMove(
+            f"{card} cannot take {taken}; it can take {_options_text(captures)}",
+            "cannot_take",
+            card=named,
+            take=taken,
+            options=_takes(captures),
+        )
 
     def notation(self, code: int) -> str:
         """The shortest short text of a legal move here: the card alone when it has one choice."""
@@ -459,9 +484,13 @@ class Round:
         )
 
 
-def _take_text(code: int) -> str:
-    take = code >> 6
-    return format_cards(take, "+") if take else "nothing (lay it down)"
+def _takes(codes: Sequence[int]) -> list[str]:
+    """What each move takes, as short text; "" for laying the card down."""
+    return [format_cards(code >> 6, "+") for code in codes]
+
+
+def _options_text(codes: Sequence[int]) -> str:
+    return " or ".join(take or "nothing (lay it down)" for take in _takes(codes))
 
 
 class Match:
@@ -499,7 +528,7 @@ class Match:
     def next_round(self, deck: Sequence[int] | None = None) -> Round:
         """Deal the next round from ``deck`` (top first) or a fresh shuffle."""
         if self.over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the match is over", "match_over")
         if self.round is not None and not self.round.over:
             raise IllegalMove("the current round is not over")
         trusted = deck is None

@@ -16,7 +16,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core import Card, IllegalMove, Move, SeatView
-from ..i18n import text
+from ..i18n import refusal, text
 from .plain import DEFAULT_SAVE, breakdown_lines
 from .session import LocalGame, Played, describe, others_line, side_lines, status_line
 
@@ -360,7 +360,7 @@ class PasurApp(App[None]):
         try:
             played = self.game.play(move)
         except IllegalMove as error:
-            self.say(self.t("illegal", reason=error))
+            self.say(self.t("illegal", reason=refusal(error, self.lang)))
             return
         self.say("")
         self.selected = 0

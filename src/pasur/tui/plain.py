@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..core import IllegalMove
-from ..i18n import text
+from ..i18n import refusal, text
 from .session import LocalGame, Played, describe, others_line, side_lines, status_line
 
 #: Where ``s`` saves when no ``--save`` file was given.
@@ -109,11 +109,11 @@ class PlainGame:
                 if answer.isdigit():
                     number = int(answer)
                     if not 1 <= number <= len(legal):
-                        raise IllegalMove(f"there is no move {number}")
+                        raise IllegalMove(f"there is no move {number}", "no_such_move", number=number)
                     return game.play(legal[number - 1])
                 return game.play(answer)
             except IllegalMove as error:
-                self.say(self.t("unknown_input", text=answer, count=len(legal), reason=error))
+                self.say(self.t("unknown_input", text=answer, count=len(legal), reason=refusal(error, self.lang)))
 
     def save_on_leaving(self) -> None:
         """Leaving an unfinished match with ``--save`` given keeps it there."""

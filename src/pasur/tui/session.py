@@ -137,9 +137,9 @@ class LocalGame:
     def play(self, move: Move | str) -> Played:
         """A person's move, as a :class:`Move` or its short text; IllegalMove if it is not legal."""
         if self.over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the match is over", "match_over")
         if not self.is_person(self.turn):
-            raise IllegalMove(f"it is {self.name(self.turn)}'s turn")
+            raise IllegalMove(f"it is {self.name(self.turn)}'s turn", "not_your_turn", name=self.name(self.turn))
         return self._play(self.round.resolve(move))
 
     def play_bot(self) -> Played:
@@ -159,7 +159,7 @@ class LocalGame:
     def apply_bot_move(self, move: Move, fault: str | None = None) -> Played:
         """Play the move :meth:`choose_bot_move` gave."""
         if self.is_person(self.turn):
-            raise IllegalMove(f"it is {self.name(self.turn)}'s turn")
+            raise IllegalMove(f"it is {self.name(self.turn)}'s turn", "not_your_turn", name=self.name(self.turn))
         return self._play(self.round.resolve(move), fault)
 
     def _play(self, code: int, fault: str | None = None) -> Played:

@@ -1,0 +1,84 @@
+"""The words people read, in English and Persian: every reason the engine gives for refusing a
+move is said in Persian too, filled in from what the error names."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+
+from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
+from pasur.i18n import PERSIAN_REASONS, refusal
+from pasur.tui.plain import PlainGame
+from pasur.tui.session import LocalGame, seat_plans
+
+ENGLISH_WORD = re.compile("[a-z]{3,}")
+
+
+def bad_moves(game: Round, rng: random.Random) -> list[Move | str | int]:
+    """Moves of every kind the engine refuses, as far as this position allows them."""
+    hand = [card for card in CARDS if game.hands[game.turn] >> card & 1]
+    table = [card for card in CARDS if game.table >> card & 1]
+    elsewhere = [card for card in CARDS if card not in hand and card not in table]
+    attempts: list[Move | str | int] = ["ZZ", f"{hand[0]}x", -1, str(rng.choice(elsewhere))]
+    for card in hand:
+        choices = game.card_codes(card)
+        attempts.append(str(card))  # several choices: say which
+        attempts.append(Move(card, ()))  # laying down when it must capture
+        attempts.append(Move(card, (rng.choice(elsewhere),)))  # a card that is not on the table
+        if table:
+            attempts.append(f"{card}x{table[0]}+{table[0]}")  # named twice
+            wrong = tuple(card for card in table if not any(code >> 6 == 1 << card for code in choices))
+            if wrong:
+                attempts.append(Move(card, wrong[:1]))  # cannot take that
+    return attempts
+
+
+def test_every_refusal_reads_in_persian():
+    rng = random.Random(7)
+    rules = Rules()
+    seen: set[str] = set()
+    for _ in range(200):
+        game = Round(rules, deal_deck(rng, rules))
+        for _ in range(rng.randrange(0, 40)):
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+        for move in bad_moves(game, rng):
+            try:
+                game.resolve(move)
+            except IllegalMove as error:
+                assert error.reason in PERSIAN_REASONS, str(error)
+                persian = refusal(error, "fa")
+                assert refusal(error, "en") == str(error)
+                assert persian != str(error) and not ENGLISH_WORD.search(persian), persian
+                seen.add(error.reason)
+    while not game.over:
+        game.play_code(game.legal_codes()[0])
+    with pytest.raises(IllegalMove) as refused:
+        game.resolve("7C")
+    seen.add(refused.value.reason)
+    assert refusal(refused.value, "fa") == PERSIAN_REASONS["round_over"]
+    assert seen == set(PERSIAN_REASONS) - {"match_over", "not_your_turn", "no_such_move"}
+
+
+def test_a_bad_typed_move_is_refused_in_persian():
+    game = LocalGame(Rules(target=5), seat_plans(2, 1, ["random"], lang="fa"), seed=3)
+    out = io.StringIO()
+    hand = game.view(0).hand
+    elsewhere = next(card for card in CARDS if card not in hand)
+    PlainGame(game, lang="fa", source=io.StringIO(f"{elsewhere}\n99\nZZ\n"), sink=out).run()
+    shown = out.getvalue()
+    assert f"{elsewhere} در دست شما نیست" in shown
+    assert "حرکت شماره ۹۹ وجود ندارد" in shown
+    assert "«ZZ» خوانده نشد" in shown
+    assert "not in your hand" not in shown and "there is no move" not in shown
+
+
+def test_out_of_turn_is_refused_in_persian():
+    game = LocalGame(Rules(), seat_plans(2, 1, ["random"], lang="fa"), seed=3)
+    game.play(game.legal_moves()[0])
+    with pytest.raises(IllegalMove) as refused:
+        game.play(game.legal_moves()[0])
+    assert refusal(refused.value, "fa") == f"نوبت {game.name(1)} است"
