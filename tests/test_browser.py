@@ -246,3 +246,6 @@ def test_the_page_in_persian_is_right_to_left(server, browser):
     page.click("#start")
     page.wait_for_selector("#board:not([hidden])")
     assert "نوبت" in page.inner_text("#status") or "دست" in page.inner_text("#scorebar")
+    page.goto(server.base + "/t/no-such-table")  # what the server refuses is said in Persian too
+    page.wait_for_function("document.querySelector('#table-error').textContent.length > 0")
+    assert page.inner_text("#table-error") == "چنین میزی وجود ندارد"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from typing import Any
 
@@ -20,6 +21,7 @@ from pasur.server.app import create_app
 from .helpers import cards_named, hidden_from
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
+PERSIAN_LETTER = re.compile("[\u0600-\u06ff]")
 
 
 @pytest.fixture
@@ -109,13 +111,15 @@ def test_bad_table_requests_get_clear_errors(client):
     response = client.post("/api/tables", json={"name": "Ava", "seats": []})
     assert response.status_code == 400 and "other 1 seats" in response.json()["error"]
     missing = client.get("/api/tables/nope")
-    assert missing.status_code == 404 and missing.json() == {"error": "there is no such table"}
+    assert missing.status_code == 404 and missing.json()["error"] == "there is no such table"
+    assert missing.json()["messages"] == {"en": "there is no such table", "fa": "چنین میزی وجود ندارد"}
     assert client.post("/api/tables", content=b"{", headers={"content-type": "application/json"}).status_code == 422
 
 
 def test_table_creation_is_rate_limited(client):
-    codes = [client.post("/api/tables", json={"name": "Ava", "seats": ["easy"]}).status_code for _ in range(21)]
-    assert codes[:20] == [200] * 20 and codes[20] == 429
+    answers = [client.post("/api/tables", json={"name": "Ava", "seats": ["easy"]}) for _ in range(21)]
+    assert [response.status_code for response in answers] == [200] * 20 + [429]
+    assert answers[20].json()["reason"] == "too_many_tables"
 
 
 def test_friends_take_open_seats_and_only_the_host_starts(client):
@@ -124,6 +128,7 @@ def test_friends_take_open_seats_and_only_the_host_starts(client):
     assert joined["seat"] == 1
     full = client.post(f"/api/tables/{table['id']}/join", json={"name": "Cy"})
     assert full.status_code == 400 and "taken" in full.json()["error"]
+    assert full.json()["messages"]["fa"] == "جای خالی‌ای نمانده است"
     with client.websocket_connect(f"/ws/{table['id']}?token={joined['token']}") as friend:
         assert next_state(friend)["table"]["you"] == 1
         friend.send_json({"type": "start"})
@@ -197,6 +202,7 @@ def test_bad_messages_are_refused_and_change_nothing(client):
             socket.send_text(raw)
             reply = answer(socket)
             assert reply["type"] in ("error", "refused") and reply["message"], raw
+            assert reply["messages"]["en"] == reply["message"] and PERSIAN_LETTER.search(reply["messages"]["fa"])
         socket.send_json({"type": "ping"})
         assert answer(socket) == {"type": "pong", "version": version}
 

@@ -91,6 +91,23 @@ PERSIAN_REASONS: dict[str, str] = {
     "cannot_take": "{card} نمی‌تواند {take} را بردارد؛ می‌تواند این‌ها را بردارد: {options}",
     "not_your_turn": "نوبت {name} است",
     "no_such_move": "حرکت شماره {number} وجود ندارد",
+    # the web tables
+    "no_seat_free": "جای خالی‌ای نمانده است",
+    "seat_not_free": "جای {seat} خالی نیست",
+    "host_only": "فقط میزبان می‌تواند بازی را شروع کند",
+    "already_started": "بازی شروع شده است",
+    "not_under_way": "بازی در جریان نیست",
+    "no_seat": "شما در این میز جایی ندارید",
+    "stale_version": "میز پیش از این حرکت عوض شد؛ دوباره انتخاب کنید",
+    "not_finished": "پرونده بازی پس از پایان آن آماده می‌شود",
+    "no_such_table": "چنین میزی وجود ندارد",
+    "bad_rules": "قوانین درست نیست: {problem}",
+    "seats_count": "بگویید در هر یک از {count} جای دیگر چه کسی می‌نشیند",
+    "bad_level": "«{level}» سطح شناخته‌شده‌ای نیست",
+    "bad_token": "نشانه جای شما در این میز معتبر نیست",
+    "too_many_messages": "پیام‌ها بیش از اندازه‌اند: آهسته‌تر",
+    "too_many_tables": "از این نشانی میزهای زیادی ساخته شده است: یک دقیقه صبر کنید",
+    "not_understood": "پیام فهمیده نشد",
 }
 
 

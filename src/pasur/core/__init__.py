@@ -1,7 +1,7 @@
 """The rules engine: standard library only, no I/O, randomness only through a passed-in RNG."""
 
 from .cards import CARDS, Card, cards_in, format_cards, mask_of
-from .game import DeckError, IllegalMove, Match, Round, SideScore, deal_deck, deck_problem
+from .game import DeckError, IllegalMove, Match, Refusal, Round, SideScore, deal_deck, deck_problem
 from .moves import Move
 from .record import RecordError, from_record, replay_record, summarize, to_record
 from .rules import Rules, RulesError
@@ -16,6 +16,7 @@ __all__ = [
     "Move",
     "Play",
     "RecordError",
+    "Refusal",
     "Round",
     "Rules",
     "RulesError",

@@ -29,18 +29,22 @@ from .moves import Move, short_texts, split_move_text
 from .rules import Rules
 from .view import Play, SeatMasks, SeatView, seat_masks, seat_view
 
-__all__ = ["DeckError", "IllegalMove", "Match", "Round", "SideScore", "deal_deck", "deck_problem"]
+__all__ = ["DeckError", "IllegalMove", "Match", "Refusal", "Round", "SideScore", "deal_deck", "deck_problem"]
 
 
-class IllegalMove(ValueError):
-    """A move that is not legal in the position, with a message saying why. ``reason`` names the
-    kind of fault and ``details`` what it names (cards as short text, capture options as lists
-    of them, ``""`` for laying down), so an app can say it in another language (``pasur.i18n``)."""
+class Refusal(ValueError):
+    """Something refused, with a message saying why. ``reason`` names the kind of refusal and
+    ``details`` what it names (cards as short text, capture options as lists of them, ``""`` for
+    laying down), so an app can say it in another language (``pasur.i18n.refusal``)."""
 
     def __init__(self, message: str, reason: str = "", **details: Any) -> None:
         super().__init__(message)
         self.reason = reason
         self.details = details
+
+
+class IllegalMove(Refusal):
+    """A move that is not legal in the position."""
 
 
 class DeckError(ValueError):

@@ -11,13 +11,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
+from ..i18n import LANGUAGES, refusal
 from .store import DEFAULT_DATABASE, Store
-from .tables import Lobby, NoSuchTable, TableError
+from .tables import Lobby, NoSuchTable, TableError, TooManyRequests
 
 STATIC = Path(__file__).parent / "static"
 #: Tables one address may create per minute.
@@ -102,7 +103,8 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NoSuchTable) else 400)
+        status = 404 if isinstance(error, NoSuchTable) else 429 if isinstance(error, TooManyRequests) else 400
+        return JSONResponse({"error": str(error), **explained(error)}, status_code=status)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
@@ -113,7 +115,7 @@ def create_app(
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
         if not creations.allow(client):
-            raise HTTPException(429, "too many new tables from this address: wait a minute")
+            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
         table_id, token = lobby.create(body.name, body.rules, body.seats, body.timer, body.fill_level)
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
@@ -145,13 +147,13 @@ def create_app(
         try:
             room = lobby.get(table_id)
         except TableError as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.send_json(_error(error))
             await websocket.close(code=4404)
             return
         token = websocket.query_params.get("token")
         seat = room.seat_of(token)
         if token and seat is None and not room.is_host(token):
-            await websocket.send_json({"type": "error", "message": "that seat token is not valid here"})
+            await websocket.send_json(_error(TableError("that seat token is not valid here", "bad_token")))
         since = _int_or_none(websocket.query_params.get("since"))
         listener = await room.connect(websocket.send_json, seat, since)
         limit = RateLimit(MESSAGES_PER_SECOND, 1.0)
@@ -159,7 +161,9 @@ def create_app(
             while True:
                 raw = await websocket.receive_text()
                 if not limit.allow("messages"):
-                    await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
+                    await websocket.send_json(
+                        _error(TooManyRequests("too many messages: slow down", "too_many_messages"))
+                    )
                     continue
                 await websocket.send_json(await _answer(room, seat, token, raw))
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
@@ -176,14 +180,14 @@ async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> d
         data = json.loads(raw)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind not in CLIENT_MESSAGES:
-            return {"type": "error", "message": f"message not understood: unknown type {kind!r}"}
+            return _not_understood(f"unknown type {kind!r}")
         message = CLIENT_MESSAGES[kind].model_validate(data)
     except json.JSONDecodeError:
-        return {"type": "error", "message": "message not understood: not JSON"}
+        return _not_understood("not JSON")
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
-        return {"type": "error", "message": f"message not understood: {where}: {problem['msg']}"}
+        return _not_understood(f"{where}: {problem['msg']}")
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
@@ -195,7 +199,21 @@ async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> d
         refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}
         if isinstance(message, MoveMessage):
             refused["id"] = message.id
-        return refused
+        return {**refused, **explained(error)}
+
+
+def explained(error: TableError) -> dict[str, Any]:
+    """What a refusal's answer carries besides its English message: its reason, and what to show
+    in each language of the page."""
+    return {"reason": error.reason, "messages": {lang: refusal(error, lang) for lang in LANGUAGES}}
+
+
+def _error(error: TableError) -> dict[str, Any]:
+    return {"type": "error", "message": str(error), **explained(error)}
+
+
+def _not_understood(problem: str) -> dict[str, Any]:
+    return _error(TableError(f"message not understood: {problem}", "not_understood", problem=problem))
 
 
 def _int_or_none(raw: str | None) -> int | None:

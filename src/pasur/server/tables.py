@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BotError, checked_choice, make_bot
-from ..core import IllegalMove, Match, Move, Rules, RulesError, cards_in, public_json, to_record
+from ..core import IllegalMove, Match, Move, Refusal, Rules, RulesError, cards_in, public_json, to_record
 from ..core.moves import short_texts
 from ..core.record import positions
 from .store import Store
@@ -31,12 +31,16 @@ STAND_IN = "expert"
 REMEMBERED_IDS = 256
 
 
-class TableError(ValueError):
+class TableError(Refusal):
     """A request the table refuses, with a message for the person."""
 
 
 class NoSuchTable(TableError):
     """A table id this server does not know."""
+
+
+class TooManyRequests(TableError):
+    """Requests coming faster than this server takes them."""
 
 
 def token_hash(token: str) -> str:
@@ -141,14 +145,14 @@ class TableRoom:
     def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Take an open seat (the first, unless one is named); the seat and its new token."""
         if self.status != "open":
-            raise TableError("the match has started: no seat is free")
+            raise TableError("the match has started: no seat is free", "no_seat_free")
         free = [index for index, place in enumerate(self.seats) if place.open]
         if seat is None:
             if not free:
-                raise TableError("every seat is taken")
+                raise TableError("every seat is taken", "no_seat_free")
             seat = free[0]
         if seat not in free:
-            raise TableError(f"seat {seat + 1} is not free")
+            raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
         token = secrets.token_urlsafe(18)
         self.seats[seat] = Seat(name=name, token_hash=token_hash(token))
         self._save()
@@ -157,9 +161,9 @@ class TableRoom:
     async def start(self, token: str | None) -> None:
         """The host starts: open seats get the table's bot level."""
         if not self.is_host(token):
-            raise TableError("only the host can start the match")
+            raise TableError("only the host can start the match", "host_only")
         if self.status != "open":
-            raise TableError("the match has already started")
+            raise TableError("the match has already started", "already_started")
         for index, seat in enumerate(self.seats):
             if seat.open:
                 self.seats[index] = Seat(name=self.fill_level, bot=self.fill_level)
@@ -175,17 +179,20 @@ class TableRoom:
         if client_id and client_id in self.client_ids:
             return {"type": "ack", "id": client_id, "version": self.client_ids[client_id], "repeated": True}
         if self.match is None or self.status != "playing":
-            raise TableError("the match is not under way")
+            raise TableError("the match is not under way", "not_under_way")
         if seat is None:
-            raise TableError("you have no seat at this table")
+            raise TableError("you have no seat at this table", "no_seat")
         if version != self.version:
-            raise TableError(f"that move was made against version {version}; the table is at {self.version}")
+            raise TableError(
+                f"that move was made against version {version}; the table is at {self.version}", "stale_version"
+            )
         if self.match.turn != seat:
-            raise TableError("it is not your turn")
+            name = self.seats[self.match.turn].name if self.match.turn is not None else ""
+            raise TableError("it is not your turn", "not_your_turn", name=name)
         try:
             code = self.match.rounds[-1].resolve(text)
         except IllegalMove as error:
-            raise TableError(str(error)) from None
+            raise TableError(str(error), error.reason, **error.details) from None
         await self.apply(seat, Move.from_code(code), client_id)
         return {"type": "ack", "id": client_id, "version": self.version}
 
@@ -338,7 +345,7 @@ class TableRoom:
     def record(self) -> dict[str, Any]:
         """The finished match as pasur-record/1 (the decks are in it, so only once it is over)."""
         if self.match is None or self.status != "finished":
-            raise TableError("the record is available once the match is over")
+            raise TableError("the record is available once the match is over", "not_finished")
         return to_record(self.match, names=[seat.name or "" for seat in self.seats], table=self.id)
 
 
@@ -402,7 +409,7 @@ class Lobby:
         if room is None:
             stored = self.store.table(table_id)
             if stored is None:
-                raise NoSuchTable("there is no such table")
+                raise NoSuchTable("there is no such table", "no_such_table")
             room = TableRoom.restore(table_id, stored[0], stored[1], self.store, self.bot_delay)
             self.rooms[table_id] = room
         return room
@@ -415,15 +422,17 @@ class Lobby:
         try:
             parsed = Rules.from_dict(rules)
         except (RulesError, TypeError) as error:
-            raise TableError(f"rules: {error}") from None
+            raise TableError(f"rules: {error}", "bad_rules", problem=str(error)) from None
         if len(seats) != parsed.players - 1:
-            raise TableError(f"say who sits in each of the other {parsed.players - 1} seats")
+            raise TableError(
+                f"say who sits in each of the other {parsed.players - 1} seats", "seats_count", count=parsed.players - 1
+            )
         for level in [*seats, fill_level]:
             if level != "friend":
                 try:
                     make_bot(level)
                 except ValueError as error:
-                    raise TableError(str(error)) from None
+                    raise TableError(str(error), "bad_level", level=level) from None
         self.forget_finished()  # memory holds the tables in play, not every table ever played
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token))]

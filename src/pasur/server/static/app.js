@@ -157,6 +157,7 @@ async function createTable(event) {
 }
 
 function answerError(answer) {
+  if (answer.messages && answer.messages[lang]) return answer.messages[lang];
   if (typeof answer.error === "string") return answer.error;
   if (typeof answer.detail === "string") return answer.detail;
   if (Array.isArray(answer.detail)) return answer.detail.map((item) => `${item.loc.slice(-1)[0]}: ${item.msg}`).join("; ");
@@ -193,7 +194,7 @@ function receive(message) {
     if (!state.legal || !state.legal.length) { chosen = null; picked.clear(); }
     render();
   } else if (message.type === "refused" || message.type === "error") {
-    $("#table-error").textContent = message.message;
+    $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
   } else if (message.type === "ack") {
     $("#table-error").textContent = "";
   }
