@@ -35,12 +35,13 @@ def free_port() -> int:
 
 
 async def seat_player(
-    url: str, think: float, rng: random.Random, latencies: list[float], stop: asyncio.Event, host: bool
+    url: str, token: str, think: float, rng: random.Random, latencies: list[float], stop: asyncio.Event, host: bool
 ) -> int:
     """Play one seat until ``stop``; the moves it made."""
     moves = 0
     sent: dict[str, float] = {}
     async with websockets.connect(url, max_size=None) as connection:
+        await connection.send(json.dumps({"type": "hello", "token": token}))
         if host:
             await connection.send(json.dumps({"type": "start"}))
         pending: asyncio.Task[None] | None = None
@@ -86,7 +87,7 @@ async def drive(base: str, tables: int, seconds: float, think: float) -> dict[st
     ws_base = base.replace("http://", "ws://")
     players = [
         asyncio.create_task(
-            seat_player(f"{ws_base}/ws/{table}?token={token}", think, random.Random(seat), latencies, stop, host)
+            seat_player(f"{ws_base}/ws/{table}", token, think, random.Random(seat), latencies, stop, host)
         )
         for seat, (table, token, host) in enumerate(seats)
     ]

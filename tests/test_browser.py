@@ -88,12 +88,17 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+#: The address of every WebSocket the pages open.
+SOCKET_URLS: list[str] = []
+
+
 def recorded_page(browser: Any) -> tuple[Any, list[dict[str, Any]]]:
     """A page in a fresh context, and the list every WebSocket frame it receives goes to."""
     page = browser.new_context().new_page()
     frames: list[dict[str, Any]] = []
 
     def watch(websocket: Any) -> None:
+        SOCKET_URLS.append(websocket.url)
         websocket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
 
     page.on("websocket", watch)
@@ -161,6 +166,7 @@ def play_until(pages: list[Any], done: Any, limit: float = 120) -> None:
 def assert_nothing_hidden_was_sent(frames: list[dict[str, Any]], record: dict[str, Any], seat: int) -> None:
     states = [frame for frame in frames if frame.get("type") == "state" and "view" in frame]
     assert states, "no state frames were recorded"
+    assert SOCKET_URLS and not [url for url in SOCKET_URLS if "token" in url]  # tokens never go in a URL
     for frame in states:
         assert frame["table"]["you"] == seat
         leaked = cards_named(frame) & hidden_from(record, seat, frame["version"])

@@ -3,10 +3,12 @@ moves, bad input, spectators, hidden hands, the turn timer, and resuming from th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
 from pasur.server.app import create_app
@@ -40,6 +43,14 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 200, response.text
     return dict(response.json())
+
+
+@contextlib.contextmanager
+def seated(client: TestClient, table_id: str, token: str | None = None, since: int | None = None) -> Iterator[Any]:
+    """A WebSocket to a table that has said hello (with the seat's token; none: a spectator)."""
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        socket.send_json({"type": "hello", "token": token, "since": since})
+        yield socket
 
 
 def next_state(socket: Any, until: Any = None) -> dict[str, Any]:
@@ -129,12 +140,12 @@ def test_friends_take_open_seats_and_only_the_host_starts(client):
     full = client.post(f"/api/tables/{table['id']}/join", json={"name": "Cy"})
     assert full.status_code == 400 and "taken" in full.json()["error"]
     assert full.json()["messages"]["fa"] == "جای خالی‌ای نمانده است"
-    with client.websocket_connect(f"/ws/{table['id']}?token={joined['token']}") as friend:
+    with seated(client, table["id"], joined["token"]) as friend:
         assert next_state(friend)["table"]["you"] == 1
         friend.send_json({"type": "start"})
         refused = answer(friend)
         assert refused["type"] == "refused" and "host" in refused["message"]
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as host:
+    with seated(client, table["id"], table["token"]) as host:
         next_state(host)
         host.send_json({"type": "start"})
         assert next_state(host, lambda state: state["table"]["status"] != "open")["table"]["status"] == "playing"
@@ -150,7 +161,7 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
     frames: list[dict[str, Any]] = []
     for hidden_until_the_end in ("record", "replay"):
         assert client.get(f"/api/tables/{table['id']}/{hidden_until_the_end}").status_code == 400
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+    with seated(client, table["id"], table["token"]) as socket:
         socket.send_json({"type": "start"})
         final = play_to_the_end(socket, frames)
     assert final["winner"] is not None and final["rounds"]
@@ -174,7 +185,7 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
 
 def test_stale_and_repeated_moves_are_not_applied_twice(client):
     table = create(client)
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+    with seated(client, table["id"], table["token"]) as socket:
         state = start(socket)
         move, version = state["legal"][0]["text"], state["version"]
         socket.send_json({"type": "move", "version": version, "move": move, "id": "once"})
@@ -188,7 +199,7 @@ def test_stale_and_repeated_moves_are_not_applied_twice(client):
 
 def test_bad_messages_are_refused_and_change_nothing(client):
     table = create(client)
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+    with seated(client, table["id"], table["token"]) as socket:
         state = start(socket)
         version = state["version"]
         bad = [
@@ -207,12 +218,31 @@ def test_bad_messages_are_refused_and_change_nothing(client):
         assert answer(socket) == {"type": "pong", "version": version}
 
 
+def test_a_connection_says_hello_first_and_tokens_stay_out_of_urls(client):
+    table = create(client)
+    with client.websocket_connect(f"/ws/{table['id']}") as socket:
+        socket.send_json({"type": "start"})
+        refused = socket.receive_json()
+        assert refused["type"] == "error" and refused["reason"] == "no_hello"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 4400
+    # a token in the address counts for nothing: that connection only watches
+    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        socket.send_json({"type": "hello"})
+        assert next_state(socket)["table"]["you"] is None
+        socket.send_json({"type": "start"})
+        assert answer(socket)["reason"] == "host_only"
+    with seated(client, table["id"], "not-a-token") as socket:
+        assert answer(socket)["reason"] == "bad_token"
+
+
 def test_a_spectator_sees_no_hand(client):
     table = create(client)
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as host:
+    with seated(client, table["id"], table["token"]) as host:
         host.send_json({"type": "start"})
         next_state(host)
-        with client.websocket_connect(f"/ws/{table['id']}") as spectator:
+        with seated(client, table["id"]) as spectator:
             state = next_state(spectator)
             assert state["table"]["you"] is None and state["legal"] == []
             assert "hand" not in state["view"] and state["view"]["seat"] is None
@@ -223,7 +253,7 @@ def test_a_spectator_sees_no_hand(client):
 def test_the_turn_timer_lets_a_bot_play_for_an_absent_player(database):
     with TestClient(create_app(database, bot_delay=0)) as client:
         table = create(client, timer=1)
-        with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        with seated(client, table["id"], table["token"]) as socket:
             socket.send_json({"type": "start"})
             state = next_state(socket)
             while not state.get("legal"):
@@ -249,11 +279,11 @@ def stop_and_resume(database: str) -> None:
     with TestClient(create_app(database, bot_delay=0)) as first:
         table = create(first, rules={"target": 10})
         frames: list[dict[str, Any]] = []
-        with first.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+        with seated(first, table["id"], table["token"]) as socket:
             socket.send_json({"type": "start"})
             before = play_to_the_end(socket, frames, stop_after=6)
     with TestClient(create_app(database, bot_delay=0)) as second:
-        with second.websocket_connect(f"/ws/{table['id']}?token={table['token']}&since=2") as socket:
+        with seated(second, table["id"], table["token"], since=2) as socket:
             resumed = next_state(socket)
             assert resumed["version"] == before["version"] and resumed["view"] == before["view"]
             assert [move["version"] for move in resumed["missed"]] == list(range(3, before["version"] + 1))
@@ -264,7 +294,7 @@ def stop_and_resume(database: str) -> None:
 
 def test_a_flood_of_messages_is_slowed_down(client):
     table = create(client)
-    with client.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as socket:
+    with seated(client, table["id"], table["token"]) as socket:
         next_state(socket)
         for _ in range(60):
             socket.send_json({"type": "ping"})

@@ -108,6 +108,7 @@ PERSIAN_REASONS: dict[str, str] = {
     "too_many_messages": "پیام‌ها بیش از اندازه‌اند: آهسته‌تر",
     "too_many_tables": "از این نشانی میزهای زیادی ساخته شده است: یک دقیقه صبر کنید",
     "not_understood": "پیام فهمیده نشد",
+    "no_hello": "پیام نخست باید hello باشد",
 }
 
 

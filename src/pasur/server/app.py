@@ -3,6 +3,7 @@ to its table over one WebSocket and is sent only its seat's view."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections import defaultdict, deque
@@ -25,6 +26,8 @@ STATIC = Path(__file__).parent / "static"
 TABLES_PER_MINUTE = 20
 #: Messages one connection may send per second (a burst of this many, then this many a second).
 MESSAGES_PER_SECOND = 50
+#: How long a new connection has to say hello.
+HELLO_SECONDS = 10.0
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^<>&\"'\x00-\x1f]+$")]
 
@@ -42,6 +45,15 @@ class CreateTable(BaseModel):
 class JoinTable(BaseModel):
     name: Name
     seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class HelloMessage(BaseModel):
+    """A connection's first message: the seat token (none for a spectator), and the version the
+    browser last saw (the moves since then come as ``missed``). Tokens never travel in URLs."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=64)
+    since: int | None = Field(default=None, ge=0)
 
 
 class MoveMessage(BaseModel):
@@ -150,12 +162,21 @@ def create_app(
             await websocket.send_json(_error(error))
             await websocket.close(code=4404)
             return
-        token = websocket.query_params.get("token")
+        try:
+            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+            hello = HelloMessage.model_validate_json(raw)
+        except (TimeoutError, ValidationError):
+            example = '{"type": "hello", "token": …, "since": …}'
+            await websocket.send_json(_error(TableError(f"say hello first: {example}", "no_hello")))
+            await websocket.close(code=4400)
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        token = hello.token
         seat = room.seat_of(token)
         if token and seat is None and not room.is_host(token):
             await websocket.send_json(_error(TableError("that seat token is not valid here", "bad_token")))
-        since = _int_or_none(websocket.query_params.get("since"))
-        listener = await room.connect(websocket.send_json, seat, since)
+        listener = await room.connect(websocket.send_json, seat, hello.since)
         limit = RateLimit(MESSAGES_PER_SECOND, 1.0)
         try:
             while True:
@@ -214,10 +235,3 @@ def _error(error: TableError) -> dict[str, Any]:
 
 def _not_understood(problem: str) -> dict[str, Any]:
     return _error(TableError(f"message not understood: {problem}", "not_understood", problem=problem))
-
-
-def _int_or_none(raw: str | None) -> int | None:
-    try:
-        return int(raw) if raw is not None else None
-    except ValueError:
-        return None

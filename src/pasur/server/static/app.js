@@ -173,10 +173,12 @@ function token() {
 function connect() {
   const url = new URL(`/ws/${encodeURIComponent(tableId)}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  if (token()) url.searchParams.set("token", token());
-  if (version !== null) url.searchParams.set("since", version);
   socket = new WebSocket(url);
-  socket.onopen = () => { retry = 400; $("#connection").textContent = t("connected"); };
+  socket.onopen = () => {
+    retry = 400;
+    $("#connection").textContent = t("connected");
+    socket.send(JSON.stringify({ type: "hello", token: token(), since: version }));  // never in the URL
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     $("#connection").textContent = t("reconnecting");
