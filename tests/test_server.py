@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
-from pasur.server.app import create_app
+from pasur.server.app import RateLimit, create_app
 
 from .helpers import cards_named, hidden_from
 
@@ -131,6 +131,15 @@ def test_table_creation_is_rate_limited(client):
     answers = [client.post("/api/tables", json={"name": "Ava", "seats": ["easy"]}) for _ in range(21)]
     assert [response.status_code for response in answers] == [200] * 20 + [429]
     assert answers[20].json()["reason"] == "too_many_tables"
+
+
+def test_a_rate_limit_forgets_addresses_whose_window_has_passed():
+    limit = RateLimit(1, 0.05, keys=3)
+    assert all(limit.allow(address) for address in "abc")
+    assert not limit.allow("a")  # within its window
+    time.sleep(0.06)
+    assert limit.allow("d") and set(limit.events) == {"d"}
+    assert limit.allow("a") and not limit.allow("a")
 
 
 def test_friends_take_open_seats_and_only_the_host_starts(client):
