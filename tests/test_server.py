@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
 from pasur.server.app import RateLimit, create_app
+from pasur.server.tables import OPEN_TABLE_SECONDS
 
 from .helpers import cards_named, hidden_from
 
@@ -244,6 +245,18 @@ def test_a_connection_says_hello_first_and_tokens_stay_out_of_urls(client):
         assert answer(socket)["reason"] == "host_only"
     with seated(client, table["id"], "not-a-token") as socket:
         assert answer(socket)["reason"] == "bad_token"
+
+
+def test_a_table_left_unstarted_leaves_memory_but_not_the_store(client):
+    table = create(client, seats=["friend"])
+    rooms = client.app.state.lobby.rooms
+    create(client)
+    assert table["id"] in rooms  # recently touched: kept
+    rooms[table["id"]].touched -= OPEN_TABLE_SECONDS + 1
+    create(client)
+    assert table["id"] not in rooms
+    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1  # read back from the store
 
 
 def test_a_spectator_sees_no_hand(client):

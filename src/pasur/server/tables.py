@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 STAND_IN = "expert"
 #: Client move ids remembered per table, to acknowledge a repeated move.
 REMEMBERED_IDS = 256
+#: How long a table nobody has started or watched stays in memory (the store keeps it).
+OPEN_TABLE_SECONDS = 3600.0
 
 
 class TableError(Refusal):
@@ -88,6 +91,7 @@ class TableRoom:
     client_ids: dict[str, int] = field(default_factory=dict)
     listeners: list[Listener] = field(default_factory=list)
     deadline: float | None = None  # loop time when the turn timer runs out
+    touched: float = field(default_factory=time.monotonic)  # when someone last joined, came or went
     _task: asyncio.Task[None] | None = None
 
     # -- settings and restoring -----------------------------------------------------------------
@@ -155,6 +159,7 @@ class TableRoom:
             raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
         token = secrets.token_urlsafe(18)
         self.seats[seat] = Seat(name=name, token_hash=token_hash(token))
+        self.touched = time.monotonic()
         self._save()
         return seat, token
 
@@ -260,6 +265,7 @@ class TableRoom:
     async def connect(self, send: Send, seat: int | None, since: int | None) -> Listener:
         listener = Listener(send, seat)
         self.listeners.append(listener)
+        self.touched = time.monotonic()
         await self._send(listener, since)
         await self._tell_others(listener)
         return listener
@@ -267,6 +273,7 @@ class TableRoom:
     async def disconnect(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.remove(listener)
+            self.touched = time.monotonic()
             await self._tell_others(listener)
 
     async def _tell_others(self, listener: Listener) -> None:
@@ -396,13 +403,20 @@ class Lobby:
         for room in self.rooms.values():
             room.schedule()
 
-    def forget_finished(self) -> int:
-        """Let go of the finished tables nobody is watching (the store keeps them, and
-        :meth:`get` reads one back when asked); how many."""
-        done = [table_id for table_id, room in self.rooms.items() if room.status == "finished" and not room.listeners]
-        for table_id in done:
+    def forget_idle(self) -> int:
+        """Let go of the tables nobody is watching that are finished, or open and untouched for
+        :data:`OPEN_TABLE_SECONDS` (the store keeps them, and :meth:`get` reads one back when
+        asked); how many."""
+        now = time.monotonic()
+        idle = [
+            table_id
+            for table_id, room in self.rooms.items()
+            if not room.listeners
+            and (room.status == "finished" or (room.status == "open" and now - room.touched > OPEN_TABLE_SECONDS))
+        ]
+        for table_id in idle:
             del self.rooms[table_id]
-        return len(done)
+        return len(idle)
 
     def get(self, table_id: str) -> TableRoom:
         room = self.rooms.get(table_id)
@@ -433,7 +447,7 @@ class Lobby:
                     make_bot(level)
                 except ValueError as error:
                     raise TableError(str(error), "bad_level", level=level) from None
-        self.forget_finished()  # memory holds the tables in play, not every table ever played
+        self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token))]
         places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
