@@ -137,8 +137,8 @@ def test_bench_sets_the_environment_against_each_engine_loop():
     for players in (2, 4):
         elapsed, moves = _environment_moves(600, seed=players, players=players)
         assert elapsed > 0 and 500 < moves <= 600  # a move takes one step, or more to choose a capture
-    result = pasur("bench", "--seconds", "0.2", "--records", "2", "--no-bots")
-    assert result.returncode == 0 and "PettingZoo env" in result.stdout
+    result = pasur("bench", "--seconds", "0.2", "--records", "2", "--no-bots", "--env-players", "4")
+    assert result.returncode == 0 and "PettingZoo env : 4 players" in result.stdout
     for words in ("(legal_codes, play_code)", "view read first (masks)", "(legal_moves, play)"):
         assert words in result.stdout
     figures = json.loads(pasur("bench", "--json", "--seconds", "0.2", "--records", "2", "--no-bots").stdout)

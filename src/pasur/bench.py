@@ -154,8 +154,8 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1, players: i
 BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48}
 
 
-def run(seconds: float = 2.0, records: int = 200, bots: bool = True) -> dict[str, Any]:
-    """Every figure ``pasur bench`` prints."""
+def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players: int = 2) -> dict[str, Any]:
+    """Every figure ``pasur bench`` prints; the environment is timed with ``env_players`` players."""
     replay = replay_throughput(records)
     figures: dict[str, Any] = {
         "rounds_per_second": round(random_rounds_per_second(seconds)),
@@ -164,7 +164,7 @@ def run(seconds: float = 2.0, records: int = 200, bots: bool = True) -> dict[str
     }
     if bots:
         figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
-    environment = environment_steps_per_second(seconds)
+    environment = environment_steps_per_second(seconds, players=env_players)
     if environment is not None:
         figures["pettingzoo"] = environment
     return figures

@@ -251,10 +251,14 @@ def rules_command(**options: Any) -> None:
     help="how many random match records to replay",
 )
 @click.option("--no-bots", is_flag=True, help="skip timing the bots")
+@click.option(
+    "--env-players", type=click.IntRange(2, 4), default=2, show_default=True, help="players in the timed environment"
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) -> None:
-    """Measure on one core: random 2-player rounds/s, replay speed, and each bot's decisions."""
-    figures = bench.run(seconds, records, bots=not no_bots)
+def bench_command(seconds: float, records: int, no_bots: bool, env_players: int, as_json: bool) -> None:
+    """Measure on one core: random 2-player rounds/s, replay speed, each bot's decisions, and the
+    PettingZoo environment against the engine."""
+    figures = bench.run(seconds, records, bots=not no_bots, env_players=env_players)
     if as_json:
         click.echo(json.dumps(figures))
         return
@@ -270,8 +274,8 @@ def bench_command(seconds: float, records: int, no_bots: bool, as_json: bool) ->
     if "pettingzoo" in figures:
         environment = figures["pettingzoo"]
         click.echo(
-            f"PettingZoo env : {environment['steps_per_second']:,} steps/s, {environment['moves_per_second']:,} "
-            "moves/s (observe, then step); a move costs, against the engine's"
+            f"PettingZoo env : {env_players} players, {environment['steps_per_second']:,} steps/s, "
+            f"{environment['moves_per_second']:,} moves/s (observe, then step); a move costs, against the engine's"
         )
         for loop, words in (
             ("playout", "int fast path (legal_codes, play_code)"),
