@@ -132,10 +132,10 @@ def test_bench_json_has_rounds_per_second():
 
 def test_bench_sets_the_environment_against_each_engine_loop():
     pytest.importorskip("pettingzoo", reason="the rl extra is installed by scripts/test.sh")
-    from pasur.bench import ENGINE_LOOPS, _environment_moves
+    from pasur.bench import ENGINE_LOOPS, environment_moves
 
     for players in (2, 4):
-        elapsed, moves = _environment_moves(600, seed=players, players=players)
+        elapsed, moves = environment_moves(600, seed=players, players=players)
         assert elapsed > 0 and 500 < moves <= 600  # a move takes one step, or more to choose a capture
     result = pasur("bench", "--seconds", "0.2", "--records", "2", "--no-bots", "--env-players", "4")
     assert result.returncode == 0 and "PettingZoo env : 4 players" in result.stdout

@@ -78,7 +78,7 @@ def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
 ENGINE_LOOPS = ("playout", "with_view", "checked")
 
 
-def _engine_moves(moves: int, seed: int, loop: str, players: int) -> float:
+def engine_moves(moves: int, seed: int, loop: str, players: int) -> float:
     """Seconds of CPU for ``moves`` random legal moves through the engine, new rounds as needed."""
     rng = random.Random(seed)
     rules = Rules(players=players)
@@ -99,7 +99,7 @@ def _engine_moves(moves: int, seed: int, loop: str, players: int) -> float:
     return time.process_time() - start
 
 
-def _environment_moves(steps: int, seed: int, players: int) -> tuple[float, int]:
+def environment_moves(steps: int, seed: int, players: int) -> tuple[float, int]:
     """Seconds of CPU for ``steps`` random legal actions through the PettingZoo environment as
     ``env()`` hands it out (observe, then step, as an agent's loop does), and the moves they made."""
     from .envs.pettingzoo import env
@@ -135,8 +135,8 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1, players: i
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline or per_move == float("inf"):
         for loop in ENGINE_LOOPS:
-            engine[loop] = min(engine[loop], _engine_moves(count, seed, loop, players) / count)
-        elapsed, moves = _environment_moves(count, seed, players)
+            engine[loop] = min(engine[loop], engine_moves(count, seed, loop, players) / count)
+        elapsed, moves = environment_moves(count, seed, players)
         per_move = min(per_move, elapsed / moves)
         steps_per_move = count / moves
     figures: dict[str, float] = {
