@@ -121,7 +121,7 @@ def create_app(
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
         status = 404 if isinstance(error, NoSuchTable) else 429 if isinstance(error, TooManyRequests) else 400
-        return JSONResponse({"error": str(error), **explained(error)}, status_code=status)
+        return JSONResponse({"error": str(error), **_explained(error)}, status_code=status)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
@@ -225,17 +225,17 @@ async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> d
         refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}
         if isinstance(message, MoveMessage):
             refused["id"] = message.id
-        return {**refused, **explained(error)}
+        return {**refused, **_explained(error)}
 
 
-def explained(error: TableError) -> dict[str, Any]:
+def _explained(error: TableError) -> dict[str, Any]:
     """What a refusal's answer carries besides its English message: its reason, and what to show
     in each language of the page."""
     return {"reason": error.reason, "messages": {lang: refusal(error, lang) for lang in LANGUAGES}}
 
 
 def _error(error: TableError) -> dict[str, Any]:
-    return {"type": "error", "message": str(error), **explained(error)}
+    return {"type": "error", "message": str(error), **_explained(error)}
 
 
 def _not_understood(problem: str) -> dict[str, Any]:
