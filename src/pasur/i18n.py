@@ -75,8 +75,8 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
-#: Why a move is refused, in Persian, by :attr:`pasur.core.IllegalMove.reason`; in English the
-#: engine's own message is shown.
+#: Why something is refused, in Persian, by :attr:`pasur.core.Refusal.reason` (an illegal move, a
+#: table's refusal); in English the refusal's own message is shown.
 PERSIAN_REASONS: dict[str, str] = {
     "round_over": "این دست تمام شده است",
     "match_over": "بازی تمام شده است",
@@ -113,8 +113,8 @@ PERSIAN_REASONS: dict[str, str] = {
 
 
 def refusal(error: Exception, lang: str = "en") -> str:
-    """Why a move was refused, in ``lang``: the engine's message, or its Persian when the error
-    names a reason (see :class:`pasur.core.IllegalMove`)."""
+    """Why something was refused, in ``lang``: the error's message, or its Persian when the error
+    names a reason (see :class:`pasur.core.Refusal`)."""
     template = PERSIAN_REASONS.get(getattr(error, "reason", "")) if lang == "fa" else None
     if template is None:
         return str(error)
