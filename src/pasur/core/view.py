@@ -67,16 +67,17 @@ class SeatView:
 
     def masks(self) -> SeatMasks:
         """The same knowledge as card masks (what ``Round.masks`` gives)."""
+        hand, table = mask_of(self.hand), mask_of(self.table)
         piles = tuple(mask_of(pile) for pile in self.captured)
-        seen = mask_of(self.hand) | mask_of(self.table)
+        seen = hand | table
         for pile in piles:
             seen |= pile
         return SeatMasks(
             self.rules,
             self.seat,
             self.side,
-            mask_of(self.hand),
-            mask_of(self.table),
+            hand,
+            table,
             piles,
             FULL_DECK & ~seen,
             self.hands,

@@ -62,6 +62,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.observer = Observer(self.rules)
         self.match: Match | None = None
         self.chooser = MoveChooser()
+        self._mask: np.ndarray | None = None  # the legal actions last observed
         self.bots: dict[int, Bot] = {}
 
     def reset(
@@ -136,17 +137,17 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return observation, reward, self._episode_over(), False, info
 
     def _observed(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """The observation, and the info that holds the action mask too."""
-        observation = self._observation()
-        return observation, {"action_mask": observation["action_mask"].copy()}
-
-    def _observation(self) -> dict[str, np.ndarray]:
+        """The observation, and the info that holds the action mask too; the mask is kept for
+        :meth:`action_masks` (only reset and step change what the agent sees)."""
         mine = not self.game.over and self.game.turn == self.seat
-        return self.observer.observe(self.game.masks(self.seat), self.chooser if mine else None)
+        observation = self.observer.observe(self.game.masks(self.seat), self.chooser if mine else None)
+        self._mask = observation["action_mask"].copy()
+        return observation, {"action_mask": self._mask.copy()}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans, as sb3-contrib's MaskablePPO asks for them."""
-        mask: np.ndarray = self._observation()["action_mask"].astype(bool)
+        assert self._mask is not None, "call reset() first"
+        mask: np.ndarray = self._mask.astype(bool)
         return mask
 
     def render_text(self) -> str:

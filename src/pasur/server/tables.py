@@ -14,7 +14,7 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..bots import BotError, checked_choice, make_bot
@@ -364,24 +364,7 @@ def short_texts_for(match: Match, move: Move) -> str:
 
 def round_summary(game: Any) -> dict[str, Any]:
     """A finished round's breakdown per side (public: every capture was seen)."""
-    return {
-        "number": game.number,
-        "sides": [
-            {
-                "points": score.total,
-                "clubs": score.clubs,
-                "haft_khaj": score.haft_khaj,
-                "two_of_clubs": score.two_of_clubs,
-                "ten_of_diamonds": score.ten_of_diamonds,
-                "aces": score.aces,
-                "jacks": score.jacks,
-                "surs": score.surs,
-                "sur_points": score.sur_points,
-                "cards": score.cards,
-            }
-            for score in game.breakdown()
-        ],
-    }
+    return {"number": game.number, "sides": [{"points": score.total, **asdict(score)} for score in game.breakdown()]}
 
 
 class Lobby:
