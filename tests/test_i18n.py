@@ -7,17 +7,21 @@ import ast
 import io
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import pasur
 from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
+from pasur.bots import BotError
+from pasur.bots.protocol import ExternalBot
 from pasur.i18n import PERSIAN_REASONS, refusal
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, seat_plans
 
 ENGLISH_WORD = re.compile("[a-z]{3,}")
+FAULTY = Path(__file__).parent / "bots" / "faulty.py"
 
 
 def bad_moves(game: Round, rng: random.Random) -> list[Move | str | int]:
@@ -78,16 +82,18 @@ def test_every_refusal_reads_in_persian():
 
 
 def test_every_reason_the_code_gives_has_its_persian():
-    """Each refusal raised with a reason anywhere in the package (found by reading the source)
-    has a Persian sentence, and each Persian sentence is still used."""
-    refusals = {"Refusal", "IllegalMove", "TableError", "NoSuchTable", "TooManyRequests"}
+    """Each refusal or bot fault raised with a reason anywhere in the package (found by reading
+    the source) has a Persian sentence, and each Persian sentence is still used."""
+    refusals = {"Refusal", "IllegalMove", "TableError", "NoSuchTable", "TooManyRequests", "BotError", "_fail"}
     given = set()
     for path in Path(pasur.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in refusals and len(node.args) > 1:
+            called = getattr(node, "func", None)
+            name = getattr(called, "id", None) or getattr(called, "attr", None)
+            if isinstance(node, ast.Call) and name in refusals and len(node.args) > 1:
                 reason = node.args[1]
-                if isinstance(reason, ast.Attribute) and reason.attr == "reason":
-                    continue  # passing on another refusal's reason
+                if getattr(reason, "attr", None) == "reason" or getattr(reason, "id", None) == "reason":
+                    continue  # passing on another refusal's reason, or its own parameter
                 assert isinstance(reason, ast.Constant), f"{path}:{node.lineno}: say the reason as a literal"
                 given.add(reason.value)
     assert given == set(PERSIAN_REASONS)
@@ -112,3 +118,36 @@ def test_out_of_turn_is_refused_in_persian():
     with pytest.raises(IllegalMove) as refused:
         game.play(game.legal_moves()[0])
     assert refusal(refused.value, "fa") == f"نوبت {game.name(1)} است"
+
+
+@pytest.mark.parametrize(
+    "mode,persian",
+    [
+        ("garbage", "پاسخش JSON نیست"),
+        ("illegal", "اینجا مجاز نیست"),
+        ("wrong-id", "پاسخی با شناسه این حرکت نداد"),
+        ("crash", "بی‌پاسخ بسته شد"),
+        ("silent", "در ۰٫۵ ثانیه پاسخ نداد"),
+    ],
+)
+def test_a_bots_fault_reads_in_persian(mode, persian):
+    bot = ExternalBot(f"{sys.executable} {FAULTY} {mode}", timeout=0.5)
+    game = Round(Rules(), deal_deck(random.Random(1), Rules()))
+    try:
+        with pytest.raises(BotError) as fault:
+            bot.choose(game.view(game.turn), game.legal_moves())
+    finally:
+        bot.close()
+    said = refusal(fault.value, "fa")
+    assert persian in said and not ENGLISH_WORD.search(said), said
+    assert refusal(fault.value, "en") == str(fault.value)
+
+
+def test_the_persian_terminal_game_says_a_bots_fault_in_persian():
+    plans = seat_plans(2, 1, [f"exec:{sys.executable} {FAULTY} garbage"], lang="fa")
+    game = LocalGame(Rules(target=5), plans, seed=3)
+    out = io.StringIO()
+    PlainGame(game, lang="fa", source=io.StringIO("1\n" * 3), sink=out).run()
+    shown = out.getvalue()
+    assert "خطا داد (پاسخش JSON نیست)" in shown, shown
+    assert "not JSON" not in shown

@@ -76,7 +76,8 @@ CATALOG: dict[str, tuple[str, str]] = {
 
 
 #: Why something is refused, in Persian, by :attr:`pasur.core.Refusal.reason` (an illegal move, a
-#: table's refusal); in English the refusal's own message is shown.
+#: table's refusal) or :attr:`pasur.bots.BotError.reason` (a bot's fault); in English the error's
+#: own message is shown.
 PERSIAN_REASONS: dict[str, str] = {
     "round_over": "این دست تمام شده است",
     "match_over": "بازی تمام شده است",
@@ -109,6 +110,18 @@ PERSIAN_REASONS: dict[str, str] = {
     "too_many_tables": "از این نشانی میزهای زیادی ساخته شده است: یک دقیقه صبر کنید",
     "not_understood": "پیام فهمیده نشد",
     "no_hello": "پیام نخست باید hello باشد",
+    # a bot's faults (pasur.bots.BotError)
+    "bot_not_started": "اجرا نشد: {error}",
+    "bot_no_hello": "به جای hello پاسخ دیگری داد",
+    "bot_wrong_answer": "پاسخی با شناسه این حرکت نداد",
+    "bot_no_move_text": "پاسخش متن حرکت ندارد",
+    "bot_illegal_move": "حرکت {move} اینجا مجاز نیست",
+    "bot_input_closed": "ورودی‌اش بسته است",
+    "bot_timeout": "در {seconds} ثانیه پاسخ نداد",
+    "bot_stopped": "بی‌پاسخ بسته شد",
+    "bot_not_json": "پاسخش JSON نیست",
+    "bot_not_object": "پاسخش یک شیء JSON نیست",
+    "bot_crashed": "از کار افتاد: {error}",
 }
 
 
@@ -134,7 +147,12 @@ def text(key: str, lang: str = "en", **values: Any) -> str:
 def _fill(persian: str, values: dict[str, Any]) -> str:
     """A Persian template filled in, numbers in Persian digits."""
     shown = {
-        name: str(value).translate(_PERSIAN_DIGITS) if isinstance(value, int) else value
-        for name, value in values.items()
+        name: _persian_number(value) if isinstance(value, int | float) else value for name, value in values.items()
     }
     return persian.format(**shown)
+
+
+def _persian_number(value: float) -> str:
+    """A number in Persian digits, with the Persian decimal separator."""
+    shown = str(value) if isinstance(value, int) else f"{value:g}".replace(".", "٫")
+    return shown.translate(_PERSIAN_DIGITS)

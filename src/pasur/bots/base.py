@@ -21,13 +21,16 @@ class Bot(Protocol):
 class BotError(Exception):
     """A bot that broke the rules of play: an illegal or unreadable answer, no answer, or a crash.
 
-    ``answer`` is what it said, when it said anything."""
+    ``answer`` is what it said, when it said anything. As with :class:`pasur.core.Refusal`,
+    ``reason`` names the kind of fault and ``details`` what it names, so an app can say it in
+    another language (``pasur.i18n.refusal``)."""
 
-    def __init__(self, bot: str, reason: str, answer: str | None = None) -> None:
+    def __init__(self, message: str, reason: str, *, bot: str, answer: str | None = None, **details: Any) -> None:
         shown = f" (it answered {answer!r})" if answer is not None else ""
-        super().__init__(f"bot {bot}: {reason}{shown}")
+        super().__init__(f"bot {bot}: {message}{shown}")
         self.bot = bot
         self.reason = reason
+        self.details = details
         self.answer = answer
 
 
@@ -112,7 +115,9 @@ def checked_choice(bot: Bot, view: SeatView, legal: Sequence[Move]) -> Move:
     except BotError:
         raise
     except Exception as error:  # a built-in bot that fails is a fault like any other
-        raise BotError(bot.name, f"failed: {type(error).__name__}: {error}") from error
+        failure = f"{type(error).__name__}: {error}"
+        raise BotError(f"failed: {failure}", "bot_crashed", bot=bot.name, error=failure) from error
     if move not in legal:
-        raise BotError(bot.name, "that move is not legal here", str(move))
+        text = str(move)
+        raise BotError("that move is not legal here", "bot_illegal_move", bot=bot.name, answer=text, move=text)
     return move

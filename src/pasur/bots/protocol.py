@@ -42,14 +42,15 @@ class ExternalBot:
         texts = short_texts(legal)
         answer = self._ask({"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts})
         if answer.get("type") != "move" or answer.get("id") != self._next_id:
-            self._fail(f"expected a move answer with id {self._next_id}", json.dumps(answer))
+            self._fail(f"expected a move answer with id {self._next_id}", "bot_wrong_answer", json.dumps(answer))
         text = answer.get("move")
         if not isinstance(text, str):
-            self._fail("the answer has no move text", json.dumps(answer))
+            self._fail("the answer has no move text", "bot_no_move_text", json.dumps(answer))
         try:
             return find_move(text, legal)
         except ValueError as error:
-            self._fail(f"that move is not legal here ({error}; legal: {', '.join(texts)})", text)
+            message = f"that move is not legal here ({error}; legal: {', '.join(texts)})"
+            self._fail(message, "bot_illegal_move", text, move=text)
 
     def close(self) -> None:
         """Say quit and end the process."""
@@ -81,13 +82,14 @@ class ExternalBot:
                 bufsize=1,
             )
         except (OSError, ValueError) as error:
-            raise BotError(self.name, f"could not be started: {error}") from None
+            message = f"could not be started: {error}"
+            raise BotError(message, "bot_not_started", bot=self.name, error=str(error)) from None
         self._process = process
         self._lines = queue.Queue()
         threading.Thread(target=_read_lines, args=(process, self._lines), daemon=True).start()
         answer = self._ask({"type": "hello", "protocol": PROTOCOL})
         if answer.get("type") != "hello":
-            self._fail("expected a hello answer", json.dumps(answer))
+            self._fail("expected a hello answer", "bot_no_hello", json.dumps(answer))
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         process = self._process
@@ -96,28 +98,29 @@ class ExternalBot:
             process.stdin.write(json.dumps(message) + "\n")
             process.stdin.flush()
         except (OSError, ValueError):
-            self._fail("stopped (its input is closed)")
+            self._fail("stopped (its input is closed)", "bot_input_closed")
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            self._fail(f"did not answer within {self.timeout:g} s")
+            self._fail(f"did not answer within {self.timeout:g} s", "bot_timeout", seconds=self.timeout)
         if line is None:
-            self._fail("stopped without answering")
+            self._fail("stopped without answering", "bot_stopped")
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
-            self._fail("the answer is not JSON", line.rstrip("\n"))
+            self._fail("the answer is not JSON", "bot_not_json", line.rstrip("\n"))
         if not isinstance(answer, dict):
-            self._fail("the answer is not a JSON object", line.rstrip("\n"))
+            self._fail("the answer is not a JSON object", "bot_not_object", line.rstrip("\n"))
         return answer
 
-    def _fail(self, reason: str, answer: str | None = None) -> NoReturn:
-        """End the process (a new one starts for the next game) and raise the fault."""
+    def _fail(self, message: str, reason: str, answer: str | None = None, **details: Any) -> NoReturn:
+        """End the process (a new one starts for the next game) and raise the fault (see
+        :class:`BotError`)."""
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.kill()
             process.wait()
-        raise BotError(self.name, reason, answer)
+        raise BotError(message, reason, bot=self.name, answer=answer, **details)
 
 
 def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..bots import BotError
 from ..core import Card, IllegalMove, Move, SeatView
 from ..i18n import refusal, text
 from .plain import DEFAULT_SAVE, breakdown_lines
@@ -239,10 +240,10 @@ class PasurApp(App[None]):
         move, fault = self.game.choose_bot_move()
         self.call_from_thread(self.bot_played, move, fault)
 
-    def bot_played(self, move: Move, fault: str | None) -> None:
+    def bot_played(self, move: Move, fault: BotError | None) -> None:
         played = self.game.apply_bot_move(move, fault)
         if fault:
-            self.say(self.t("bot_fault", bot=self.game.name(played.seat), reason=fault))
+            self.say(self.t("bot_fault", bot=self.game.name(played.seat), reason=refusal(fault, self.lang)))
         self.after(played)
 
     def after(self, played: Played) -> None:

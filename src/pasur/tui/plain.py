@@ -125,7 +125,7 @@ class PlainGame:
         """A move in words; at the end of a round, its breakdown and the match score."""
         game = self.game
         if played.fault:
-            self.say(self.t("bot_fault", bot=game.name(played.seat), reason=played.fault))
+            self.say(self.t("bot_fault", bot=game.name(played.seat), reason=refusal(played.fault, self.lang)))
         self.say("  " + describe(game, played, self.lang))
         if not played.round_over:
             return

@@ -44,8 +44,8 @@ class Played:
     round_over: bool
     #: Cards the last capturer took at the end of the round (0 if none were left).
     swept_up: int
-    #: A message when a bot failed and the stand-in played instead.
-    fault: str | None = None
+    #: The bot's fault when it failed and the stand-in played instead.
+    fault: BotError | None = None
 
 
 def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = "en") -> list[SeatPlan]:
@@ -146,7 +146,7 @@ class LocalGame:
         """The bot in the seat to play chooses and plays."""
         return self.apply_bot_move(*self.choose_bot_move())
 
-    def choose_bot_move(self) -> tuple[Move, str | None]:
+    def choose_bot_move(self) -> tuple[Move, BotError | None]:
         """What the bot in the seat to play chooses, changing nothing (safe in a worker thread).
         A failing ``exec:`` bot is replaced for this move by the stand-in; the fault comes back."""
         seat = self.turn
@@ -154,15 +154,15 @@ class LocalGame:
         try:
             return checked_choice(self.bots[seat], view, legal), None
         except BotError as error:
-            return make_bot(STAND_IN_BOT).choose(view, legal), str(error)
+            return make_bot(STAND_IN_BOT).choose(view, legal), error
 
-    def apply_bot_move(self, move: Move, fault: str | None = None) -> Played:
+    def apply_bot_move(self, move: Move, fault: BotError | None = None) -> Played:
         """Play the move :meth:`choose_bot_move` gave."""
         if self.is_person(self.turn):
             raise IllegalMove(f"it is {self.name(self.turn)}'s turn", "not_your_turn", name=self.name(self.turn))
         return self._play(self.round.resolve(move), fault)
 
-    def _play(self, code: int, fault: str | None = None) -> Played:
+    def _play(self, code: int, fault: BotError | None = None) -> Played:
         game, seat = self.round, self.turn
         surs = list(game.surs)
         table = game.table
