@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/env_floor.py
 
 A bare loop that does only what any such environment must: read the mover's view (``masks``),
-unpack its cards into one float32 array with one numpy call, cut the action mask out of it, let a
+unpack its cards into one int8 array with one numpy call, cut the action mask out of it, let a
 random agent choose from the mask, and play the card's move. No AEC bookkeeping, no counts or
 scores in the observation. Its cost per move, set against the engine's own random playout loop
 (``legal_codes``, ``play_code``), is the floor under ``pasur bench``'s ``cost_per_playout_move``.
@@ -19,7 +19,7 @@ import numpy as np
 from pasur.bench import ENGINE_LOOPS, engine_moves
 from pasur.core import Round, Rules, deal_deck
 
-BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").view(np.int8)
 
 
 def bare_loop(moves: int, seed: int) -> float:
@@ -27,14 +27,15 @@ def bare_loop(moves: int, seed: int) -> float:
     rng = random.Random(seed)
     rules = Rules()
     played = 0
+    packed = np.zeros(27, np.uint8)
     start = time.process_time()
     while played < moves:
         game = Round(rules, deal_deck(rng, rules), check_deck=False)
         while not game.over and played < moves:
             view = game.masks(game.turn)
             bits = view.hand | view.table << 105 | view.unseen << 157
-            values = BITS.take(np.frombuffer(bits.to_bytes(27, "little"), np.uint8), 0).ravel()
-            allowed = values[:105].astype(np.int8).nonzero()[0]
+            packed.data[:] = bits.to_bytes(27, "little")
+            allowed = BITS.take(packed, 0).ravel()[:105].nonzero()[0]
             card = int(allowed[rng.randrange(len(allowed))])
             game.play_code(game.card_codes(card)[0])
             played += 1

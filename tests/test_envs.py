@@ -26,10 +26,11 @@ from pasur.envs.encoding import (  # noqa: E402
     HANDS,
     LAST_CAPTURER,
     OBSERVATION_SIZE,
-    PACK,
     PLAYERS,
     ROUND,
+    SCORE_SLOTS,
     SCORES,
+    SUR_SLOTS,
     SURS,
     TABLE,
     TAKE,
@@ -236,6 +237,11 @@ def test_observations_do_not_change_when_unseen_cards_are_reshuffled(players, de
     assert (seen["action_mask"] == seen_again["action_mask"]).all()
 
 
+def thermometer(count: int, slots: int) -> list[int]:
+    """``count`` ones, then zeros, ``slots`` values in all."""
+    return [1] * min(count, slots) + [0] * (slots - min(count, slots))
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_an_observation_reads_back_as_the_seats_view(players):
     """Each block of the documented layout holds what the view says, from the observer's side."""
@@ -243,11 +249,13 @@ def test_an_observation_reads_back_as_the_seats_view(players):
     rules = Rules(players=players)
     choosing = []  # the cards in hand with several legal moves
     while not choosing:
-        game = Round(rules, deal_deck(rng, rules), number=3, banked=[7] * rules.sides)
+        banked = [7 * (side + 1) for side in range(rules.sides)]  # 7 points: 1/16 of the target, 14: 3/16
+        game = Round(rules, deal_deck(rng, rules), number=3, banked=banked)
         for _ in range(rng.randrange(5, 30)):
             codes = game.legal_codes()
             game.play_code(codes[rng.randrange(len(codes))])
         choosing = [card for card in range(52) if len(game.card_codes(card)) > 1]
+    game.surs = [side + 1 for side in range(rules.sides)]  # as if each side had made Surs
     card = choosing[0]
     chooser = MoveChooser()
     chooser.step(card, game.card_codes)
@@ -280,9 +288,12 @@ def test_an_observation_reads_back_as_the_seats_view(players):
         last = 4 if view.last_capturer is None else from_observer(view.last_capturer, rules.sides, view.side)
         assert list(np.flatnonzero(seen[LAST_CAPTURER:PLAYERS])) == [last]
         assert list(np.flatnonzero(seen[PLAYERS:SCORES])) == [players - 2] + ([3] if players == 4 else [])
-        scores = [7 / rules.target] * rules.sides + [0] * (4 - rules.sides)
-        assert list(seen[SCORES:SURS]) == pytest.approx(scores)
-        surs = [view.surs[(view.side + slot) % rules.sides] / 5 for slot in range(rules.sides)]
-        assert list(seen[SURS : SURS + rules.sides]) == pytest.approx(surs)
-        assert seen[PACK] == pytest.approx(view.pack / 48) and seen[ROUND] == pytest.approx(0.3)
-        assert set(np.unique(seen[:SCORES])) <= {0.0, 1.0}
+        for slot in range(4):
+            side = (view.side + slot) % rules.sides
+            score = view.scores[side] if slot < rules.sides else 0
+            surs = view.surs[side] if slot < rules.sides else 0
+            scores_block = seen[SCORES + SCORE_SLOTS * slot : SCORES + SCORE_SLOTS * (slot + 1)]
+            assert list(scores_block) == thermometer(16 * score // rules.target, SCORE_SLOTS)
+            assert list(seen[SURS + SUR_SLOTS * slot : SURS + SUR_SLOTS * (slot + 1)]) == thermometer(surs, SUR_SLOTS)
+        assert list(np.flatnonzero(seen[ROUND:])) == [2]
+        assert seen.dtype == np.int8 and set(np.unique(seen)) <= {0, 1}

@@ -27,7 +27,7 @@ from .cards import (
 )
 from .moves import Move, short_texts, split_move_text
 from .rules import Rules
-from .view import Play, SeatMasks, SeatView, seat_masks, seat_view
+from .view import Play, SeatView, seat_masks, seat_view
 
 __all__ = ["DeckError", "IllegalMove", "Match", "Refusal", "Round", "SideScore", "deal_deck", "deck_problem"]
 
@@ -472,9 +472,9 @@ class Round:
         """What ``seat`` may know: the only way information should leave the core."""
         return seat_view(self, seat)
 
-    def masks(self, seat: int) -> SeatMasks:
-        """The same as :meth:`view` but the history, as card masks: the fast form."""
-        return seat_masks(self, seat)
+    #: ``masks(seat)``: the same as :meth:`view` but the history, as card masks: the fast form
+    #: (the function itself, so reading a view at every step costs one call).
+    masks = seat_masks
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards (the full state: use views outside the core)."""
@@ -501,15 +501,23 @@ class Match:
     """A match: rounds until a side reaches the target with the highest score (RULES.md, The
     match). The deal passes one seat each round."""
 
-    def __init__(self, rules: Rules | None = None, seed: int | None = None, *, auto_deal: bool = True) -> None:
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        *,
+        auto_deal: bool = True,
+        rng: random.Random | None = None,
+    ) -> None:
         """Start a match; with ``auto_deal`` each round is shuffled from ``seed`` as the previous
-        one ends, else :meth:`next_round` deals a given deck."""
+        one ends, else :meth:`next_round` deals a given deck. ``rng``, when given, shuffles
+        instead of a generator seeded from ``seed`` (and goes on being used by its owner)."""
         self.rules = rules or Rules()
         self.scores = [0] * self.rules.sides
         self.rounds: list[Round] = []
         self.winner: int | None = None
         self.auto_deal = auto_deal
-        self._rng = random.Random(seed)
+        self._rng = random.Random(seed) if rng is None else rng
         if auto_deal:
             self.next_round()
 

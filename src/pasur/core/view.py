@@ -168,19 +168,17 @@ class SeatMasks(NamedTuple):
 
 def seat_masks(game: Round, seat: int) -> SeatMasks:
     """The view of ``seat`` in a round, as masks."""
-    hand, table, captured = game.hands[seat], game.table, game.captured
-    seen = hand | table
-    for pile in captured:
-        seen |= pile
-    # Built as a plain tuple: the environments read a view at every step.
+    hand, table, captured = game.hands[seat], game.table, tuple(game.captured)
+    # Built as a plain tuple: the environments read a view at every step. The piles are
+    # disjoint, so their sum is their union.
     fields = (
         game.rules,
         seat,
         game._side[seat],
         hand,
         table,
-        tuple(captured),
-        FULL_DECK & ~seen,
+        captured,
+        FULL_DECK & ~(hand | table | sum(captured)),
         tuple(map(int.bit_count, game.hands)),
         52 - game.dealt,
         game.banked,

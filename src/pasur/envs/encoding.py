@@ -9,9 +9,9 @@
 - ``104``: done: play the chosen card taking exactly the cards named so far; it is legal only when
   those make a legal choice (in practice: laying the card down when capture is not compulsory).
 
-**Observation** (``float32``, :data:`OBSERVATION_SIZE` values), from the seat's view only, sides
-and seats counted from the observer (0 = the observer's own side or seat, then in order of play).
-Every value up to ``partnership`` is 0 or 1:
+**Observation** (``int8``, :data:`OBSERVATION_SIZE` values, each 0 or 1, as PettingZoo's classic
+games give them), from the seat's view only, sides and seats counted from the observer (0 = the
+observer's own side or seat, then in order of play):
 
 ====================  ======  ==========================================================
 block                 size    meaning
@@ -24,23 +24,24 @@ chosen card           52      1 for the card chosen in an unfinished multi-step 
 named cards           52      1 for each table card named so far in that move
 turn                  4       one-hot: the seat to play
 hands                 4 × 4   each seat's hand size: slot k is 1 when it holds more than k cards
-deal                  6       one-hot deal number (1 … 6)
+deal                  6       one-hot deal number (1 … 6); how many cards the pack holds follows
 last capturer         5       one-hot side, or the last slot when nobody has captured
 players               3       one-hot 2, 3 or 4 players
 partnership           1       1 when four players play in partnerships
-scores                4       each side's banked match score / target (at most 2)
-surs                  4       each side's Surs this round / 5 (at most 2)
-pack                  1       cards still to be dealt / 48
-round                 1       round number / 10 (capped at 1)
+scores                4 × 24  each side's banked match score: slot k is 1 from (k + 1) sixteenths
+                              of the target on (16 slots set: the target is reached)
+surs                  4 × 5   each side's Surs this round: slot k is 1 when it has more than k
+round                 10      one-hot round number (1 … 10; later rounds count as 10)
 ====================  ======  ==========================================================
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 from ..core import Rules, SeatMasks
 
@@ -49,10 +50,10 @@ ACTION_COUNT = 105
 #: Where each block of the observation starts.
 HAND, TABLE, CAPTURED, UNSEEN, CHOSEN, NAMED = 0, 52, 104, 312, 364, 416
 TURN, HANDS, DEAL, LAST_CAPTURER, PLAYERS, PARTNERSHIP = 468, 472, 488, 494, 499, 502
-SCORES, SURS, PACK, ROUND = 503, 507, 511, 512
-OBSERVATION_SIZE = 513
-#: Every value lies in [0, OBSERVATION_HIGH]: scores and Surs are capped there.
-OBSERVATION_HIGH = 2.0
+SCORES, SURS, ROUND = 503, 599, 619
+OBSERVATION_SIZE = 629
+#: How many slots each side's score has, and each side's Surs.
+SCORE_SLOTS, SUR_SLOTS = 24, 5
 
 #: The legal moves of one card in the hand of the player to move, as engine ints.
 CardCodes = Callable[[int], Sequence[int]]
@@ -143,30 +144,25 @@ def actions_for(code: int, card_codes: CardCodes) -> list[int]:
     return actions
 
 
-#: Each byte's 8 bits as 0/1 float32, lowest bit first: one ``take`` turns packed bits into values.
-_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
-_UINT8 = np.dtype(np.uint8)
+#: Each byte's 8 bits as 0/1, lowest bit first: one ``take`` turns packed bits into values.
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").view(np.int8)
 #: The action mask is unpacked with the observation, from this bit on.
 _MASK_AT = 8 * ((OBSERVATION_SIZE + 7) // 8)
 _BYTES = (_MASK_AT + ACTION_COUNT + 7) // 8
-#: How many entries each memo of :class:`Observer` keeps before it starts again.
+#: Where a :class:`SeatMasks` lists its counts: ``hands``, ``pack``, ``scores`` … to the end.
+_COUNTS = SeatMasks._fields.index("hands")
+#: How many entries the memo of :class:`Observer` keeps before it starts again.
 _MEMO_LIMIT = 1 << 16
 
-Kept = TypeVar("Kept")
 
-
-class _Memo(dict[tuple[int | tuple[int, ...], ...], Kept]):
-    """A bounded memo: a missing key's value is made from the key by ``make``."""
-
-    def __init__(self, make: Callable[[tuple[Any, ...]], Kept]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: tuple[Any, ...]) -> Kept:
-        if len(self) >= _MEMO_LIMIT:
-            self.clear()
-        value = self[key] = self.make(key)
-        return value
+def observation_space() -> spaces.Dict:
+    """The observation space both environments declare: a Dict of ``observation`` and ``action_mask``."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0, 1, shape=(OBSERVATION_SIZE,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
+        }
+    )
 
 
 class Observer:
@@ -181,53 +177,54 @@ class Observer:
         self._piles = [
             [((side + slot) % sides, CAPTURED + 52 * slot) for slot in range(sides)] for side in range(sides)
         ]
-        self._counters = _Memo(self._counters_of)
-        self._scalars = _Memo(self._scalars_of)
+        #: For each seat: the blocks from ``turn`` on, as bits, by the view's counts.
+        self._counters: list[dict[tuple[Any, ...], int]] = [{} for _ in range(players)]
+        self._packed = np.zeros(_BYTES, np.uint8)  # the bits of the observation being made
+        self._packing = self._packed.data
 
     def observation(self, view: SeatMasks, chooser: MoveChooser | None = None) -> np.ndarray:
         """The observation of a seat's view; ``chooser`` holds the seat's unfinished move."""
-        return self._values(view, chooser, 0)[:OBSERVATION_SIZE]
+        return self.observe(view, chooser)["observation"]
 
     def observe(self, view: SeatMasks, chooser: MoveChooser | None) -> dict[str, np.ndarray]:
         """The observation and the action mask, as the environments hand them out; ``chooser`` is
         None when the seat is not to move (no action is legal)."""
-        allowed = 0 if chooser is None else chooser.allowed(view.hand)
-        values = self._values(view, chooser, allowed)
-        mask = values[_MASK_AT : _MASK_AT + ACTION_COUNT].astype(np.int8)
-        return {"observation": values[:OBSERVATION_SIZE], "action_mask": mask}
-
-    def _values(self, view: SeatMasks, chooser: MoveChooser | None, allowed: int) -> np.ndarray:
-        """The observation, then from :data:`_MASK_AT` the ``allowed`` actions, as float32."""
         captured = view.captured
-        bits = view.hand | view.table << TABLE | view.unseen << UNSEEN | allowed << _MASK_AT
+        bits = view.hand | view.table << TABLE | view.unseen << UNSEEN
         for pile, shift in self._piles[view.side]:
             bits |= captured[pile] << shift
-        if chooser is not None and chooser.card is not None:
-            bits |= 1 << (CHOSEN + chooser.card) | chooser.named << NAMED
-        bits |= self._counters[view.seat, view.turn, view.deal, view.last_capturer, view.hands]
-        packed = np.frombuffer(bits.to_bytes(_BYTES, "little"), _UINT8)
-        values = _BITS.take(packed, 0).ravel()
-        values[SCORES:OBSERVATION_SIZE] = self._scalars[view.seat, view.scores, view.surs, view.pack, view.round]
-        return values
+        if chooser is not None:
+            bits |= chooser.allowed(view.hand) << _MASK_AT
+            if chooser.card is not None:
+                bits |= 1 << (CHOSEN + chooser.card) | chooser.named << NAMED
+        kept = self._counters[view.seat]
+        counts = view[_COUNTS:]
+        counters = kept.get(counts)
+        if counters is None:
+            counters = self._counters_of(view)
+            if len(kept) >= _MEMO_LIMIT:
+                kept.clear()
+            kept[counts] = counters
+        self._packing[:] = (bits | counters).to_bytes(_BYTES, "little")
+        values = _BITS.take(self._packed, 0).ravel()
+        return {"observation": values[:OBSERVATION_SIZE], "action_mask": values[_MASK_AT : _MASK_AT + ACTION_COUNT]}
 
-    def _counters_of(self, key: tuple[Any, ...]) -> int:
-        """The one-hot and count blocks from ``turn`` to ``partnership``, as bits."""
-        seat, turn, deal, last, hands = key
-        players, side, sides = self.rules.players, self.rules.side_of(seat), self.rules.sides
-        bits: int = self._fixed | 1 << (TURN + (turn - seat) % players) | 1 << (DEAL + min(deal, 6) - 1)
+    def _counters_of(self, view: SeatMasks) -> int:
+        """The blocks from ``turn`` on, as bits."""
+        rules, seat, side = self.rules, view.seat, view.side
+        players, sides = rules.players, rules.sides
+        bits: int = self._fixed | 1 << (TURN + (view.turn - seat) % players) | 1 << (DEAL + min(view.deal, 6) - 1)
         for slot in range(players):
-            count = min(hands[(seat + slot) % players], 4)
-            bits |= ((1 << count) - 1) << (HANDS + 4 * slot)
-        return bits | 1 << (LAST_CAPTURER + (4 if last < 0 else (last - side) % sides))
-
-    def _scalars_of(self, key: tuple[Any, ...]) -> np.ndarray:
-        """Scores, Surs, pack and round, as floats."""
-        seat, scores, surs, pack, round_number = key
-        side, sides = self.rules.side_of(seat), self.rules.sides
-        scalars = np.zeros(OBSERVATION_SIZE - SCORES, dtype=np.float32)
+            bits |= _ones(min(view.hands[(seat + slot) % players], 4)) << (HANDS + 4 * slot)
+        last = view.last_capturer
+        bits |= 1 << (LAST_CAPTURER + (4 if last < 0 else (last - side) % sides))
         for slot in range(sides):
-            scalars[slot] = min(scores[(side + slot) % sides] / self.rules.target, OBSERVATION_HIGH)
-            scalars[4 + slot] = min(surs[(side + slot) % sides] / 5, OBSERVATION_HIGH)
-        scalars[PACK - SCORES] = pack / 48
-        scalars[ROUND - SCORES] = min(round_number / 10, 1.0)
-        return scalars
+            score = max(view.scores[(side + slot) % sides], 0)
+            bits |= _ones(min(16 * score // rules.target, SCORE_SLOTS)) << (SCORES + SCORE_SLOTS * slot)
+            bits |= _ones(min(view.surs[(side + slot) % sides], SUR_SLOTS)) << (SURS + SUR_SLOTS * slot)
+        return bits | 1 << (ROUND + min(view.round, 10) - 1)
+
+
+def _ones(count: int) -> int:
+    """The lowest ``count`` bits set."""
+    return (1 << count) - 1

@@ -21,7 +21,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core import Match, Round, Rules
 from ..core.cards import format_cards
-from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
+from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
 
 
 class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -52,12 +52,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.seat = seat
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict(
-            {  # type: ignore[assignment]
-                "observation": spaces.Box(0.0, OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space()  # type: ignore[assignment]
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self.observer = Observer(self.rules)
         self.match: Match | None = None

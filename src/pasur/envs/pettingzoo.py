@@ -26,10 +26,14 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core import Match, Round, Rules
 from ..core.cards import format_cards
-from .encoding import ACTION_COUNT, OBSERVATION_HIGH, OBSERVATION_SIZE, MoveChooser, Observer
+from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
 
-#: What an action may be: a Python or numpy int.
-_ACTION_TYPES = (int, np.integer)
+
+def _action_number(action: Any) -> int:
+    """An action given as a numpy int (or a bool), as an int; ValueError for anything else."""
+    if not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
+    return int(action)
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -71,13 +75,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
-        observation = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space())
         self.action_spaces = {agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents}
         self._seed_source = random.Random()
         self.observer = Observer(self.rules)
@@ -101,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         if seed is not None:
             self._seed_source = random.Random(seed)
         # A round episode stops at the end of its round: no next round is dealt.
-        self.match = Match(self.rules, seed=self._seed_source.getrandbits(64), auto_deal=self.reward_mode == "match")
+        self.match = Match(self.rules, auto_deal=self.reward_mode == "match", rng=self._seed_source)
         if self.match.round is None:
             self.match.next_round()
         self.agents = self.possible_agents[:]
@@ -112,9 +110,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.chooser = MoveChooser()
-        self._next_decision()
+        self._finished = False  # every agent is terminated (and truncated) at once
+        self._next_round()
 
-    def _next_decision(self) -> None:
+    def _next_round(self) -> None:
         assert self.match is not None
         self._round = game = self.match.rounds[-1]
         self.agent_selection = self.possible_agents[game.turn]
@@ -130,14 +129,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         game = self._round
         if game is None or self.match is None:
             raise RuntimeError("call reset() before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._finished:
             self._was_dead_step(action)
             return
-        if not isinstance(action, _ACTION_TYPES) or not 0 <= action < ACTION_COUNT:
+        if type(action) is not int:
+            action = _action_number(action)
+        if not 0 <= action < ACTION_COUNT:
             raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
+        agent = self.agent_selection
         try:
-            code = self.chooser.step(int(action), game.card_codes)
+            code = self.chooser.step(action, game.card_codes)
         except ValueError:
             if self.illegal_reward is None:
                 raise
@@ -151,10 +152,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             self.match.play_code(code)
             if game.over:
                 self._end_of_round(game)
-                self._rewarded = True
-                self._accumulate_rewards()
-            if not self.terminations[agent]:
-                self._next_decision()
+            else:
+                self.agent_selection = self.possible_agents[game.turn]
         if self.render_mode == "human":
             self.render()
 
@@ -167,11 +166,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = float(self.illegal_reward)
-        self._rewarded = True
+        self._finished = self._rewarded = True
         self._accumulate_rewards()
         self._deads_step_first()
 
     def _end_of_round(self, game: Round) -> None:
+        """Reward the round's end; end the episode, or deal on in a match episode."""
         assert self.match is not None
         if self.reward_mode == "round":
             # the match has banked the round: its points are the scores gained
@@ -180,11 +180,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             for seat, agent in enumerate(self.possible_agents):
                 own = points[self.rules.side_of(seat)]
                 self.rewards[agent] = float(own - (sum(points) - own) / (sides - 1))
-            self.terminations = dict.fromkeys(self.agents, True)
         elif self.match.over:
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = 1.0 if self.rules.side_of(seat) == self.match.winner else -1.0
+        if self.reward_mode == "round" or self.match.over:
             self.terminations = dict.fromkeys(self.agents, True)
+            self._finished = True
+        else:
+            self._next_round()
+        self._rewarded = True
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
