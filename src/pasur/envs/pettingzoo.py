@@ -29,11 +29,9 @@ from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
 
 
-def _action_number(action: Any) -> int:
-    """An action given as a numpy int (or a bool), as an int; ValueError for anything else."""
-    if not isinstance(action, (int, np.integer)):
-        raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
-    return int(action)
+def _action_number(action: Any) -> int | None:
+    """An action given as a numpy int (or a bool), as an int; None when it is no int at all."""
+    return int(action) if isinstance(action, int | np.integer) else None
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -132,13 +130,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         if self._finished:
             self._was_dead_step(action)
             return
-        if type(action) is not int:
-            action = _action_number(action)
-        if not 0 <= action < ACTION_COUNT:
+        number = action if type(action) is int else _action_number(action)
+        if number is None or not 0 <= number < ACTION_COUNT:
             raise ValueError(f"action {action!r} is not in the action space, Discrete({ACTION_COUNT})")
         agent = self.agent_selection
         try:
-            code = self.chooser.step(action, game.card_codes)
+            code = self.chooser.step(number, game.card_codes)
         except ValueError:
             if self.illegal_reward is None:
                 raise
