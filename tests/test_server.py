@@ -126,6 +126,10 @@ def test_bad_table_requests_get_clear_errors(client):
     assert missing.status_code == 404 and missing.json()["error"] == "there is no such table"
     assert missing.json()["messages"] == {"en": "there is no such table", "fa": "چنین میزی وجود ندارد"}
     assert client.post("/api/tables", content=b"{", headers={"content-type": "application/json"}).status_code == 422
+    unnamed = client.post("/api/tables", json={"seats": ["easy"]})
+    assert unnamed.status_code == 422 and unnamed.json()["reason"] == "not_understood"
+    assert unnamed.json()["error"] == "request not understood: name: Field required"
+    assert unnamed.json()["messages"]["fa"] == "پیام فهمیده نشد"
 
 
 def test_table_creation_is_rate_limited(client):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
@@ -123,6 +124,12 @@ def create_app(
         status = 404 if isinstance(error, NoSuchTable) else 429 if isinstance(error, TooManyRequests) else 400
         return JSONResponse({"error": str(error), **_explained(error)}, status_code=status)
 
+    @app.exception_handler(RequestValidationError)
+    async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
+        problem = _first_problem(error)
+        refused = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
+        return JSONResponse({"error": str(refused), **_explained(refused)}, status_code=422)
+
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
     async def page(table_id: str | None = None) -> FileResponse:
@@ -211,9 +218,7 @@ async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> d
     except json.JSONDecodeError:
         return _not_understood("not JSON")
     except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        return _not_understood(f"{where}: {problem['msg']}")
+        return _not_understood(_first_problem(error))
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
@@ -236,6 +241,13 @@ def _explained(error: TableError) -> dict[str, Any]:
 
 def _error(error: TableError) -> dict[str, Any]:
     return {"type": "error", "message": str(error), **_explained(error)}
+
+
+def _first_problem(error: ValidationError | RequestValidationError) -> str:
+    """The first thing wrong with a message or request, and where: ``seats.0: Input should be …``."""
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"] if part != "body")
+    return f"{where}: {problem['msg']}"
 
 
 def _not_understood(problem: str) -> dict[str, Any]:
