@@ -278,12 +278,12 @@ def bench_command(seconds: float, records: int, no_bots: bool, env_players: int,
             f"{environment['moves_per_second']:,} moves/s (observe, then step); a move costs, against the engine's"
         )
         for loop, words in (
-            ("playout", "int fast path (legal_codes, play_code)"),
-            ("with_view", "same, the mover's view read first (masks)"),
+            ("with_view", "view, legal moves, play (masks, legal_codes, play_code)"),
+            ("playout", "same without the view (legal_codes, play_code)"),
             ("checked", "checked Move API (legal_moves, play)"),
         ):
             click.echo(
-                f"  {words:<43}: {environment[f'cost_per_{loop}_move']:>5}x "
+                f"  {words:<56}: {environment[f'cost_per_{loop}_move']:>5}x "
                 f"({environment[f'engine_{loop}_moves_per_second']:,} moves/s)"
             )
 
