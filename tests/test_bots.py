@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot,
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
 from pasur.core.moves import find_move, short_texts
+from pasur.i18n import refusal
 
 from .helpers import position
 
@@ -133,16 +135,17 @@ def test_external_bot_plays_through_the_protocol():
 
 
 @pytest.mark.parametrize(
-    "mode,message",
+    "mode,message,persian",
     [
-        ("garbage", "the answer is not JSON"),
-        ("illegal", "that move is not legal here"),
-        ("wrong-id", "expected a move answer with id"),
-        ("crash", "stopped without answering"),
-        ("silent", "did not answer within 0.5 s"),
+        ("garbage", "the answer is not JSON", "پاسخش JSON نیست"),
+        ("illegal", "that move is not legal here", "اینجا مجاز نیست"),
+        ("wrong-id", "expected a move answer with id", "پاسخی با شناسه این حرکت نداد"),
+        ("crash", "stopped without answering", "بی‌پاسخ بسته شد"),
+        ("silent", "did not answer within 0.5 s", "در ۰٫۵ ثانیه پاسخ نداد"),
     ],
 )
-def test_external_bot_faults_are_named(mode, message):
+def test_external_bot_faults_are_named(mode, message, persian):
+    """Each fault names the bot and says why, in English and (pasur.i18n) in Persian."""
     bot = ExternalBot(f"{sys.executable} {FAULTY} {mode}", timeout=0.5)
     game = position("4S 2H", "7H 9D KC")
     with pytest.raises(BotError, match=message) as raised:
@@ -151,6 +154,9 @@ def test_external_bot_faults_are_named(mode, message):
     if mode in ("garbage", "illegal"):
         assert raised.value.answer is not None
     bot.close()
+    said = refusal(raised.value, "fa")
+    assert persian in said and not re.search("[a-z]{3,}", said), said
+    assert refusal(raised.value, "en") == str(raised.value)
 
 
 def test_external_bot_that_cannot_start():

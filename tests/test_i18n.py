@@ -14,8 +14,6 @@ import pytest
 
 import pasur
 from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
-from pasur.bots import BotError
-from pasur.bots.protocol import ExternalBot
 from pasur.i18n import PERSIAN_REASONS, refusal
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, seat_plans
@@ -118,29 +116,6 @@ def test_out_of_turn_is_refused_in_persian():
     with pytest.raises(IllegalMove) as refused:
         game.play(game.legal_moves()[0])
     assert refusal(refused.value, "fa") == f"نوبت {game.name(1)} است"
-
-
-@pytest.mark.parametrize(
-    "mode,persian",
-    [
-        ("garbage", "پاسخش JSON نیست"),
-        ("illegal", "اینجا مجاز نیست"),
-        ("wrong-id", "پاسخی با شناسه این حرکت نداد"),
-        ("crash", "بی‌پاسخ بسته شد"),
-        ("silent", "در ۰٫۵ ثانیه پاسخ نداد"),
-    ],
-)
-def test_a_bots_fault_reads_in_persian(mode, persian):
-    bot = ExternalBot(f"{sys.executable} {FAULTY} {mode}", timeout=0.5)
-    game = Round(Rules(), deal_deck(random.Random(1), Rules()))
-    try:
-        with pytest.raises(BotError) as fault:
-            bot.choose(game.view(game.turn), game.legal_moves())
-    finally:
-        bot.close()
-    said = refusal(fault.value, "fa")
-    assert persian in said and not ENGLISH_WORD.search(said), said
-    assert refusal(fault.value, "en") == str(fault.value)
 
 
 def test_the_persian_terminal_game_says_a_bots_fault_in_persian():

@@ -145,7 +145,6 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1, players: i
     }
     for loop in ENGINE_LOOPS:
         figures[f"engine_{loop}_moves_per_second"] = round(1 / engine[loop])
-    for loop in ENGINE_LOOPS:
         figures[f"cost_per_{loop}_move"] = round(per_move / engine[loop], 2)
     return figures
 
