@@ -20,6 +20,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from pasur.server.app import create_app  # noqa: E402
+from pasur.server.settings import ServerSettings  # noqa: E402
 
 from .helpers import cards_named, hidden_from  # noqa: E402
 
@@ -56,7 +57,10 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         config = uvicorn.Config(
-            create_app(self.database, bot_delay=0.05), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(self.database, ServerSettings(bot_delay=0.05)),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

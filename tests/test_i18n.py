@@ -83,6 +83,7 @@ def test_every_reason_the_code_gives_has_its_persian():
     """Each refusal or bot fault raised with a reason anywhere in the package (found by reading
     the source) has a Persian sentence, and each Persian sentence is still used."""
     refusals = {"Refusal", "IllegalMove", "TableError", "NoSuchTable", "TooManyRequests", "BotError", "_fail"}
+    refusals |= {"StorageUnavailable"}
     given = set()
     for path in Path(pasur.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -120,7 +121,7 @@ def test_out_of_turn_is_refused_in_persian():
 
 def test_the_persian_terminal_game_says_a_bots_fault_in_persian():
     plans = seat_plans(2, 1, [f"exec:{sys.executable} {FAULTY} garbage"], lang="fa")
-    game = LocalGame(Rules(target=5), plans, seed=3)
+    game = LocalGame(Rules(target=5), plans, seed=3, allow_exec=True)
     out = io.StringIO()
     PlainGame(game, lang="fa", source=io.StringIO("1\n" * 3), sink=out).run()
     shown = out.getvalue()

@@ -300,7 +300,7 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
     names = (names * rules.players)[: rules.players]
     seed = seed if seed is not None else random.randrange(1 << 32)
     try:
-        players = [make_bot(name, seed=seed + seat) for seat, name in enumerate(names)]
+        players = [make_bot(name, seed=seed + seat, allow_exec=True) for seat, name in enumerate(names)]
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     match = Match(rules, seed=seed)
@@ -357,6 +357,9 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="English or Persian")
 @click.option("--plain", is_flag=True, help="line by line on standard input and output, no full screen")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False), help="play on from a saved game or record")
+@click.option(
+    "--allow-exec", is_flag=True, help="with --resume: start the programs (exec: bots) the file names without asking"
+)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="the file saving writes [pasur-save.json]")
 @click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
 @rules_options
@@ -368,6 +371,7 @@ def play(
     lang: str,
     plain: bool,
     resume: str | None,
+    allow_exec: bool,
     save_path: str | None,
     theme: str,
     **options: Any,
@@ -378,16 +382,21 @@ def play(
     types a move, s saves, t switches the theme, q quits. --plain (and any run whose input or
     output is not a terminal) plays the same game line by line.
     """
-    from .tui.session import LocalGame, seat_plans
+    from .tui.session import LocalGame, ProgramsNamed, seat_plans
 
     rules = build_rules(options)
     levels = [level.strip() for level in opponents.split(",") if level.strip()]
     given = click.get_current_context().get_parameter_source("opponents") == ParameterSource.COMMANDLINE
     try:
         if resume:
-            game = LocalGame.load(resume, levels if given else ())
+            try:
+                game = LocalGame.load(resume, levels if given else (), allow_exec=allow_exec)
+            except ProgramsNamed as named:
+                _agree_to_programs(resume, named.commands)
+                game = LocalGame.load(resume, levels if given else (), allow_exec=True)
         else:
-            game = LocalGame(rules, seat_plans(rules.players, min(humans, rules.players), levels, lang), seed=seed)
+            plans = seat_plans(rules.players, min(humans, rules.players), levels, lang)
+            game = LocalGame(rules, plans, seed=seed, allow_exec=True)
     except RecordError as error:
         raise click.ClickException(f"cannot resume {resume}: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -410,6 +419,18 @@ def play(
     PasurApp(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
 
 
+def _agree_to_programs(path: str, commands: list[str]) -> None:
+    """Show the programs a saved game would start as bots, and go on only if the person agrees
+    (on a terminal); elsewhere stop and name ``--allow-exec``."""
+    click.echo(f"{path} seats bots that are programs; resuming would run:", err=True)
+    for command in commands:
+        click.echo(f"  {command}", err=True)
+    if not sys.stdin.isatty():
+        raise click.ClickException("not starting them: check the commands, then resume with --allow-exec")
+    if not click.confirm("Run these programs?", default=False, err=True):
+        raise click.ClickException("not resumed: the programs were not started")
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
@@ -429,21 +450,106 @@ def play(
     show_default=True,
     help="new tables one address may create",
 )
-def serve(host: str, port: int, database: str | None, bot_pause: float, tables_per_minute: int) -> None:
-    """Serve the web game: tables against bots or with friends, in the browser."""
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="a host name visitors reach this server by (repeat for more; * for any) [the --host and localhost]",
+)
+@click.option(
+    "--bot-ms", type=click.IntRange(10, 60_000), default=250, show_default=True, help="most a bot thinks a move"
+)
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="processes for the searching bots [one fewer than the cores, at least 1]",
+)
+@click.option(
+    "--bots",
+    "extra_levels",
+    multiple=True,
+    metavar="LEVEL=SPEC",
+    help="offer another level, a built-in bot with options (e.g. grandmaster=pimc:playouts=1000); never a program",
+)
+@click.option(
+    "--connections-per-address", type=click.IntRange(1), default=32, show_default=True, help="open connections"
+)
+@click.option("--spectators", type=click.IntRange(0), default=20, show_default=True, help="spectators a table admits")
+@click.option(
+    "--messages-per-second",
+    type=click.IntRange(1),
+    default=50,
+    show_default=True,
+    help="WebSocket messages one address may send",
+)
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    bot_pause: float,
+    tables_per_minute: int,
+    allowed_hosts: tuple[str, ...],
+    bot_ms: int,
+    bot_workers: int | None,
+    extra_levels: tuple[str, ...],
+    connections_per_address: int,
+    spectators: int,
+    messages_per_second: int,
+) -> None:
+    """Serve the web game: tables against bots or with friends, in the browser.
+
+    Visitors are trusted with nothing: they choose bots by level, every request and message is
+    bounded, and the limits are the options below (README, "Security")."""
     try:
         import uvicorn
 
         from .server.app import create_app
+        from .server.guard import guarded_http
+        from .server.settings import ServerSettings
         from .server.store import DEFAULT_DATABASE
     except ImportError:
         raise click.ClickException("the web server needs its extra: pip install 'pasur[web]'") from None
+    levels = {}
+    for entry in extra_levels:
+        level, sep, spec = entry.partition("=")
+        if not sep or not level.strip() or not spec.strip():
+            raise click.UsageError(f"--bots takes LEVEL=SPEC, as grandmaster=pimc:playouts=1000, not {entry!r}")
+        levels[level.strip().lower()] = spec.strip()
+    settings = ServerSettings(
+        allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
+        bot_delay=bot_pause,
+        bot_ms=bot_ms,
+        bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
+        extra_levels=levels,
+        tables_per_minute=tables_per_minute,
+        connections_per_address=connections_per_address,
+        spectators_per_table=spectators,
+        messages_per_second=messages_per_second,
+    )
     try:
-        app = create_app(database or DEFAULT_DATABASE, bot_delay=bot_pause, tables_per_minute=tables_per_minute)
+        from .server.bots import server_levels
+
+        server_levels(settings.bot_ms, settings.extra_levels)
+    except ValueError as error:
+        raise click.UsageError(f"--bots: {error}") from None
+    try:
+        app = create_app(database or DEFAULT_DATABASE, settings)
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database: {error}") from None
     click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    if not allowed_hosts and host in ("0.0.0.0", "::"):
+        click.echo("Only localhost names are answered: give --allowed-host with the name visitors use.", err=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=guarded_http(settings),
+        ws_max_size=settings.message_bytes,
+        timeout_keep_alive=5,
+    )
 
 
 @cli.command(name="bots")

@@ -1,6 +1,16 @@
 """Bots: each reads a seat's view and the legal moves, and returns one of them."""
 
-from .base import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, Bot, BotError, checked_choice, make_bot, parse_spec
+from .base import (
+    BOT_DESCRIPTIONS,
+    BOT_NAMES,
+    LEVELS,
+    Bot,
+    BotError,
+    checked_choice,
+    make_bot,
+    parse_spec,
+    validate_spec,
+)
 from .expert import ExpertBot
 from .ismcts import IsmctsBot
 from .pimc import PimcBot
@@ -20,4 +30,5 @@ __all__ = [
     "checked_choice",
     "make_bot",
     "parse_spec",
+    "validate_spec",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -26,12 +27,32 @@ class BotError(Exception):
     another language (``pasur.i18n.refusal``)."""
 
     def __init__(self, message: str, reason: str, *, bot: str, answer: str | None = None, **details: Any) -> None:
+        answer = None if answer is None else shown_answer(answer)
         shown = f" (it answered {answer!r})" if answer is not None else ""
         super().__init__(f"bot {bot}: {message}{shown}")
         self.bot = bot
         self.reason = reason
         self.details = details
         self.answer = answer
+
+
+#: How much of a faulty bot's answer a fault shows.
+SHOWN_ANSWER = 80
+
+
+def shown_answer(answer: str) -> str:
+    """A bot's answer as a fault may show it: cut to :data:`SHOWN_ANSWER` characters, and a JSON
+    object with only the fields a move answer has (a bot that echoes its view would otherwise
+    show its hidden hand to whoever reads the fault)."""
+    try:
+        data = json.loads(answer)
+    except (ValueError, RecursionError):
+        data = None
+    if isinstance(data, dict):
+        kept = {key: data[key] for key in ("type", "id", "move") if key in data}
+        others = [key for key in data if key not in kept]
+        answer = json.dumps(kept)[:-1] + (f", … {len(others)} other fields" if others else "") + "}"
+    return answer if len(answer) <= SHOWN_ANSWER else answer[: SHOWN_ANSWER - 1] + "…"
 
 
 #: Each built-in bot with its one-line description, weakest first.
@@ -78,18 +99,32 @@ def _number(raw: str) -> Any:
     return raw
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
+def validate_spec(spec: str, *, allow_exec: bool = False) -> tuple[str, dict[str, Any]]:
+    """The bot a spec names (a level read as its bot) and its options; ValueError says what is
+    wrong. ``exec:COMMAND`` runs a program, so only a caller that trusts where the spec came from
+    (the command line) may allow it; a file, a request or a message never names a program."""
+    name, options = parse_spec(spec)
+    name = LEVELS.get(name, name)
+    if name == "exec" and not allow_exec:
+        raise ValueError(f"bot '{spec}': a program (exec:) may only be named on the command line")
+    if name not in (*BOT_NAMES, "exec"):
+        raise ValueError(
+            f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, levels {', '.join(LEVELS)}, exec:COMMAND)"
+        )
+    return name, options
+
+
+def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False) -> Bot:
     """A bot from its spec: a name (``random`` … ``pimc``) or a level (``beginner`` … ``master``),
-    with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md). ValueError
-    says what is wrong with a bad spec."""
+    with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md) when
+    ``allow_exec`` (see :func:`validate_spec`). ValueError says what is wrong with a bad spec."""
     from .expert import ExpertBot
     from .ismcts import IsmctsBot
     from .pimc import PimcBot
     from .protocol import ExternalBot
     from .simple import GreedyBot, RandomBot
 
-    name, options = parse_spec(spec)
-    name = LEVELS.get(name, name)
+    name, options = validate_spec(spec, allow_exec=allow_exec)
     makers: dict[str, Callable[..., Bot]] = {
         "random": RandomBot,
         "greedy": GreedyBot,
@@ -98,10 +133,6 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         "pimc": PimcBot,
         "exec": ExternalBot,
     }
-    if name not in makers:
-        raise ValueError(
-            f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, levels {', '.join(LEVELS)}, exec:COMMAND)"
-        )
     try:
         return makers[name](seed=seed, **options)
     except TypeError as error:

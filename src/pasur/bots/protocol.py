@@ -15,7 +15,7 @@ from typing import IO, Any, NoReturn
 
 from ..core import Move, Round, SeatView
 from ..core.moves import find_move, short_texts
-from .base import Bot, BotError
+from .base import Bot, BotError, shown_answer
 
 PROTOCOL = "pasur-bot/1"
 
@@ -49,8 +49,12 @@ class ExternalBot:
         try:
             return find_move(text, legal)
         except ValueError as error:
-            message = f"that move is not legal here ({error}; legal: {', '.join(texts)})"
-            self._fail(message, "bot_illegal_move", text, move=text)
+            self._fail(
+                f"that move is not legal here ({shown_answer(str(error))})",
+                "bot_illegal_move",
+                text,
+                move=shown_answer(text),
+            )
 
     def close(self) -> None:
         """Say quit and end the process."""

@@ -36,6 +36,8 @@ class Rules:
             raise RulesError(f"target must be a positive number, not {self.target}")
         if self.sur_cutoff is not None:
             _check_int("sur_cutoff", self.sur_cutoff)
+            if self.sur_cutoff < 0:
+                raise RulesError(f"sur_cutoff must be 0 or more (or none), not {self.sur_cutoff}")
         for name in (
             "partnership",
             "sur_cancel",

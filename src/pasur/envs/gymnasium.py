@@ -47,7 +47,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if len(specs) != others:
             raise ValueError(f"give one opponent, or {others}")
         for spec in specs:
-            make_bot(spec)
+            make_bot(spec, allow_exec=True)  # the opponents are named in code, which is trusted
         self.opponent_specs = specs
         self.seat = seat
         self.reward_mode = reward
@@ -71,7 +71,8 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             self.match.next_round()
         others = [seat for seat in range(self.rules.players) if seat != self.seat]
         self.bots = {
-            seat: make_bot(spec, seed=deal_seed + seat) for seat, spec in zip(others, self.opponent_specs, strict=True)
+            seat: make_bot(spec, seed=deal_seed + seat, allow_exec=True)
+            for seat, spec in zip(others, self.opponent_specs, strict=True)
         }
         self.chooser = MoveChooser()
         self._play_opponents()

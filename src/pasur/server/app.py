@@ -1,12 +1,13 @@
 """``pasur serve``: the web app (FastAPI). HTTP creates and joins tables; each browser then talks
-to its table over one WebSocket and is sent only its seat's view."""
+to its table over one WebSocket and is sent only its seat's view. Everything a visitor sends is
+checked at the door (:mod:`.guard`) and again here, bounded by :class:`.settings.ServerSettings`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,34 +17,44 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core import Rules, RulesError
 from ..i18n import LANGUAGES, refusal
+from .bots import BotPool, server_levels
+from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
+from .guard import Guard
+from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
-from .tables import Lobby, NoSuchTable, TableError, TooManyRequests
+from .tables import Lobby, TableRoom
 
 STATIC = Path(__file__).parent / "static"
-#: Tables one address may create per minute.
-TABLES_PER_MINUTE = 20
-#: Messages one connection may send per second (a burst of this many, then this many a second).
-MESSAGES_PER_SECOND = 50
 #: How long a new connection has to say hello.
 HELLO_SECONDS = 10.0
+#: The highest target a table may play to.
+MAX_TARGET = 1000
 
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^<>&\"'\x00-\x1f]+$")]
+#: A name as typed: its characters are checked by :func:`pasur.server.tables.person_name`.
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Level = Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class CreateTable(BaseModel):
-    """A new table: the creator's name, the rules, and who sits in the other seats."""
+    """A new table: the creator's name, the rules, who sits in the other seats (``"friend"`` or
+    a level), the turn timer in seconds, and the level of the seats left open at the start."""
+
+    model_config = ConfigDict(extra="forbid")
 
     name: Name
     rules: dict[str, Any] = Field(default_factory=dict)
-    seats: list[str] = Field(default_factory=lambda: ["medium"], max_length=3)
-    timer: int = Field(default=0, ge=0, le=600)
-    fill_level: str = Field(default="medium", max_length=40)
+    seats: list[Level] = Field(default_factory=lambda: ["medium"], max_length=8)
+    timer: int = Field(default=0, ge=0, le=3600)
+    fill_level: Level = "medium"
 
 
 class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: Name
     seat: int | None = Field(default=None, ge=0, le=3)
 
@@ -76,6 +87,52 @@ class PingMessage(BaseModel):
 CLIENT_MESSAGES: dict[str, type[BaseModel]] = {"move": MoveMessage, "start": StartMessage, "ping": PingMessage}
 
 
+def table_rules(options: dict[str, Any]) -> Rules:
+    """The rules a visitor asked for, range-checked: TableError names the option that is wrong."""
+    try:
+        rules = Rules.from_dict(options)
+    except (RulesError, TypeError) as error:
+        raise TableError(f"rules: {error}", "bad_rules", problem=str(error)) from None
+    problem = None
+    if rules.target > MAX_TARGET:
+        problem = f"target must be at most {MAX_TARGET}, not {rules.target}"
+    elif rules.sur_cutoff is not None and rules.sur_cutoff > MAX_TARGET:
+        problem = f"sur_cutoff must be at most {MAX_TARGET}, not {rules.sur_cutoff}"
+    if problem:
+        raise TableError(f"rules: {problem}", "bad_rules", problem=problem)
+    return rules
+
+
+def json_message(raw: str, settings: ServerSettings) -> Any:
+    """A WebSocket message read as JSON, no larger and no deeper than ``settings`` allow;
+    ValueError says what is wrong."""
+    if len(raw) > settings.message_bytes:
+        raise ValueError(f"longer than {settings.message_bytes:,} characters")
+    too_deep = f"nested deeper than {settings.json_depth} levels"
+    try:
+        data = json.loads(raw)
+    except RecursionError:  # nested past what the parser takes: far deeper than allowed
+        raise ValueError(too_deep) from None
+    except json.JSONDecodeError:
+        raise ValueError("not JSON") from None
+    if _depth(data, settings.json_depth) > settings.json_depth:
+        raise ValueError(too_deep)
+    return data
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests (looking no further than ``limit`` + 1)."""
+    level, layer = 0, [value]
+    while layer and level <= limit:
+        level += 1
+        layer = [
+            inner
+            for item in layer
+            for inner in (item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+        ]
+    return level
+
+
 class RateLimit:
     """At most ``count`` events per ``seconds`` for each key (a sliding window). Keys whose
     window has passed are let go once there are ``keys`` of them, so memory stays bounded."""
@@ -100,29 +157,32 @@ class RateLimit:
         return True
 
 
-def create_app(
-    database: str = DEFAULT_DATABASE, bot_delay: float = 0.7, tables_per_minute: int = TABLES_PER_MINUTE
-) -> FastAPI:
-    """The app over a database URL (SQLite file by default, or PostgreSQL)."""
+def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None = None) -> FastAPI:
+    """The app over a database URL (SQLite file by default, or PostgreSQL), within ``settings``."""
+    settings = settings or ServerSettings()
     store = Store(database)
-    lobby = Lobby(store, bot_delay=bot_delay)
+    bots = BotPool(server_levels(settings.bot_ms, settings.extra_levels), settings.bot_workers, settings.bot_delay)
+    lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()
-    creations = RateLimit(tables_per_minute, 60.0)
+    creations = RateLimit(settings.tables_per_minute, 60.0)
+    messages = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
+    sockets: Counter[str] = Counter()  # open WebSockets per address
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         lobby.resume()
         yield
+        bots.close()
         store.close()
 
     app = FastAPI(title="Pasur", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.lobby = lobby
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard, settings=settings, explain=_explained)
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
-        status = 404 if isinstance(error, NoSuchTable) else 429 if isinstance(error, TooManyRequests) else 400
-        return JSONResponse({"error": str(error), **_explained(error)}, status_code=status)
+        return JSONResponse({"error": str(error), **_explained(error)}, status_code=_status(error))
 
     @app.exception_handler(RequestValidationError)
     async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -138,9 +198,13 @@ def create_app(
     @app.post("/api/tables")
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
+        rules = table_rules(body.rules)
+        if body.timer not in settings.timers:
+            choices = ", ".join(map(str, settings.timers))
+            raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
-        table_id, token = lobby.create(body.name, body.rules, body.seats, body.timer, body.fill_level)
+        table_id, token = lobby.create(body.name, rules, body.seats, body.timer, body.fill_level, owner=client)
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
     @app.get("/api/tables/{table_id}")
@@ -167,17 +231,33 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        client = websocket.client.host if websocket.client else "unknown"
         await websocket.accept()
+        if sockets[client] >= settings.connections_per_address:
+            limit = settings.connections_per_address
+            refusal = TooManyRequests(f"this address has {limit} connections open already", "too_many_connections")
+            await websocket.send_json(_error(refusal))
+            await websocket.close(code=4429)
+            return
+        sockets[client] += 1
+        try:
+            await _serve_socket(websocket, client, table_id)
+        finally:
+            sockets[client] -= 1
+            if sockets[client] <= 0:
+                del sockets[client]
+
+    async def _serve_socket(websocket: WebSocket, client: str, table_id: str) -> None:
         try:
             room = lobby.get(table_id)
         except TableError as error:
             await websocket.send_json(_error(error))
-            await websocket.close(code=4404)
+            await websocket.close(code=4000 + _status(error))
             return
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
-            hello = HelloMessage.model_validate_json(raw)
-        except (TimeoutError, ValidationError):
+            hello = HelloMessage.model_validate(json_message(raw, settings))
+        except (TimeoutError, ValidationError, ValueError):
             example = '{"type": "hello", "token": …, "since": …}'
             await websocket.send_json(_error(TableError(f"say hello first: {example}", "no_hello")))
             await websocket.close(code=4400)
@@ -188,17 +268,21 @@ def create_app(
         seat = room.seat_of(token)
         if token and seat is None and not room.is_host(token):
             await websocket.send_json(_error(TableError("that seat token is not valid here", "bad_token")))
-        listener = await room.connect(websocket.send_json, seat, hello.since)
-        limit = RateLimit(MESSAGES_PER_SECOND, 1.0)
+        try:
+            listener = await room.connect(websocket.send_json, seat, hello.since)
+        except TableError as error:
+            await websocket.send_json(_error(error))
+            await websocket.close(code=4000 + _status(error))
+            return
         try:
             while True:
                 raw = await websocket.receive_text()
-                if not limit.allow("messages"):
+                if not messages.allow(client):
                     await websocket.send_json(
                         _error(TooManyRequests("too many messages: slow down", "too_many_messages"))
                     )
                     continue
-                await websocket.send_json(await _answer(room, seat, token, raw))
+                await websocket.send_json(await _answer(room, seat, token, raw, settings))
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
             pass  # the browser went away: it reclaims its seat when it connects again
         finally:
@@ -207,18 +291,20 @@ def create_app(
     return app
 
 
-async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> dict[str, Any]:
+async def _answer(
+    room: TableRoom, seat: int | None, token: str | None, raw: str, settings: ServerSettings
+) -> dict[str, Any]:
     """One client message handled: an answer saying what happened or what was wrong."""
     try:
-        data = json.loads(raw)
+        data = json_message(raw, settings)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind not in CLIENT_MESSAGES:
-            return _not_understood(f"unknown type {kind!r}")
+            return _not_understood(f"unknown type {str(kind)[:40]!r}")
         message = CLIENT_MESSAGES[kind].model_validate(data)
-    except json.JSONDecodeError:
-        return _not_understood("not JSON")
     except ValidationError as error:
         return _not_understood(_first_problem(error))
+    except ValueError as error:
+        return _not_understood(str(error))
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
@@ -231,6 +317,15 @@ async def _answer(room: Any, seat: int | None, token: str | None, raw: str) -> d
         if isinstance(message, MoveMessage):
             refused["id"] = message.id
         return {**refused, **_explained(error)}
+
+
+def _status(error: TableError) -> int:
+    """The HTTP status of a refusal."""
+    if isinstance(error, NoSuchTable):
+        return 404
+    if isinstance(error, TooManyRequests):
+        return 429
+    return 503 if isinstance(error, StorageUnavailable) else 400
 
 
 def _explained(error: TableError) -> dict[str, Any]:

@@ -4,12 +4,35 @@ is its settings and seed plus every move in order; its state is the engine repla
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from .errors import StorageUnavailable
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _storage(method: Callable[P, R]) -> Callable[P, R]:
+    """A store method whose database errors come out as :class:`StorageUnavailable`."""
+
+    @wraps(method)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except SQLAlchemyError as error:
+            message = "the game's storage is not answering: try again in a moment"
+            raise StorageUnavailable(message, "storage_unavailable") from error
+
+    return guarded
+
 
 #: The database when none is given: a file beside where the server runs.
 DEFAULT_DATABASE = "sqlite:///pasur-server.db"
@@ -52,6 +75,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
 
+    @_storage
     def create_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
         with Session(self.engine) as session, session.begin():
             session.add(
@@ -63,6 +87,7 @@ class Store:
                 )
             )
 
+    @_storage
     def update_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
         with Session(self.engine) as session, session.begin():
             row = session.get(TableRow, table_id)
@@ -70,22 +95,26 @@ class Store:
             row.settings = json.dumps(settings)
             row.status = status
 
+    @_storage
     def add_move(self, table_id: str, version: int, seat: int, move: str, client_id: str | None) -> None:
         """Store a move; it is on disk when this returns."""
         with Session(self.engine) as session, session.begin():
             session.add(MoveRow(table_id=table_id, version=version, seat=seat, move=move, client_id=client_id))
 
+    @_storage
     def tables(self, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
         """Every table in one of ``statuses``: (id, settings, status)."""
         with Session(self.engine) as session:
             rows = session.scalars(select(TableRow).where(TableRow.status.in_(statuses)))
             return [(row.id, json.loads(row.settings), row.status) for row in rows]
 
+    @_storage
     def table(self, table_id: str) -> tuple[dict[str, Any], str] | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
             return None if row is None else (json.loads(row.settings), row.status)
 
+    @_storage
     def moves(self, table_id: str) -> list[tuple[int, int, str, str | None]]:
         """A table's moves in order: (version, seat, move, client id)."""
         with Session(self.engine) as session:

@@ -10,40 +10,58 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import random
 import secrets
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..bots import BotError, checked_choice, make_bot
-from ..core import IllegalMove, Match, Move, Refusal, Rules, RulesError, cards_in, public_json, to_record
+from ..core import IllegalMove, Match, Move, Rules, cards_in, public_json, to_record
 from ..core.moves import short_texts
 from ..core.record import positions
+from .bots import STAND_IN, BotPool
+from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .store import Store
+
+__all__ = ["NoSuchTable", "StorageUnavailable", "TableError", "TooManyRequests"]
+
+log = logging.getLogger("pasur.server")
 
 #: A listener: something that takes a JSON-ready message (a WebSocket, in the app).
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
-#: The bot that plays for a person whose turn timer ran out.
-STAND_IN = "expert"
 #: Client move ids remembered per table, to acknowledge a repeated move.
 REMEMBERED_IDS = 256
 #: How long a table nobody has started or watched stays in memory (the store keeps it).
 OPEN_TABLE_SECONDS = 3600.0
+#: The longest name, in characters a person sees.
+NAME_LENGTH = 32
+#: Seconds between tries of a bot's move while the storage is not answering.
+STORAGE_RETRY_SECONDS = 2.0
+#: Seconds over which spectators coming and going are told as one presence message.
+PRESENCE_SECONDS = 0.25
+#: Characters that reorder text around them (bidirectional embeddings, overrides and isolates).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-class TableError(Refusal):
-    """A request the table refuses, with a message for the person."""
-
-
-class NoSuchTable(TableError):
-    """A table id this server does not know."""
-
-
-class TooManyRequests(TableError):
-    """Requests coming faster than this server takes them."""
+def person_name(raw: str) -> str:
+    """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
+    characters of any script with ordinary punctuation. TableError refuses control and
+    text-direction characters (``name_control``), a name nothing of which shows (``name_empty``)
+    and a longer one (``name_too_long``)."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if any(unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS for char in name):
+        raise TableError("a name may not hold control or text-direction characters", "name_control")
+    visible = [char for char in name if unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")]
+    if not visible:
+        raise TableError("say a name with at least one visible character", "name_empty")
+    if len(visible) > NAME_LENGTH:
+        limit = NAME_LENGTH
+        raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
+    return name
 
 
 def token_hash(token: str) -> str:
@@ -85,54 +103,73 @@ class TableRoom:
     fill_level: str = "medium"
     status: str = "open"  # open → playing → finished
     store: Store | None = None
+    bots: BotPool | None = None
     bot_delay: float = 0.7
+    #: Whose bot moves wait in line together: the address that made the table (its id once restored).
+    owner: str = ""
+    spectator_limit: int = 20
     match: Match | None = None
     version: int = 0
-    client_ids: dict[str, int] = field(default_factory=dict)
+    #: (seat, client move id) → (the version it made, its move's short text).
+    client_ids: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
     listeners: list[Listener] = field(default_factory=list)
     deadline: float | None = None  # loop time when the turn timer runs out
     touched: float = field(default_factory=time.monotonic)  # when someone last joined, came or went
     _task: asyncio.Task[None] | None = None
+    _presence: asyncio.TimerHandle | None = None
 
     # -- settings and restoring -----------------------------------------------------------------
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self, seats: list[Seat] | None = None) -> dict[str, Any]:
+        """What the store keeps of the table (with ``seats`` instead of the present ones)."""
         return {
             "rules": self.rules.to_dict(),
             "seed": self.seed,
-            "seats": [seat.to_json() for seat in self.seats],
+            "seats": [seat.to_json() for seat in seats or self.seats],
             "host_hash": self.host_hash,
             "timer": self.timer,
             "fill_level": self.fill_level,
         }
 
     @classmethod
-    def restore(cls, table_id: str, settings: dict[str, Any], status: str, store: Store, bot_delay: float) -> TableRoom:
-        """A table as stored, its moves replayed through the engine."""
+    def restore(cls, table_id: str, settings: dict[str, Any], status: str, store: Store, bots: BotPool) -> TableRoom:
+        """A table as stored, its moves replayed through the engine. ValueError if it names a bot
+        level this server does not offer (a table is never trusted to name a program)."""
+        seats = [Seat(**seat) for seat in settings["seats"]]
+        fill_level = settings.get("fill_level", STAND_IN)
+        for level in [fill_level, *(seat.bot for seat in seats if seat.bot)]:
+            if level not in bots.levels:
+                raise ValueError(f"table {table_id} names the bot {level[:40]!r}, which this server does not offer")
         room = cls(
             id=table_id,
             rules=Rules.from_dict(settings["rules"]),
             seed=int(settings["seed"]),
-            seats=[Seat(**seat) for seat in settings["seats"]],
+            seats=seats,
             host_hash=settings["host_hash"],
             timer=int(settings.get("timer", 0)),
-            fill_level=settings.get("fill_level", "medium"),
+            fill_level=fill_level,
             status=status,
             store=store,
-            bot_delay=bot_delay,
+            bots=bots,
+            bot_delay=bots.delay,
+            owner=table_id,
         )
         if status != "open":
             room.match = Match(room.rules, seed=room.seed)
-            for version, _seat, move, client_id in store.moves(table_id):
+            for version, seat, move, client_id in store.moves(table_id):
                 room.match.play(move)
                 room.version = version
                 if client_id:
-                    room.client_ids[client_id] = version
+                    room.client_ids[seat, client_id] = (version, move)
+            if room.match.over:
+                room.status = "finished"
         return room
 
-    def _save(self) -> None:
+    def _save(self, seats: list[Seat] | None = None, status: str | None = None) -> None:
+        """Store the table as it will be with ``seats`` and ``status``: StorageUnavailable, and
+        nothing changes, when the store does not answer."""
         if self.store is not None:
-            self.store.update_table(self.id, self.settings(), self.status)
+            self.store.update_table(self.id, self.settings(seats), status or self.status)
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -158,9 +195,11 @@ class TableRoom:
         if seat not in free:
             raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
         token = secrets.token_urlsafe(18)
-        self.seats[seat] = Seat(name=name, token_hash=token_hash(token))
+        seats = [*self.seats]
+        seats[seat] = Seat(name=person_name(name), token_hash=token_hash(token))
+        self._save(seats)
+        self.seats = seats
         self.touched = time.monotonic()
-        self._save()
         return seat, token
 
     async def start(self, token: str | None) -> None:
@@ -169,24 +208,28 @@ class TableRoom:
             raise TableError("only the host can start the match", "host_only")
         if self.status != "open":
             raise TableError("the match has already started", "already_started")
-        for index, seat in enumerate(self.seats):
-            if seat.open:
-                self.seats[index] = Seat(name=self.fill_level, bot=self.fill_level)
+        seats = [Seat(name=self.fill_level, bot=self.fill_level) if seat.open else seat for seat in self.seats]
+        self._save(seats, "playing")
+        self.seats = seats
         self.match = Match(self.rules, seed=self.seed)
         self.status = "playing"
-        self._save()
         await self.changed()
 
     # -- moves ----------------------------------------------------------------------------------
 
     async def submit(self, seat: int | None, version: int, text: str, client_id: str | None) -> dict[str, Any]:
-        """A person's move: the acknowledgement, or why it was refused (nothing changes then)."""
-        if client_id and client_id in self.client_ids:
-            return {"type": "ack", "id": client_id, "version": self.client_ids[client_id], "repeated": True}
-        if self.match is None or self.status != "playing":
-            raise TableError("the match is not under way", "not_under_way")
+        """A person's move: the acknowledgement, or why it was refused (nothing changes then). A
+        move id is the seat's own: the same id with the same move is acknowledged again, with
+        another move refused (``id_reused``)."""
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
+        if client_id and (seat, client_id) in self.client_ids:
+            version_made, text_made = self.client_ids[seat, client_id]
+            if _spelled(text) != _spelled(text_made):
+                raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
+            return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
+        if self.match is None or self.status != "playing":
+            raise TableError("the match is not under way", "not_under_way")
         if version != self.version:
             raise TableError(
                 f"that move was made against version {version}; the table is at {self.version}", "stale_version"
@@ -210,12 +253,13 @@ class TableRoom:
         self.match.play(move)
         self.version += 1
         if client_id:
-            self.client_ids[client_id] = self.version
+            self.client_ids[seat, client_id] = (self.version, text)
             if len(self.client_ids) > REMEMBERED_IDS:
                 self.client_ids.pop(next(iter(self.client_ids)))
         if self.match.over:
             self.status = "finished"
-            self._save()
+            with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
+                self._save()
         await self.changed()
 
     async def changed(self) -> None:
@@ -245,44 +289,72 @@ class TableRoom:
             delay = max(0.0, self.deadline - loop.time())
             self._task = loop.create_task(self._bot_move(seat, STAND_IN, delay))
 
-    async def _bot_move(self, seat: int, spec: str, delay: float) -> None:
+    async def _bot_move(self, seat: int, level: str, delay: float) -> None:
+        """The bot of ``level`` plays for ``seat`` after ``delay`` seconds, unless the table moved
+        on; while the storage does not answer it tries again every few seconds."""
+        assert self.match is not None and self.bots is not None
         version = self.version
         await asyncio.sleep(delay)
-        assert self.match is not None
         game = self.match.rounds[-1]
         view, legal = game.view(seat), game.legal_moves()
-        bot = make_bot(spec, seed=self.seed * 1_000 + self.version)
-        try:
-            move = await asyncio.to_thread(checked_choice, bot, view, legal)
-        except BotError:
-            move = make_bot(STAND_IN).choose(view, legal)
-        if self.version == version and self.status == "playing":
-            self._task = None
-            await self.apply(seat, move)
+        move = await self.bots.move(self.owner, level, self.seed * 1_000 + self.version, view, legal)
+        while self.version == version and self.status == "playing":
+            try:
+                self._task = None
+                await self.apply(seat, move)
+            except StorageUnavailable:
+                log.warning("table %s: the storage is not answering; the bot's move waits", self.id)
+                self._task = asyncio.current_task()
+                await asyncio.sleep(STORAGE_RETRY_SECONDS)
 
     # -- what listeners see -----------------------------------------------------------------------
 
     async def connect(self, send: Send, seat: int | None, since: int | None) -> Listener:
+        """A new listener, sent its projection; TableError when a spectator finds the table full."""
+        if seat is None and self.spectators() >= self.spectator_limit:
+            limit = self.spectator_limit
+            raise TableError(f"this table has its {limit} spectators already", "too_many_spectators", limit=limit)
         listener = Listener(send, seat)
         self.listeners.append(listener)
         self.touched = time.monotonic()
         await self._send(listener, since)
-        await self._tell_others(listener)
+        self._presence_changed()
         return listener
 
     async def disconnect(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.remove(listener)
             self.touched = time.monotonic()
-            await self._tell_others(listener)
+            self._presence_changed()
 
-    async def _tell_others(self, listener: Listener) -> None:
-        """Who is connected changed: everyone else gets a fresh state."""
-        await asyncio.gather(*(self._send(other) for other in list(self.listeners) if other is not listener))
+    def spectators(self) -> int:
+        return sum(1 for listener in self.listeners if listener.seat is None)
+
+    def presence(self) -> dict[str, Any]:
+        """Who is here: each seat's connection, and how many watch."""
+        connected = {listener.seat for listener in self.listeners}
+        seats = [index in connected for index in range(len(self.seats))]
+        return {"type": "presence", "connected": seats, "spectators": self.spectators()}
+
+    def _presence_changed(self) -> None:
+        """Someone came or went: everyone is told in one small message, once for every change
+        within :data:`PRESENCE_SECONDS` (never a whole state per coming and going)."""
+        if self._presence is None:
+            loop = asyncio.get_running_loop()
+            self._presence = loop.call_later(PRESENCE_SECONDS, lambda: loop.create_task(self._tell_presence()))
+
+    async def _tell_presence(self) -> None:
+        self._presence = None
+        message = self.presence()
+        await asyncio.gather(*(self._deliver(listener, message) for listener in list(self.listeners)))
+
+    @staticmethod
+    async def _deliver(listener: Listener, message: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):  # a closed socket: it is removed when its handler ends
+            await listener.send(message)
 
     async def _send(self, listener: Listener, since: int | None = None) -> None:
-        with contextlib.suppress(Exception):  # a closed socket: it is removed when its handler ends
-            await listener.send(self.projection(listener.seat, since))
+        await self._deliver(listener, self.projection(listener.seat, since))
 
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
@@ -356,6 +428,11 @@ class TableRoom:
         return to_record(self.match, names=[seat.name or "" for seat in self.seats], table=self.id)
 
 
+def _spelled(text: str) -> str:
+    """A move's short text with case and spaces set aside, to tell a repeat from another move."""
+    return "".join(text.split()).upper()
+
+
 def short_texts_for(match: Match, move: Move) -> str:
     """A legal move's short text in its position."""
     legal = match.rounds[-1].legal_moves()
@@ -368,18 +445,28 @@ def round_summary(game: Any) -> dict[str, Any]:
 
 
 class Lobby:
-    """Every table of this server process, over one store."""
+    """Every table of this server process, over one store, its bots played by ``bots``."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.7) -> None:
+    def __init__(self, store: Store, bots: BotPool, spectators_per_table: int = 20) -> None:
         self.store = store
-        self.bot_delay = bot_delay
+        self.bots = bots
+        self.spectators_per_table = spectators_per_table
         self.rooms: dict[str, TableRoom] = {}
 
     def restore(self) -> int:
-        """Load the tables that are not finished; how many."""
+        """Load the tables that are not finished; how many. A table that names a bot this server
+        does not offer is left in the store, and the log says why."""
         for table_id, settings, status in self.store.tables(("open", "playing")):
-            self.rooms[table_id] = TableRoom.restore(table_id, settings, status, self.store, self.bot_delay)
+            try:
+                self.rooms[table_id] = self._restored(table_id, settings, status)
+            except ValueError as error:
+                log.warning("not restoring a stored table: %s", error)
         return len(self.rooms)
+
+    def _restored(self, table_id: str, settings: dict[str, Any], status: str) -> TableRoom:
+        room = TableRoom.restore(table_id, settings, status, self.store, self.bots)
+        room.spectator_limit = self.spectators_per_table
+        return room
 
     def resume(self) -> None:
         """Once the event loop runs: bots and timers of restored tables carry on."""
@@ -407,29 +494,31 @@ class Lobby:
             stored = self.store.table(table_id)
             if stored is None:
                 raise NoSuchTable("there is no such table", "no_such_table")
-            room = TableRoom.restore(table_id, stored[0], stored[1], self.store, self.bot_delay)
+            try:
+                room = self._restored(table_id, stored[0], stored[1])
+            except ValueError as error:
+                log.warning("not restoring a stored table: %s", error)
+                raise NoSuchTable("this table cannot be played on this server", "table_refused") from None
             self.rooms[table_id] = room
         return room
 
     def create(
-        self, name: str, rules: dict[str, Any], seats: list[str], timer: int, fill_level: str
+        self, name: str, rules: Rules, seats: list[str], timer: int, fill_level: str, owner: str = ""
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
-        or a bot level. The table id and the creator's token."""
-        try:
-            parsed = Rules.from_dict(rules)
-        except (RulesError, TypeError) as error:
-            raise TableError(f"rules: {error}", "bad_rules", problem=str(error)) from None
-        if len(seats) != parsed.players - 1:
+        or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
+        whose bots' moves wait in line together. The table id and the creator's token."""
+        if len(seats) != rules.players - 1:
             raise TableError(
-                f"say who sits in each of the other {parsed.players - 1} seats", "seats_count", count=parsed.players - 1
+                f"seats: say who sits in each of the other {rules.players - 1} seats",
+                "seats_count",
+                count=rules.players - 1,
             )
         for level in [*seats, fill_level]:
-            if level != "friend":
-                try:
-                    make_bot(level)
-                except ValueError as error:
-                    raise TableError(str(error), "bad_level", level=level) from None
+            if level != "friend" and level not in self.bots.levels:
+                known = ", ".join(self.bots.levels)
+                raise TableError(f"unknown level '{level[:40]}' (levels: {known})", "bad_level", level=level[:40])
+        name = person_name(name)
         self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token))]
@@ -437,14 +526,17 @@ class Lobby:
         table_id = secrets.token_urlsafe(6)
         room = TableRoom(
             id=table_id,
-            rules=parsed,
+            rules=rules,
             seed=random.randrange(1 << 48),
             seats=places,
             host_hash=token_hash(token),
             timer=timer,
             fill_level=fill_level,
             store=self.store,
-            bot_delay=self.bot_delay,
+            bots=self.bots,
+            bot_delay=self.bots.delay,
+            owner=owner or table_id,
+            spectator_limit=self.spectators_per_table,
         )
         self.store.create_table(table_id, room.settings(), room.status)
         self.rooms[table_id] = room

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots import Bot, BotError, checked_choice, make_bot
+from ..bots import Bot, BotError, checked_choice, make_bot, parse_spec
 from ..core import IllegalMove, Match, Move, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import ACES, CLUB_CARDS, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, format_cards
 from ..core.record import RecordError, load_json
@@ -62,7 +62,7 @@ def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = 
     if len(specs) != len(bot_seats):
         raise ValueError(f"give one opponent level, or {len(bot_seats)} (one per bot seat)")
     for spec in specs:
-        make_bot(spec)  # a bad spec fails here, before the game starts
+        make_bot(spec, allow_exec=True)  # a bad spec fails here, before the game starts
     plans: list[SeatPlan] = []
     people = 0
     for seat in range(players):
@@ -76,11 +76,28 @@ def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = 
     return plans
 
 
+class ProgramsNamed(ValueError):
+    """A saved game whose bot seats run programs (``exec:``): they start only when the person
+    agrees, since a file may come from anyone."""
+
+    def __init__(self, commands: Sequence[str]) -> None:
+        super().__init__("the file names programs to run as bots: " + "; ".join(commands))
+        self.commands = list(commands)
+
+
 class LocalGame:
     """A match between the seats of ``plans``. Moves by people are checked by the engine: an
-    illegal one raises :class:`IllegalMove` and changes nothing."""
+    illegal one raises :class:`IllegalMove` and changes nothing. ``exec:`` bots run only with
+    ``allow_exec`` (their specs came from the command line or the person agreed)."""
 
-    def __init__(self, rules: Rules, plans: Sequence[SeatPlan], seed: int | None = None, match: Match | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        plans: Sequence[SeatPlan],
+        seed: int | None = None,
+        match: Match | None = None,
+        allow_exec: bool = False,
+    ):
         if len(plans) != rules.players:
             raise ValueError(f"{rules.players} players need {rules.players} seats")
         self.rules = rules
@@ -88,7 +105,9 @@ class LocalGame:
         self.seed = seed if seed is not None else random.randrange(1 << 32)
         self.match = match if match is not None else Match(rules, seed=self.seed)
         self.bots: dict[int, Bot] = {
-            seat: make_bot(plan.bot, seed=self.seed + seat) for seat, plan in enumerate(self.plans) if plan.bot
+            seat: make_bot(plan.bot, seed=self.seed + seat, allow_exec=allow_exec)
+            for seat, plan in enumerate(self.plans)
+            if plan.bot
         }
         self.log: list[Played] = []
 
@@ -200,9 +219,11 @@ class LocalGame:
         Path(path).write_text(json.dumps(self.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path, opponents: Sequence[str] = ()) -> LocalGame:
+    def load(cls, path: str | Path, opponents: Sequence[str] = (), allow_exec: bool = False) -> LocalGame:
         """Resume a saved game, or play on from any record (its seats become people, unless
-        ``opponents`` names bots for all but the first). RecordError or OSError if it cannot."""
+        ``opponents``, from the command line, names bots for all but the first). RecordError or
+        OSError if it cannot; :class:`ProgramsNamed` if the saved seats run programs and
+        ``allow_exec`` is not given."""
         record = load_json(Path(path).read_text(encoding="utf-8"))
         match = from_record(record)
         saved = record.get(SAVE_KEY) if isinstance(record, dict) else None
@@ -215,14 +236,29 @@ class LocalGame:
                 raise RecordError(0, 0, f"{SAVE_KEY}: the saved seats cannot be read") from None
             if len(plans) != players:
                 raise RecordError(0, 0, f"{SAVE_KEY}: {players} seats expected")
+            if not all(plan.bot is None or isinstance(plan.bot, str) for plan in plans):
+                raise RecordError(0, 0, f"{SAVE_KEY}: a seat's bot must be a bot name")
+            commands = [command for plan in plans if plan.bot and (command := _program_of(plan.bot))]
+            if commands and not allow_exec:
+                raise ProgramsNamed(commands)
         else:
             names = record.get("names") or [text("player", number=seat + 1) for seat in range(players)]
             plans = [SeatPlan(str(name)) for name in names]
             if opponents:
                 plans = [plans[0], *seat_plans(players, 1, opponents)[1:]]
             seed = random.randrange(1 << 32)
+            allow_exec = True  # the only bots are the command line's
         match.keep_dealing(seed + len(match.rounds))
-        return cls(match.rules, plans, seed=seed, match=match)
+        return cls(match.rules, plans, seed=seed, match=match, allow_exec=allow_exec)
+
+
+def _program_of(spec: str) -> str | None:
+    """The command an ``exec:`` spec runs, or None for any other spec."""
+    try:
+        name, options = parse_spec(spec)
+    except ValueError:
+        return None  # not a program: building the bot says what is wrong with it
+    return str(options["command"]) if name == "exec" else None
 
 
 _POINT_CARDS = ((1 << TWO_OF_CLUBS, 2), (1 << TEN_OF_DIAMONDS, 3))

@@ -197,6 +197,9 @@ function receive(message) {
     render();
   } else if (message.type === "refused" || message.type === "error") {
     $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
+  } else if (message.type === "presence" && state) {
+    message.connected.forEach((connected, seat) => { state.table.seats[seat].connected = connected; });
+    render();
   } else if (message.type === "ack") {
     $("#table-error").textContent = "";
   }

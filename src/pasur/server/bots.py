@@ -1,0 +1,148 @@
+"""The server's bots. Visitors choose a level by name; the server builds the bot from its own
+table of levels (never from a spec a visitor wrote), caps each move's think time, and runs the
+searching bots in worker processes, taking waiting moves round-robin across the addresses that
+made the tables, so a flood of bot tables from one address slows only that address's tables."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+from collections import OrderedDict, deque
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from ..bots import LEVELS, BotError, checked_choice, make_bot, validate_spec
+from ..core import Move, SeatView
+
+log = logging.getLogger("pasur.server")
+
+#: The bot that plays for a person whose turn timer ran out, and for a bot that failed.
+STAND_IN = "medium"
+#: Bots that search, and so take the think-time ceiling and run in a worker process.
+SEARCHING = frozenset({"ismcts", "pimc"})
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level a visitor may name, and the built-in bot it plays (options included)."""
+
+    name: str
+    spec: str
+
+    @property
+    def searches(self) -> bool:
+        return validate_spec(self.spec)[0] in SEARCHING
+
+
+def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level]:
+    """The levels a server offers: the five of :data:`pasur.bots.LEVELS` and any the operator adds
+    (``extra``: level name → built-in spec; never a program), each search bound to ``bot_ms``
+    milliseconds a move. ValueError says what is wrong with an extra spec."""
+    levels = {name: Level(name, bot) for name, bot in LEVELS.items()}
+    for name, spec in extra.items():
+        validate_spec(spec)  # exec: and unknown bots are refused here
+        levels[name.strip().lower()] = Level(name.strip().lower(), spec.strip())
+    return {name: Level(name, _capped(level.spec, bot_ms)) for name, level in levels.items()}
+
+
+def _capped(spec: str, bot_ms: int) -> str:
+    """``spec`` with its think time no longer than ``bot_ms`` (searching bots only)."""
+    name, options = validate_spec(spec)
+    if name not in SEARCHING:
+        return spec
+    options["ms"] = min(float(options.get("ms", bot_ms)), bot_ms)
+    return f"{name}:" + ",".join(
+        f"{key}={value:g}" if key == "ms" else f"{key}={value}" for key, value in options.items()
+    )
+
+
+def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
+    """A built-in bot's move, or the stand-in's if it failed (in a worker process or here)."""
+    try:
+        return checked_choice(make_bot(spec, seed=seed), view, legal)
+    except BotError as error:
+        log.warning("bot %s failed (%s); the stand-in plays", spec, error)
+        return make_bot(LEVELS[STAND_IN]).choose(view, legal)
+
+
+@dataclass
+class _Job:
+    spec: str
+    seed: int
+    view: SeatView
+    legal: list[Move]
+    done: asyncio.Future[Move]
+
+
+@dataclass
+class BotPool:
+    """Runs bot moves: quick bots at once, searching bots in ``workers`` processes, at most one
+    move a worker at a time, the waiting ones taken round-robin by owner (the address that made
+    the table)."""
+
+    levels: dict[str, Level]
+    workers: int = 1
+    #: Seconds a bot waits before it moves, so people can follow.
+    delay: float = 0.7
+    _waiting: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
+    _running: int = 0
+    _executor: ProcessPoolExecutor | None = None
+
+    async def move(self, owner: str, level: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
+        """The move the bot of ``level`` makes (the stand-in's when the level is unknown)."""
+        spec = self.levels.get(level, self.levels[STAND_IN]).spec
+        if validate_spec(spec)[0] not in SEARCHING:
+            return choose(spec, seed, view, legal)
+        done: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(_Job(spec, seed, view, list(legal), done))
+        self._dispatch()
+        return await done
+
+    def waiting(self) -> int:
+        """Moves waiting for a worker."""
+        return sum(len(queue) for queue in self._waiting.values())
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.workers and self._waiting:
+            owner, queue = self._waiting.popitem(last=False)
+            job = queue.popleft()
+            if queue:
+                self._waiting[owner] = queue  # to the back of the line: round-robin
+            if job.done.cancelled():  # the table moved on (a person played, it was closed)
+                continue
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            try:
+                running = self._executor.submit(choose, job.spec, job.seed, job.view, job.legal)
+            except BrokenProcessPool:  # a worker was killed: start afresh for this and later moves
+                self._executor = None
+                self._waiting.setdefault(owner, deque()).appendleft(job)
+                continue
+            self._running += 1
+            running.add_done_callback(functools.partial(self._threadsafe_finished, loop, job))
+
+    def _threadsafe_finished(self, loop: asyncio.AbstractEventLoop, job: _Job, finished: Future[Move]) -> None:
+        loop.call_soon_threadsafe(self._finished, job, finished)
+
+    def _finished(self, job: _Job, finished: Future[Move]) -> None:
+        self._running -= 1
+        if not job.done.done():
+            error = finished.exception()
+            if error is None:
+                job.done.set_result(finished.result())
+            else:  # the worker died: the stand-in plays this move, and later moves get new workers
+                if isinstance(error, BrokenProcessPool):
+                    self._executor = None
+                log.warning("bot worker failed (%r); the stand-in plays", error)
+                job.done.set_result(choose(self.levels[STAND_IN].spec, job.seed, job.view, job.legal))
+        self._dispatch()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,21 @@
+"""What the server refuses, each with a reason the page can say in every language."""
+
+from __future__ import annotations
+
+from ..core import Refusal
+
+
+class TableError(Refusal):
+    """A request the server refuses, with a message for the person."""
+
+
+class NoSuchTable(TableError):
+    """A table id this server does not know."""
+
+
+class TooManyRequests(TableError):
+    """Requests coming faster than this server takes them."""
+
+
+class StorageUnavailable(TableError):
+    """The database did not answer: nothing was changed, and the request may be tried again."""

@@ -1,0 +1,44 @@
+"""What a server allows: its host names, its bots' budget, and every limit at the door. The
+operator sets these on the command line (``pasur serve --help``); nothing a visitor sends changes
+them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """A server's limits, with defaults suited to a small site on two cores."""
+
+    #: Host names this server answers for (the ``Host`` header, and a WebSocket's ``Origin``);
+    #: ``*`` answers any (behind a proxy that checks them).
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1")
+    #: Seconds before a bot moves, so a person can follow.
+    bot_delay: float = 0.7
+    #: The most a searching bot thinks for one move, in milliseconds.
+    bot_ms: int = 250
+    #: Worker processes for the searching bots.
+    bot_workers: int = 1
+    #: Levels the operator adds to the five built-in ones: name → built-in bot spec.
+    extra_levels: dict[str, str] = field(default_factory=dict)
+    #: New tables one address may create a minute.
+    tables_per_minute: int = 20
+    #: Open connections (HTTP and WebSocket) one address may hold.
+    connections_per_address: int = 32
+    #: The turn timers a table may have, in seconds (0: none).
+    timers: tuple[int, ...] = (0, 30, 60, 120)
+    #: Spectators one table admits.
+    spectators_per_table: int = 20
+    #: WebSocket messages one address may send a second, over all its connections.
+    messages_per_second: int = 50
+    #: The largest request body, and the largest WebSocket message, in bytes.
+    body_bytes: int = 64 * 1024
+    message_bytes: int = 16 * 1024
+    #: How deep a WebSocket message's JSON may nest.
+    json_depth: int = 8
+    #: Seconds a request's headers, and its body, have to arrive.
+    header_seconds: float = 10.0
+    body_seconds: float = 10.0
+    #: The largest request line and headers together, in bytes.
+    header_bytes: int = 16 * 1024
