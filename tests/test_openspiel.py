@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import unittest
@@ -26,7 +27,94 @@ GAMES = [
 
 @pytest.mark.parametrize("name", GAMES)
 def test_random_sim_test(name):
-    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=6, serialize=False, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=30, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_300_simulations(players):
+    """Enough simulations that a lone table Jack, its replacement and a redeal all come up often."""
+    game = pyspiel.load_game(f"python_pasur(players={players})")
+    pyspiel.random_sim_test(game, num_sims=300, serialize=False, verbose=False)
+
+
+def _chance_deal(game, rng: random.Random) -> tuple[list[int], int | None]:
+    """A deck dealt by the game's chance node, and where the buried Jack went (None: no burial)."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, weights)[0])
+    return list(state.round.deck), state.buried_after
+
+
+class _Recording(random.Random):
+    """A random source that remembers the burial place ``deal_deck`` draws in its last attempt."""
+
+    place: int | None = None
+
+    def shuffle(self, x, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.place = None  # each attempt (a redeal) starts with a shuffle
+        super().shuffle(x, *args, **kwargs)
+
+    def randrange(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.place = super().randrange(*args, **kwargs)
+        return self.place
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("bury", [True, False])
+@pytest.mark.parametrize("redeal", [True, False])
+def test_chance_deals_every_dealing_option(players, bury, redeal):
+    """300 deals through the chance node under each option that changes the deal: each makes a
+    deck the engine accepts, and a buried Jack goes anywhere in the rest of the pack but its top."""
+    game = pyspiel.load_game(
+        f"python_pasur(players={players},bury_table_jack={str(bury).lower()},redeal_on_faces={str(redeal).lower()})"
+    )
+    rng = random.Random(players * 4 + bury * 2 + redeal)
+    places = set()
+    for _ in range(300):
+        deck, place = _chance_deal(game, rng)
+        assert sorted(deck) == list(range(52))
+        if place is not None:
+            places.add(place)
+    rest = 52 - (4 * players + 4) - 1
+    assert places <= set(range(1, rest + 1)) and (not bury or places), places
+
+
+def _chi_square(first: list[int], second: list[int]) -> float:
+    """Pearson's statistic that two samples' counts over the same categories come from one law."""
+    total_first, total_second = sum(first), sum(second)
+    statistic = 0.0
+    for a, b in zip(first, second, strict=True):
+        if a + b:
+            expected_a = (a + b) * total_first / (total_first + total_second)
+            expected_b = (a + b) * total_second / (total_first + total_second)
+            statistic += (a - expected_a) ** 2 / expected_a + (b - expected_b) ** 2 / expected_b
+    return statistic
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_chance_node_deals_as_deal_deck(players):
+    """The chance node and ``deal_deck`` agree in law: how often a Jack is buried and where (in
+    six classes), and the faces on the first table (Queens and Kings, 0-4). The thresholds are
+    chi-square's 0.1% points (5 and 4 degrees of freedom); the seeds are fixed."""
+    rules = pasur.Rules(players=players)
+    game = pyspiel.load_game(f"python_pasur(players={players})")
+    rest = 52 - (4 * players + 4) - 1
+    deals = 3000
+    places = {"chance": [0] * 6, "deal_deck": [0] * 6}
+    faces = {"chance": [0] * 5, "deal_deck": [0] * 5}
+    faces_mask = pasur.core.cards.RANK_MASKS[11] | pasur.core.cards.RANK_MASKS[12]
+    chance_rng, recording = random.Random(1), _Recording(2)
+    for _ in range(deals):
+        for source, (deck, place) in (
+            ("chance", _chance_deal(game, chance_rng)),
+            ("deal_deck", (pasur.deal_deck(recording, rules), recording.place)),
+        ):
+            places[source][0 if place is None else 1 + (place - 1) * 5 // rest] += 1
+            table = pasur.core.cards.mask_of(deck[4 * players : 4 * players + 4])
+            faces[source][(table & faces_mask).bit_count()] += 1
+    assert _chi_square(places["chance"], places["deal_deck"]) < 20.5, places
+    assert _chi_square(faces["chance"], faces["deal_deck"]) < 18.5, faces
 
 
 def test_openspiel_api_test_for_python_pasur():

@@ -4,9 +4,10 @@
     game = pyspiel.load_game("python_pasur(players=3)")
 
 Parameters are the rules options (``sur_cutoff=-1`` for no cut-off). A game is one round. Chance
-deals the pack one card at a time, uniformly; a first-deal table the rules refuse is dealt again
-from the start (a redeal), and a lone Jack is buried (the replacement is the next card drawn, and
-the Jack is never the first card drawn after it). Actions and tensors are those of
+deals the pack one card at a time, uniformly, exactly as :func:`pasur.core.deal_deck` does: a lone
+table Jack is replaced by the next card drawn (put in its place), then buried at a place chance
+picks in the rest of the pack (never on top); a first-deal table the rules refuse, the replaced
+one included, is dealt again from the start (a redeal). Actions and tensors are those of
 :mod:`pasur.envs.encoding`. Returns: each player's side's round points minus the mean of the
 other sides'.
 """
@@ -94,6 +95,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         self.rules = game.rules
         self.drawn: list[int] = []
         self.bury_jack: int | None = None  # a lone table Jack waiting to be buried
+        self.jack_place = 0  # where it lay in the deal, for the card that replaces it
         self.buried_after: int | None = None  # …under how many pack cards
         self.round: Round | None = None
         self.chooser = MoveChooser()
@@ -108,13 +110,15 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         return self.round.turn
 
     def _burying(self) -> bool:
-        """Whether chance is choosing where the lone table Jack goes in the pack."""
-        return self.bury_jack is not None and self.buried_after is None
+        """Whether chance is choosing where the lone table Jack goes in the pack: once the card
+        that replaces it is on the table, and the table stands."""
+        table_end = 4 * self.rules.players + 4
+        return self.bury_jack is not None and self.buried_after is None and len(self.drawn) == table_end
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self.round is None
         if self._burying():
-            places = 52 - len(self.drawn) - 1  # under 1 … all of the pack, never on top
+            places = 52 - len(self.drawn) - 1  # the rest of the pack: under 1 … all of it, never on top
             return [(place, 1.0 / places) for place in range(1, places + 1)]
         left = [card for card in range(52) if card not in self.drawn and card != self.bury_jack]
         return [(card, 1.0 / len(left)) for card in left]
@@ -123,17 +127,18 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         table_end = 4 * self.rules.players + 4
         if self._burying():
             self.buried_after = action
+        elif self.bury_jack is not None and len(self.drawn) == table_end - 1:
+            self.drawn.insert(self.jack_place, action)  # the top of the pack takes the Jack's place
         else:
             self.drawn.append(action)
-        if len(self.drawn) == table_end and self.bury_jack is None:
-            table = mask_of(self.drawn[table_end - 4 :])
-            if self.rules.bury_table_jack and (table & JACKS).bit_count() == 1:
-                jack = (table & JACKS).bit_length() - 1
-                self.drawn.remove(jack)  # the next card drawn, the top of the pack, replaces it
-                self.bury_jack = jack
-                return
         if len(self.drawn) == table_end and self.buried_after is None:
-            if table_problem(mask_of(self.drawn[table_end - 4 :]), self.rules):
+            table = mask_of(self.drawn[table_end - 4 :])
+            if self.bury_jack is None and self.rules.bury_table_jack and (table & JACKS).bit_count() == 1:
+                jack = (table & JACKS).bit_length() - 1
+                self.jack_place = self.drawn.index(jack)
+                self.drawn.remove(jack)
+                self.bury_jack = jack
+            elif table_problem(table, self.rules):
                 self.drawn, self.bury_jack = [], None  # gather, reshuffle, deal again
             return
         if len(self.drawn) == 52 - (self.bury_jack is not None):
