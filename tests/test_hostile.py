@@ -1,0 +1,556 @@
+"""The server against a hostile visitor: every finding of the security review replayed, and
+requests and messages of every shape (hypothesis). After each, nothing changed that should not
+have, no program ran, and other tables still answer."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+import uvicorn
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import create_engine
+from starlette.websockets import WebSocketDisconnect
+
+from pasur import Match, Rules
+from pasur.server.app import create_app
+from pasur.server.bots import BotPool, Level, server_levels
+from pasur.server.guard import guarded_http
+from pasur.server.settings import ServerSettings
+
+from .test_server import TEST_SETTINGS, create, next_state, seated, start
+
+SPELLINGS_OF_A_PROGRAM = [
+    "exec:touch /tmp/pasur-hostile",
+    " EXEC:touch /tmp/pasur-hostile",
+    "exec :touch /tmp/pasur-hostile",
+    "Exec:/bin/sh -c id",
+    "pimc:playouts=1000000000",
+    "master:playouts=1000000000",
+    "ismcts:iterations=999999999",
+    "hard:ms=999999",
+    "x" * 1_000,
+]
+
+
+@pytest.fixture
+def no_programs(monkeypatch) -> None:
+    """Any attempt to start a program fails the test."""
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"the server tried to start a program: {args!r}")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+
+
+@pytest.fixture
+def client(tmp_path, no_programs) -> Iterator[TestClient]:
+    roomy = dataclasses.replace(TEST_SETTINGS, tables_per_minute=100_000)  # hypothesis makes many
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'pasur.db'}", roomy)) as test_client:
+        yield test_client
+
+
+def _tables(client: TestClient) -> int:
+    return len(client.app.state.lobby.rooms)  # type: ignore[attr-defined]
+
+
+# -- 1, 2: nothing of a visitor's runs; bot work is bounded -----------------------------------------
+
+
+@pytest.mark.parametrize("spec", SPELLINGS_OF_A_PROGRAM)
+def test_a_visitor_names_levels_only(client, spec):
+    for body in ({"seats": [spec]}, {"seats": ["friend"], "fill_level": spec}):
+        response = client.post("/api/tables", json={"name": "Ava", **body})
+        assert response.status_code in (400, 422), response.text
+        assert response.json()["reason"] in ("bad_level", "not_understood")
+    assert _tables(client) == 0
+
+
+def test_a_stored_table_naming_a_program_is_refused_at_restore(tmp_path, no_programs, caplog):
+    database = f"sqlite:///{tmp_path / 'pasur.db'}"
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        table = create(client, seats=["friend"])
+    engine = create_engine(database)
+    with engine.begin() as connection:
+        row = connection.exec_driver_sql("SELECT settings FROM tables WHERE id = ?", (table["id"],)).scalar_one()
+        settings_json = json.loads(row)
+        settings_json["seats"][1] = {"name": "x", "bot": "exec:touch /tmp/pasur-hostile", "token_hash": None}
+        connection.exec_driver_sql(
+            "UPDATE tables SET settings = ?, status = 'playing' WHERE id = ?", (json.dumps(settings_json), table["id"])
+        )
+    engine.dispose()
+    with (
+        caplog.at_level(logging.WARNING, logger="pasur.server"),
+        TestClient(create_app(database, TEST_SETTINGS)) as again,
+    ):
+        assert table["id"] not in again.app.state.lobby.rooms  # type: ignore[attr-defined]
+        refused = again.get(f"/api/tables/{table['id']}")
+        assert refused.status_code == 404 and refused.json()["reason"] == "table_refused"
+    assert "exec:touch" in caplog.text and "does not offer" in caplog.text
+
+
+def test_every_level_thinks_within_the_ceiling():
+    levels = server_levels(40, {"grandmaster": "pimc:playouts=5000,ms=9000"})
+    assert set(levels) == {"beginner", "easy", "medium", "hard", "master", "grandmaster"}
+    for level in levels.values():
+        if level.searches:
+            assert "ms=40" in level.spec, level
+    with pytest.raises(ValueError, match="command line"):
+        server_levels(40, {"evil": "exec:sh"})
+
+
+def test_searching_bots_run_in_a_worker_process_taken_fairly_by_address():
+    """One address with many waiting moves does not delay another address's one move."""
+    game = Match(Rules(), seed=3).round
+    view, legal = game.view(0), game.legal_moves()
+    pool = BotPool({"medium": Level("medium", "expert"), "search": Level("search", "pimc:playouts=2")}, workers=1)
+
+    async def run() -> list[str]:
+        finished: list[str] = []
+
+        async def one(owner: str, index: int) -> None:
+            move = await pool.move(owner, "search", index, view, legal)
+            assert move in legal
+            finished.append(owner)
+
+        await asyncio.gather(*[one("flood", index) for index in range(6)], one("friend", 99))
+        return finished
+
+    try:
+        order = asyncio.run(run())
+    finally:
+        pool.close()
+    assert order.index("friend") <= 2, order  # round-robin: after at most one of the flood's
+
+
+def test_master_bots_play_at_the_server(client):
+    table = create(client, seats=["master"], rules={"target": 1})
+    with seated(client, table["id"], table["token"]) as socket:
+        state = start(socket)
+        socket.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"], "id": "a"})
+        after = next_state(socket, lambda message: message.get("legal") and message["version"] >= 2)
+        assert after["version"] >= 2  # the master bot answered, from a worker process
+
+
+# -- 3: bounded requests --------------------------------------------------------------------------
+
+
+def test_request_bodies_are_bounded(client):
+    huge = client.post(
+        "/api/tables", content=b"{" + b" " * 100_000 + b"}", headers={"content-type": "application/json"}
+    )
+    assert huge.status_code == 413 and huge.json()["reason"] == "too_large"
+    assert "fa" in huge.json()["messages"]
+    elsewhere = client.post("/nowhere", content=b"x" * 100_000)
+    assert elsewhere.status_code == 413
+    unknown_field = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], "extra": "x" * 1000})
+    assert unknown_field.status_code == 422 and "extra" in unknown_field.json()["error"]
+    assert _tables(client) == 0
+
+
+class GuardedServer:
+    """``pasur serve``'s app and HTTP protocol in a thread, with short limits."""
+
+    def __init__(self, tmp_path: Any, **limits: Any) -> None:
+        self.settings = ServerSettings(**limits)
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        config = uvicorn.Config(
+            create_app(f"sqlite:///{tmp_path / 'live.db'}", self.settings),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            http=guarded_http(self.settings),
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> GuardedServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+    def connect(self) -> socket.socket:
+        connection = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        return connection
+
+    def ask(self, raw: bytes) -> bytes:
+        with self.connect() as connection:
+            connection.sendall(raw)
+            return _read_all(connection)
+
+
+def _read_all(connection: socket.socket) -> bytes:
+    data = b""
+    while chunk := connection.recv(65536):
+        data += chunk
+    return data
+
+
+def test_the_door_limits_slow_and_many_connections(tmp_path, no_programs):
+    with GuardedServer(tmp_path, header_seconds=0.5, body_seconds=0.5, connections_per_address=4) as server:
+        # a body announced as 100 MB is refused before it is read
+        answer = server.ask(
+            b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100000000\r\n\r\n12345678"
+        )
+        assert answer.startswith(b"HTTP/1.1 413") and b"too_large" in answer
+        # a body that stops coming is answered 408 once its time is up
+        with server.connect() as slow:
+            slow.sendall(b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n12345678")
+            assert _read_all(slow).startswith(b"HTTP/1.1 408")
+        # headers that never end: the connection is closed
+        with server.connect() as dawdler:
+            dawdler.sendall(b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ")
+            started = time.monotonic()
+            assert _read_all(dawdler) == b"" and time.monotonic() - started < 4
+        # too many open connections from one address: the next is told so
+        held = [server.connect() for _ in range(4)]
+        try:
+            time.sleep(0.1)
+            with server.connect() as one_too_many:  # told at once, before it sends anything
+                assert _read_all(one_too_many).startswith(b"HTTP/1.1 429")
+        finally:
+            for connection in held:
+                connection.close()
+        time.sleep(0.3)
+        assert server.ask(b"GET /api/tables/none HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n").startswith(
+            b"HTTP/1.1 404"
+        )
+        # headers larger than allowed
+        big = b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: " + b"a" * 20_000 + b"\r\n\r\n"
+        assert server.ask(big).startswith(b"HTTP/1.1 431")
+
+
+# -- 4, 5: spectators, presence, message budgets, deep JSON -----------------------------------------
+
+
+def test_spectators_are_capped_and_their_coming_and_going_is_one_small_message(tmp_path, no_programs):
+    limits = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, spectators_per_table=3)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", limits)) as client:
+        table = create(client, seats=["friend"])
+        with seated(client, table["id"], table["token"]) as host:
+            first = next_state(host)
+            watchers = [seated(client, table["id"]) for _ in range(3)]
+            sockets = [watcher.__enter__() for watcher in watchers]
+            for watcher in sockets:
+                next_state(watcher)
+            with seated(client, table["id"]) as fourth:
+                refused = fourth.receive_json()
+                assert refused["reason"] == "too_many_spectators"
+                with pytest.raises(WebSocketDisconnect):
+                    fourth.receive_json()
+            for watcher in reversed(watchers):
+                watcher.__exit__(None, None, None)
+            time.sleep(0.4)
+            host.send_json({"type": "ping"})
+            seen = []
+            while (message := host.receive_json())["type"] != "pong":
+                seen.append(message)
+            assert all(message["type"] == "presence" for message in seen), seen
+            assert 1 <= len(seen) <= 3 and seen[-1]["spectators"] == 0
+            assert first["version"] == 0
+
+
+def test_messages_are_budgeted_per_address_across_connections(tmp_path, no_programs):
+    limits = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, messages_per_second=20)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", limits)) as client:
+        table = create(client, seats=["friend"])
+        with seated(client, table["id"]) as one, seated(client, table["id"]) as two:
+            next_state(one)
+            next_state(two)
+            answers = []
+            for _ in range(15):
+                for socket_ in (one, two):
+                    socket_.send_json({"type": "ping"})
+            for socket_ in (one, two):
+                while len([answer for answer in answers if answer.get("_from") is socket_]) < 15:
+                    message = socket_.receive_json()
+                    if message["type"] in ("pong", "error"):
+                        answers.append({**message, "_from": socket_})
+            refused = [answer for answer in answers if answer.get("reason") == "too_many_messages"]
+            assert len(refused) >= 5  # 30 messages, 20 allowed a second over both
+
+
+def test_deeply_nested_json_is_refused_and_the_socket_stays(client):
+    table = create(client, seats=["friend"])
+    with seated(client, table["id"], table["token"]) as socket_:
+        next_state(socket_)
+        for depth in (20, 800, 990, 5000):
+            socket_.send_text("[" * depth + "]" * depth)
+            answer = _answer(socket_)
+            assert answer["reason"] == "not_understood" and "deeper" in answer["message"]
+        socket_.send_json({"type": "ping"})
+        assert _answer(socket_)["type"] == "pong"
+
+
+def _answer(socket_: Any) -> dict[str, Any]:
+    while True:
+        message = socket_.receive_json()
+        if message["type"] not in ("state", "presence"):
+            return dict(message)
+
+
+# -- 6: move ids ---------------------------------------------------------------------------------
+
+
+def test_a_move_id_reused_for_another_move_is_refused(client):
+    table = create(client, seats=["friend"])
+    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bahram"}).json()
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"], joined["token"]) as guest:
+        state = start(host)
+        move = state["legal"][0]["text"]
+        host.send_json({"type": "move", "version": state["version"], "move": move, "id": "same"})
+        assert _answer(host)["type"] == "ack"
+        host.send_json({"type": "move", "version": state["version"], "move": move, "id": "same"})
+        assert _answer(host)["repeated"] is True
+        other = state["legal"][-1]["text"] if len(state["legal"]) > 1 else "KS"
+        host.send_json({"type": "move", "version": state["version"], "move": other + "x", "id": "same"})
+        refused = _answer(host)
+        assert refused["type"] == "refused" and refused["reason"] == "id_reused"
+        assert "شناسه" in refused["messages"]["fa"]
+        # ids are each seat's own: the guest's "same" is a new move of the guest's
+        guest_state = next_state(guest, lambda message: bool(message.get("legal")))
+        guest_move = guest_state["legal"][0]["text"]
+        guest.send_json({"type": "move", "version": guest_state["version"], "move": guest_move, "id": "same"})
+        assert _answer(guest) == {"type": "ack", "id": "same", "version": 2}
+        with seated(client, table["id"]) as spectator:
+            spectator.send_json({"type": "move", "version": 2, "move": move, "id": "same"})
+            assert _answer(spectator)["reason"] == "no_seat"
+
+
+# -- 7, 8: names and options ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["O'Brien", "Sam & Max", "<b>Ava</b>", "شیرین", "李雷", "  Ava  ", "Zoë"])
+def test_ordinary_names_of_any_script_are_taken_and_kept_as_text(client, name):
+    table = create(client, name=name, seats=["friend"])
+    seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+    assert seats[0]["name"] == name.strip()
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("   ", "name_empty"),
+        ("\u200b\u200b", "name_empty"),
+        ("Ava\u202eevil", "name_control"),
+        ("Ava\u2067", "name_control"),
+        ("Ava\x7f", "name_control"),
+        ("Ava\nBob", "name_control"),
+        ("x" * 33, "name_too_long"),
+    ],
+)
+def test_names_that_hide_or_bend_text_are_refused_with_a_reason(client, name, reason):
+    response = client.post("/api/tables", json={"name": name, "seats": ["easy"]})
+    assert response.status_code == 400 and response.json()["reason"] == reason
+    assert response.json()["messages"]["fa"] != response.json()["messages"]["en"]
+    assert _tables(client) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"rules": {"target": 10**15}}, "target"),
+        ({"rules": {"target": 0}}, "target"),
+        ({"rules": {"sur_cutoff": -5}}, "sur_cutoff"),
+        ({"rules": {"players": 7}, "seats": ["easy"] * 6}, "players"),
+        ({"rules": {"haft_khaj": "all"}}, "haft_khaj"),
+        ({"rules": {"partnership": "yes"}}, "partnership"),
+        ({"rules": {"nonsense": 1}}, "nonsense"),
+        ({"timer": 45}, "timer"),
+        ({"timer": -1}, "timer"),
+        ({"seats": ["x" * 1_000]}, "seats"),
+        ({"seats": ["easy"] * 100}, "seats"),
+    ],
+)
+def test_every_option_is_range_checked_naming_the_field(client, body, field):
+    response = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], **body})
+    assert response.status_code in (400, 422) and field in response.json()["error"], response.text
+    assert _tables(client) == 0
+
+
+# -- 9: the database down ----------------------------------------------------------------------
+
+
+def test_a_database_outage_is_refused_and_keeps_the_socket(client):
+    table = create(client, seats=["friend"])
+    store = client.app.state.lobby.store  # type: ignore[attr-defined]
+    working = store.engine
+    with seated(client, table["id"], table["token"]) as socket_:
+        state = start(socket_)
+        store.engine = create_engine(
+            "postgresql+psycopg://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 1}
+        )
+        try:
+            move = state["legal"][0]["text"]
+            socket_.send_json({"type": "move", "version": state["version"], "move": move, "id": "m1"})
+            refused = _answer(socket_)
+            assert refused["reason"] == "storage_unavailable" and refused["version"] == state["version"]
+            created = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"]})
+            assert created.status_code == 503 and created.json()["reason"] == "storage_unavailable"
+            joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "B"})
+            assert joined.status_code in (400, 503)
+        finally:
+            store.engine = working
+        socket_.send_json({"type": "move", "version": state["version"], "move": move, "id": "m1"})
+        assert _answer(socket_) == {"type": "ack", "id": "m1", "version": state["version"] + 1}
+
+
+# -- 10: host names and origins ------------------------------------------------------------------
+
+
+def test_other_host_names_and_foreign_pages_are_refused(client):
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 421
+    assert client.get("/", headers={"host": "evil.example"}).json()["reason"] == "bad_host"
+    assert client.get("/").status_code == 200
+    table = create(client, seats=["friend"])
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/ws/{table['id']}", headers={"origin": "http://evil.example"}) as socket_,
+    ):
+        socket_.receive_json()
+    assert closed.value.code == 4403
+    with client.websocket_connect(f"/ws/{table['id']}", headers={"origin": "http://testserver:8000"}) as socket_:
+        socket_.send_json({"type": "hello"})
+        assert next_state(socket_)["table"]["id"] == table["id"]
+
+
+# -- every shape of request and message ------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=50),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=30,
+)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.text(max_size=40) | JSON,
+        "rules": st.dictionaries(
+            st.sampled_from(["players", "target", "sur_cutoff", "partnership", "haft_khaj", "x"]), JSON
+        )
+        | JSON,
+        "seats": st.lists(st.sampled_from(["friend", "easy", "exec:id", "pimc:playouts=9"]) | st.text(), max_size=5)
+        | JSON,
+        "timer": st.integers() | JSON,
+        "fill_level": st.text(max_size=50) | JSON,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=FIELDS | JSON)
+def test_any_request_body_is_answered_without_harm(client, body):
+    before = _tables(client)
+    response = client.post("/api/tables", json=body)
+    assert response.status_code in (200, 400, 422), response.text
+    answer = response.json()
+    if response.status_code == 200:
+        assert _tables(client) == before + 1
+    else:
+        assert _tables(client) == before and answer["reason"] and answer["messages"]["fa"]
+
+
+MESSAGES = (
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["move", "start", "ping", "hello", "chat", "", "MOVE"])},
+        optional={"version": JSON | st.integers(-5, 5), "move": JSON | st.text(max_size=30), "id": JSON},
+    )
+    | JSON
+)
+
+
+@pytest.fixture
+def a_table_under_way(tmp_path, no_programs) -> Iterator[tuple[TestClient, Any, dict[str, Any]]]:
+    """A started two-person table; the message budget is lifted, since hypothesis sends fast."""
+    roomy = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, messages_per_second=1_000_000)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", roomy)) as client:
+        yield from _under_way(client)
+
+
+def _under_way(client: TestClient) -> Iterator[tuple[TestClient, Any, dict[str, Any]]]:
+    table = create(client, seats=["friend"])
+    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "B"}).json()
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"], joined["token"]) as guest:
+        start(host)
+        yield client, guest, table
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(message=MESSAGES | st.text(max_size=200).map(lambda text: {"raw": text}))
+def test_any_socket_message_is_answered_without_harm(a_table_under_way, message):
+    """The guest (not on turn, or on turn with a random message) sends anything: it gets one
+    answer, the table moves on only through an acknowledged move, and another table still answers."""
+    client, guest, table = a_table_under_way
+    room = client.app.state.lobby.rooms[table["id"]]  # type: ignore[attr-defined]
+    version = room.version
+    raw = message["raw"] if isinstance(message, dict) and set(message) == {"raw"} else json.dumps(message)
+    guest.send_text(raw)
+    answer = _answer(guest)
+    assert answer["type"] in ("error", "refused", "pong", "ack", "started"), answer
+    if answer["type"] in ("error", "refused"):
+        assert answer["reason"] and answer["messages"]["fa"]
+    assert room.version == version + (1 if answer["type"] == "ack" and not answer.get("repeated") else 0)
+    guest.send_json({"type": "ping"})
+    assert _answer(guest)["type"] == "pong"
+
+
+# -- 11: files and bots on the command line ----------------------------------------------------------
+
+
+def test_resuming_a_file_that_names_a_program_asks_first(tmp_path):
+    from pasur.tui.session import LocalGame, SeatPlan
+
+    marker = tmp_path / "ran"
+    program = f"exec:{sys.executable} -c \"open('{marker}', 'w')\""
+    game = LocalGame(Rules(target=5), [SeatPlan("me"), SeatPlan("them", program)], seed=1, allow_exec=True)
+    save = tmp_path / "save.json"
+    game.save(save)
+    command = [sys.executable, "-m", "pasur", "play", "--resume", str(save), "--plain"]
+    refused = subprocess.run(command, input="q\n", capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "--allow-exec" in refused.stderr and sys.executable in refused.stderr
+    assert "Traceback" not in refused.stderr and not marker.exists()
+    allowed = subprocess.run([*command, "--allow-exec"], input="q\n", capture_output=True, text=True, timeout=60)
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
+    from pasur.bots import BotError
+    from pasur.bots.protocol import ExternalBot
+
+    echo = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print(line, end='', flush=True)\""
+    bot = ExternalBot(echo, timeout=5)
+    game = Match(Rules(), seed=4).round
+    view = game.view(0)
+    try:
+        with pytest.raises(BotError) as fault:
+            bot.choose(view, game.legal_moves())
+    finally:
+        bot.close()
+    shown = str(fault.value)
+    assert fault.value.reason == "bot_no_move_text" and len(fault.value.answer or "") <= 80
+    assert not any(str(card) in shown for card in view.hand), shown
