@@ -1,12 +1,16 @@
-"""Load on ``pasur serve``: many bot-against-bot tables driven over WebSocket at once.
+"""Load on ``pasur serve``: many tables driven over WebSocket at once, some against the server's
+bots, as on a real site.
 
-    .venv/bin/python benchmarks/load.py --tables 200 --seconds 60 --think 1.0
+    .venv/bin/python benchmarks/load.py --tables 200 --bot-tables 50 --seconds 60 --think 1.0
 
-Starts the server in its own process (a fresh SQLite file), creates the tables (two seats each,
-both taken by this script), connects two WebSockets per table and plays: each seat answers its
-turn after ``--think`` seconds (a bot's pace; jittered) with a random legal move. Acknowledgement
-time is from sending a move to receiving its ``ack``: the move stored, applied and both seats
-sent their new state. Prints the figures, and one JSON line with ``--json``.
+Starts the server in its own process (a fresh SQLite file, its default bot settings: searching
+bots in worker processes, at most ``--bot-ms`` a move), creates the tables and plays. Of the
+``--tables``, ``--bot-tables`` seat one person (this script) against a server bot, the levels
+taken in turn from ``--levels``; the others seat two people, both this script. Each person answers
+its turn after ``--think`` seconds (jittered) with a random legal move. Acknowledgement time is
+from sending a move to receiving its ``ack``: the move stored, applied and every seat sent its new
+state. Every connection comes from one address, so the per-address limits are lifted for the run.
+Prints the figures, and one JSON line with ``--json``.
 """
 
 from __future__ import annotations
@@ -74,14 +78,18 @@ async def seat_player(
     return moves
 
 
-async def drive(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
+async def drive(
+    base: str, tables: int, bot_tables: int, levels: list[str], seconds: float, think: float
+) -> dict[str, Any]:
     seats: list[tuple[str, str, bool]] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for index in range(tables):
-            created = (await client.post("/api/tables", json={"name": f"a{index}", "seats": ["friend"]})).json()
-            joined = (await client.post(f"/api/tables/{created['id']}/join", json={"name": f"b{index}"})).json()
+            against = levels[index % len(levels)] if index < bot_tables else "friend"
+            created = (await client.post("/api/tables", json={"name": f"a{index}", "seats": [against]})).json()
             seats.append((created["id"], created["token"], True))
-            seats.append((created["id"], joined["token"], False))
+            if against == "friend":
+                joined = (await client.post(f"/api/tables/{created['id']}/join", json={"name": f"b{index}"})).json()
+                seats.append((created["id"], joined["token"], False))
     latencies: list[float] = []
     stop = asyncio.Event()
     ws_base = base.replace("http://", "ws://")
@@ -103,6 +111,8 @@ async def drive(base: str, tables: int, seconds: float, think: float) -> dict[st
 
     return {
         "tables": tables,
+        "bot_tables": bot_tables,
+        "levels": levels,
         "connections": len(seats),
         "seconds": round(elapsed, 1),
         "think_seconds": think,
@@ -119,6 +129,9 @@ async def drive(base: str, tables: int, seconds: float, think: float) -> dict[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--bot-tables", type=int, default=50, help="how many of the tables are against a bot")
+    parser.add_argument("--levels", default="easy,medium,hard,master", help="the bots' levels, taken in turn")
+    parser.add_argument("--bot-ms", type=int, default=250, help="the server's think-time ceiling")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play once every table is set up")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat takes to answer its turn")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -138,6 +151,12 @@ def main() -> None:
                 database,
                 "--tables-per-minute",
                 str(args.tables * 2),
+                "--connections-per-address",
+                str(args.tables * 4),
+                "--messages-per-second",
+                str(args.tables * 20),
+                "--bot-ms",
+                str(args.bot_ms),
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -149,7 +168,8 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            figures = asyncio.run(drive(base, args.tables, args.seconds, args.think))
+            levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+            figures = asyncio.run(drive(base, args.tables, args.bot_tables, levels, args.seconds, args.think))
         finally:
             server.terminate()
             server.wait(10)
@@ -157,7 +177,8 @@ def main() -> None:
         print(json.dumps(figures))
         return
     print(
-        f"{figures['tables']} tables, {figures['connections']} WebSockets, {figures['seconds']} s, "
+        f"{figures['tables']} tables ({figures['bot_tables']} against bots: {', '.join(figures['levels'])}), "
+        f"{figures['connections']} WebSockets, {figures['seconds']} s, "
         f"{figures['moves']} moves ({figures['moves_per_second']}/s, think {figures['think_seconds']} s)\n"
         f"move acknowledgement: p50 {figures['ack_ms_p50']} ms, p95 {figures['ack_ms_p95']} ms, "
         f"p99 {figures['ack_ms_p99']} ms, max {figures['ack_ms_max']} ms"

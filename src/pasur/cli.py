@@ -547,7 +547,8 @@ def serve(
         port=port,
         log_level="warning",
         http=guarded_http(settings),
-        ws_max_size=settings.message_bytes,
+        ws_max_size=settings.body_bytes,  # larger than a message may be: those are refused in words
+        ws_per_message_deflate=False,  # states are a few KB: compressing each cost more than it saved
         timeout_keep_alive=5,
     )
 

@@ -6,9 +6,11 @@ made the tables, so a flood of bot tables from one address slows only that addre
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -69,6 +71,13 @@ def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
         return make_bot(LEVELS[STAND_IN]).choose(view, legal)
 
 
+def _yield_to_people() -> None:
+    """A worker runs at a lower priority: when the cores are busy, acknowledging people's moves
+    comes before a bot's search (which has its ceiling in time, not in CPU)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
 @dataclass
 class _Job:
     spec: str
@@ -116,7 +125,9 @@ class BotPool:
             if job.done.cancelled():  # the table moved on (a person played, it was closed)
                 continue
             if self._executor is None:
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_to_people
+                )
             try:
                 running = self._executor.submit(choose, job.spec, job.seed, job.view, job.legal)
             except BrokenProcessPool:  # a worker was killed: start afresh for this and later moves
@@ -143,6 +154,7 @@ class BotPool:
         self._dispatch()
 
     def close(self) -> None:
+        """Stop the workers (a move under way finishes first: at most the think-time ceiling)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -98,8 +98,9 @@ class Store:
     @_storage
     def add_move(self, table_id: str, version: int, seat: int, move: str, client_id: str | None) -> None:
         """Store a move; it is on disk when this returns."""
-        with Session(self.engine) as session, session.begin():
-            session.add(MoveRow(table_id=table_id, version=version, seat=seat, move=move, client_id=client_id))
+        with self.engine.begin() as connection:  # Core, not the ORM: this runs on every move
+            row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+            connection.execute(insert(MoveRow), row)
 
     @_storage
     def tables(self, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
