@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .errors import TableError
 from .settings import ServerSettings
-from .tables import TableError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

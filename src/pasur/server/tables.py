@@ -23,10 +23,8 @@ from ..core import IllegalMove, Match, Move, Rules, cards_in, public_json, to_re
 from ..core.moves import short_texts
 from ..core.record import positions
 from .bots import STAND_IN, BotPool
-from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
+from .errors import NoSuchTable, StorageUnavailable, TableError
 from .store import Store
-
-__all__ = ["NoSuchTable", "StorageUnavailable", "TableError", "TooManyRequests"]
 
 log = logging.getLogger("pasur.server")
 
@@ -104,7 +102,6 @@ class TableRoom:
     status: str = "open"  # open → playing → finished
     store: Store | None = None
     bots: BotPool | None = None
-    bot_delay: float = 0.7
     #: Whose bot moves wait in line together: the address that made the table (its id once restored).
     owner: str = ""
     spectator_limit: int = 20
@@ -151,7 +148,6 @@ class TableRoom:
             status=status,
             store=store,
             bots=bots,
-            bot_delay=bots.delay,
             owner=table_id,
         )
         if status != "open":
@@ -282,7 +278,8 @@ class TableRoom:
         assert seat is not None
         loop = asyncio.get_running_loop()
         if self.seats[seat].bot:
-            self._task = loop.create_task(self._bot_move(seat, self.seats[seat].bot or STAND_IN, self.bot_delay))
+            delay = self.bots.delay if self.bots is not None else 0.0
+            self._task = loop.create_task(self._bot_move(seat, self.seats[seat].bot or STAND_IN, delay))
         elif self.timer:
             if self.deadline is None:
                 self.deadline = loop.time() + self.timer
@@ -534,7 +531,6 @@ class Lobby:
             fill_level=fill_level,
             store=self.store,
             bots=self.bots,
-            bot_delay=self.bots.delay,
             owner=owner or table_id,
             spectator_limit=self.spectators_per_table,
         )
