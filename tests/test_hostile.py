@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import os
 import socket
 import subprocess
 import sys
@@ -136,6 +137,44 @@ def test_searching_bots_run_in_a_worker_process_taken_fairly_by_address():
     finally:
         pool.close()
     assert order.index("friend") <= 2, order  # round-robin: after at most one of the flood's
+
+
+WORKERS_THEN_DIE = """
+import asyncio, json, os
+from pasur import Match, Rules
+from pasur.server.bots import BotPool, server_levels
+if __name__ == "__main__":
+    pool = BotPool(server_levels(50), workers=2)
+    game = Match(Rules(), seed=1).round
+    async def main():
+        await asyncio.gather(*(pool.move(str(n), "master", n, game.view(0), game.legal_moves()) for n in range(4)))
+    asyncio.run(main())
+    print(json.dumps(list(pool._executor._processes)), flush=True)
+    os._exit(0)  # as a server killed with -9 would: no shutdown
+"""
+
+
+def test_bot_workers_end_with_the_server(tmp_path):
+    script = tmp_path / "server.py"
+    script.write_text(WORKERS_THEN_DIE)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    workers = json.loads(result.stdout.splitlines()[-1])
+    assert len(workers) == 2
+    deadline = time.monotonic() + 10
+    alive = list(workers)
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in alive if _running(pid)]
+    assert not alive, f"bot workers outlived their server: {alive}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended, whoever reaps it
+        return stat.read().split(") ")[-1][0] != "Z"
 
 
 def test_master_bots_play_at_the_server(client):

@@ -11,6 +11,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -71,11 +73,19 @@ def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
         return make_bot(LEVELS[STAND_IN]).choose(view, legal)
 
 
-def _yield_to_people() -> None:
-    """A worker runs at a lower priority: when the cores are busy, acknowledging people's moves
-    comes before a bot's search (which has its ceiling in time, not in CPU)."""
+def _start_worker(server: int) -> None:
+    """A worker runs at a lower priority, so that when the cores are busy acknowledging people's
+    moves comes before a bot's search (which has its ceiling in time, not in CPU); and it ends
+    when the server process does, however that ends."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 @dataclass
@@ -126,7 +136,10 @@ class BotPool:
                 continue
             if self._executor is None:
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_to_people
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
             try:
                 running = self._executor.submit(choose, job.spec, job.seed, job.view, job.legal)
