@@ -111,6 +111,8 @@ def test_every_level_thinks_within_the_ceiling():
     for level in levels.values():
         if level.searches:
             assert "ms=40" in level.spec, level
+    assert levels["hard"].spec == "ismcts:iterations=1000,ms=40"  # the level's own budget, capped in time
+    assert levels["grandmaster"].spec == "pimc:playouts=5000,ms=40"
     with pytest.raises(ValueError, match="command line"):
         server_levels(40, {"evil": "exec:sh"})
 

@@ -19,15 +19,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from ..bots import LEVELS, BotError, checked_choice, make_bot, validate_spec
+from ..bots import LEVELS, BotError, IsmctsBot, PimcBot, checked_choice, make_bot, validate_spec
 from ..core import Move, SeatView
 
 log = logging.getLogger("pasur.server")
 
 #: The bot that plays for a person whose turn timer ran out, and for a bot that failed.
 STAND_IN = "medium"
-#: Bots that search, and so take the think-time ceiling and run in a worker process.
-SEARCHING = frozenset({"ismcts", "pimc"})
+#: Bots that search, and so take the think-time ceiling and run in a worker process: the option
+#: that counts their work, and its default.
+SEARCHING = {"ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS), "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +55,15 @@ def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level
 
 
 def _capped(spec: str, bot_ms: int) -> str:
-    """``spec`` with its think time no longer than ``bot_ms`` (searching bots only)."""
+    """``spec`` with its think time no longer than ``bot_ms`` (searching bots only). A search
+    bounded by count alone (its default, or the spec's) keeps that count, and stops at ``bot_ms``
+    if it gets there first."""
     name, options = validate_spec(spec)
     if name not in SEARCHING:
         return spec
+    if "ms" not in options:
+        count, default = SEARCHING[name]
+        options.setdefault(count, default)
     options["ms"] = min(float(options.get("ms", bot_ms)), bot_ms)
     return f"{name}:" + ",".join(
         f"{key}={value:g}" if key == "ms" else f"{key}={value}" for key, value in options.items()
