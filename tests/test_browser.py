@@ -259,3 +259,17 @@ def test_the_page_in_persian_is_right_to_left(server, browser):
     page.goto(server.base + "/t/no-such-table")  # what the server refuses is said in Persian too
     page.wait_for_function("document.querySelector('#table-error').textContent.length > 0")
     assert page.inner_text("#table-error") == "چنین میزی وجود ندارد"
+
+
+def test_names_show_as_text_never_as_html(server, browser):
+    """A name with markup is taken as ordinary text (the server refuses only control and
+    text-direction characters) and the page shows it letter for letter, running none of it."""
+    page, _ = recorded_page(browser)
+    url = create_table(page, server.base, ["friend"])
+    name = "<img src=x onerror=hacked=1>S&M"
+    joined = httpx.post(f"{server.base}/api/tables/{url.rsplit('/', 1)[-1]}/join", json={"name": name})
+    assert joined.status_code == 200, joined.text
+    page.wait_for_function("() => document.body.innerText.includes('>S&M')")
+    assert name in page.inner_text("body")
+    assert page.evaluate("() => window.hacked") is None
+    page.context.close()
