@@ -526,19 +526,21 @@ MESSAGES = (
 
 
 @pytest.fixture
-def a_table_under_way(tmp_path, no_programs) -> Iterator[tuple[TestClient, Any, dict[str, Any]]]:
-    """A started two-person table; the message budget is lifted, since hypothesis sends fast."""
+def a_table_under_way(tmp_path, no_programs) -> Iterator[tuple[TestClient, Any, dict[str, Any], Any]]:
+    """A started two-person table, its guest's socket, and a spectator of another table; the
+    message budget is lifted, since hypothesis sends fast."""
     roomy = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, messages_per_second=1_000_000)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", roomy)) as client:
-        yield from _under_way(client)
-
-
-def _under_way(client: TestClient) -> Iterator[tuple[TestClient, Any, dict[str, Any]]]:
-    table = create(client, seats=["friend"])
-    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "B"}).json()
-    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"], joined["token"]) as guest:
-        start(host)
-        yield client, guest, table
+        table = create(client, seats=["friend"])
+        other = create(client, seats=["friend"])
+        joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "B"}).json()
+        with (
+            seated(client, table["id"], table["token"]) as host,
+            seated(client, table["id"], joined["token"]) as guest,
+            seated(client, other["id"]) as elsewhere,
+        ):
+            start(host)
+            yield client, guest, table, elsewhere
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -546,7 +548,7 @@ def _under_way(client: TestClient) -> Iterator[tuple[TestClient, Any, dict[str, 
 def test_any_socket_message_is_answered_without_harm(a_table_under_way, message):
     """The guest (not on turn, or on turn with a random message) sends anything: it gets one
     answer, the table moves on only through an acknowledged move, and another table still answers."""
-    client, guest, table = a_table_under_way
+    client, guest, table, elsewhere = a_table_under_way
     room = client.app.state.lobby.rooms[table["id"]]  # type: ignore[attr-defined]
     version = room.version
     raw = message["raw"] if isinstance(message, dict) and set(message) == {"raw"} else json.dumps(message)
@@ -556,8 +558,9 @@ def test_any_socket_message_is_answered_without_harm(a_table_under_way, message)
     if answer["type"] in ("error", "refused"):
         assert answer["reason"] and answer["messages"]["fa"]
     assert room.version == version + (1 if answer["type"] == "ack" and not answer.get("repeated") else 0)
-    guest.send_json({"type": "ping"})
-    assert _answer(guest)["type"] == "pong"
+    for socket_ in (guest, elsewhere):
+        socket_.send_json({"type": "ping"})
+        assert _answer(socket_)["type"] == "pong"
 
 
 # -- 11: files and bots on the command line ----------------------------------------------------------
