@@ -266,8 +266,7 @@ def test_the_door_limits_slow_and_many_connections(tmp_path, no_programs):
         # headers that never end: the connection is closed
         with server.connect() as dawdler:
             dawdler.sendall(b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ")
-            started = time.monotonic()
-            assert _read_all(dawdler) == b"" and time.monotonic() - started < 4
+            assert _read_all(dawdler) == b""  # closed by the server (the socket's own timeout would raise)
         # too many open connections from one address: the next is told so
         held = [server.connect() for _ in range(4)]
         try:
