@@ -4,5 +4,5 @@
 # To play in the terminal instead: .venv/bin/pasur play
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh web,tui
 exec .venv/bin/pasur serve "$@"

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Make .venv (Python 3.11+) with pasur and its development tools installed. Safe to run again.
+# Make .venv (Python 3.11+) with pasur installed, with the extras named (default: dev, which is
+# every extra and the development tools). Safe to run again.
+#   bash scripts/setup.sh            # everything: what the tests need
+#   bash scripts/setup.sh web,tui    # what serving and playing need
 set -euo pipefail
 cd "$(dirname "$0")/.."
+extras=${1:-dev}
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
-stamp=.venv/.pasur-installed
+stamp=".venv/.pasur-installed-${extras//,/-}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  # The CPU build of torch (the training example). On this project's machines pip takes it from
-  # the local disk; plain 'torch' would fetch a CUDA build of several GB.
-  .venv/bin/python -m pip install --quiet torch==2.13.0
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  if [ "$extras" = dev ]; then
+    # The CPU build of torch (the training example). On this project's machines pip takes it from
+    # the local disk; plain 'torch' would fetch a CUDA build of several GB.
+    .venv/bin/python -m pip install --quiet torch==2.13.0
+  fi
+  .venv/bin/python -m pip install --quiet -e ".[$extras]"
   touch "$stamp"
 fi

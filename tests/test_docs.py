@@ -1,0 +1,54 @@
+"""The repository's own documents stand alone and stay true: every link stays inside the
+repository and reaches a file, and the tables that describe the code match the code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from pasur import Match, Rules
+
+ROOT = Path(__file__).parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _table_rows(text: str, heading: str) -> list[list[str]]:
+    """The body rows of the first Markdown table after ``heading``, cell by cell."""
+    section = text.split(heading, 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    body = []
+    for line in rows[2:]:
+        body.append([cell.strip() for cell in line.strip("|").split("|")])
+        if section.split(line, 1)[1].startswith("\n\n"):
+            break
+    return body
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_links_stay_inside_the_repository_and_reach_a_file(document):
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", document.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        resolved = (document.parent / target).resolve()
+        assert resolved.is_relative_to(ROOT.resolve()), f"{document.name} links outside the repository: {target}"
+        assert resolved.exists(), f"{document.name} links to a missing file: {target}"
+
+
+def test_the_records_page_lists_every_rules_option_with_its_default():
+    rows = _table_rows((ROOT / "docs" / "RECORDS.md").read_text(encoding="utf-8"), "## Rules options")
+    documented = {row[0].strip("`"): row[2].strip("`") for row in rows}
+    defaults = {field.name: getattr(Rules(), field.name) for field in fields(Rules)}
+    assert set(documented) == set(defaults)
+    for name, default in defaults.items():
+        shown = "true" if default is True else "false" if default is False else str(default)
+        assert documented[name].strip('"') == shown, name
+
+
+def test_the_bot_protocol_page_describes_every_field_of_the_view():
+    rows = _table_rows((ROOT / "docs" / "BOT-PROTOCOL.md").read_text(encoding="utf-8"), "## The view")
+    documented = {name.strip("` ") for row in rows for name in row[0].split(",")}
+    view = Match(Rules(), seed=1).round.view(0).to_json()
+    assert documented == set(view)
