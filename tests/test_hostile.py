@@ -115,6 +115,8 @@ def test_every_level_thinks_within_the_ceiling():
     assert levels["grandmaster"].spec == "pimc:playouts=5000,ms=40"
     with pytest.raises(ValueError, match="command line"):
         server_levels(40, {"evil": "exec:sh"})
+    with pytest.raises(ValueError, match="playouts"):
+        server_levels(40, {"odd": "pimc:playouts=many"})
 
 
 def test_searching_bots_run_in_a_worker_process_taken_fairly_by_address():

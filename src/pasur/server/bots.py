@@ -49,7 +49,7 @@ def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level
     milliseconds a move. ValueError says what is wrong with an extra spec."""
     levels = {name: Level(name, bot) for name, bot in LEVELS.items()}
     for name, spec in extra.items():
-        validate_spec(spec)  # exec: and unknown bots are refused here
+        make_bot(spec)  # exec:, unknown bots and bad options are refused here, at the start
         levels[name.strip().lower()] = Level(name.strip().lower(), spec.strip())
     return {name: Level(name, _capped(level.spec, bot_ms)) for name, level in levels.items()}
 
