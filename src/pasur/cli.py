@@ -516,7 +516,7 @@ def serve(
         level, sep, spec = entry.partition("=")
         if not sep or not level.strip() or not spec.strip():
             raise click.UsageError(f"--bots takes LEVEL=SPEC, as grandmaster=pimc:playouts=1000, not {entry!r}")
-        levels[level.strip().lower()] = spec.strip()
+        levels[level] = spec  # server_levels tidies and checks both
     settings = ServerSettings(
         allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
         bot_delay=bot_pause,

@@ -37,10 +37,11 @@ class Level:
 
     name: str
     spec: str
+    #: Whether its bot searches (and so runs in a worker), read once from the spec.
+    searches: bool = field(init=False)
 
-    @property
-    def searches(self) -> bool:
-        return validate_spec(self.spec)[0] in SEARCHING
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "searches", validate_spec(self.spec)[0] in SEARCHING)
 
 
 def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level]:
@@ -119,11 +120,11 @@ class BotPool:
 
     async def move(self, owner: str, level: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
         """The move the bot of ``level`` makes (the stand-in's when the level is unknown)."""
-        spec = self.levels.get(level, self.levels[STAND_IN]).spec
-        if validate_spec(spec)[0] not in SEARCHING:
-            return choose(spec, seed, view, legal)
+        chosen = self.levels.get(level, self.levels[STAND_IN])
+        if not chosen.searches:
+            return choose(chosen.spec, seed, view, legal)
         done: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(owner, deque()).append(_Job(spec, seed, view, list(legal), done))
+        self._waiting.setdefault(owner, deque()).append(_Job(chosen.spec, seed, view, list(legal), done))
         self._dispatch()
         return await done
 

@@ -327,11 +327,14 @@ class TableRoom:
     def spectators(self) -> int:
         return sum(1 for listener in self.listeners if listener.seat is None)
 
+    def connected(self) -> list[bool]:
+        """For each seat, whether someone is connected to it."""
+        present = {listener.seat for listener in self.listeners}
+        return [index in present for index in range(len(self.seats))]
+
     def presence(self) -> dict[str, Any]:
         """Who is here: each seat's connection, and how many watch."""
-        connected = {listener.seat for listener in self.listeners}
-        seats = [index in connected for index in range(len(self.seats))]
-        return {"type": "presence", "connected": seats, "spectators": self.spectators()}
+        return {"type": "presence", "connected": self.connected(), "spectators": self.spectators()}
 
     def _presence_changed(self) -> None:
         """Someone came or went: everyone is told in one small message, once for every change
@@ -355,14 +358,14 @@ class TableRoom:
 
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         table = {
             "id": self.id,
             "status": self.status,
             "rules": self.rules.to_dict(),
             "seats": [
-                {"name": place.name, "bot": place.bot, "open": place.open, "connected": index in connected}
-                for index, place in enumerate(self.seats)
+                {"name": place.name, "bot": place.bot, "open": place.open, "connected": here}
+                for place, here in zip(self.seats, connected, strict=True)
             ],
             "timer": self.timer,
             "you": seat,
@@ -454,14 +457,18 @@ class Lobby:
         """Load the tables that are not finished; how many. A table that names a bot this server
         does not offer is left in the store, and the log says why."""
         for table_id, settings, status in self.store.tables(("open", "playing")):
-            try:
-                self.rooms[table_id] = self._restored(table_id, settings, status)
-            except ValueError as error:
-                log.warning("not restoring a stored table: %s", error)
+            room = self._restored(table_id, settings, status)
+            if room is not None:
+                self.rooms[table_id] = room
         return len(self.rooms)
 
-    def _restored(self, table_id: str, settings: dict[str, Any], status: str) -> TableRoom:
-        room = TableRoom.restore(table_id, settings, status, self.store, self.bots)
+    def _restored(self, table_id: str, settings: dict[str, Any], status: str) -> TableRoom | None:
+        """A stored table, or None (and the log says why) when it names a bot not offered here."""
+        try:
+            room = TableRoom.restore(table_id, settings, status, self.store, self.bots)
+        except ValueError as error:
+            log.warning("not restoring a stored table: %s", error)
+            return None
         room.spectator_limit = self.spectators_per_table
         return room
 
@@ -491,12 +498,10 @@ class Lobby:
             stored = self.store.table(table_id)
             if stored is None:
                 raise NoSuchTable("there is no such table", "no_such_table")
-            try:
-                room = self._restored(table_id, stored[0], stored[1])
-            except ValueError as error:
-                log.warning("not restoring a stored table: %s", error)
-                raise NoSuchTable("this table cannot be played on this server", "table_refused") from None
-            self.rooms[table_id] = room
+            restored = self._restored(table_id, stored[0], stored[1])
+            if restored is None:
+                raise NoSuchTable("this table cannot be played on this server", "table_refused")
+            self.rooms[table_id] = room = restored
         return room
 
     def create(
