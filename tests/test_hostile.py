@@ -349,6 +349,21 @@ def test_deeply_nested_json_is_refused_and_the_socket_stays(client):
         assert _answer(socket_)["type"] == "pong"
 
 
+def test_oversized_messages_and_hellos_are_refused(client):
+    table = create(client, seats=["friend"])
+    with seated(client, table["id"], table["token"]) as socket_:
+        next_state(socket_)
+        socket_.send_text(json.dumps({"type": "ping", "pad": "x" * 20_000}))
+        answer = _answer(socket_)
+        assert answer["reason"] == "not_understood" and "longer than" in answer["message"]
+        socket_.send_json({"type": "ping"})
+        assert _answer(socket_)["type"] == "pong"
+    for hello in ("[" * 5000 + "]" * 5000, json.dumps({"type": "hello", "token": "t" * 20_000}), "null"):
+        with client.websocket_connect(f"/ws/{table['id']}") as socket_:
+            socket_.send_text(hello)
+            assert socket_.receive_json()["reason"] == "no_hello"
+
+
 def _answer(socket_: Any) -> dict[str, Any]:
     while True:
         message = socket_.receive_json()
