@@ -159,7 +159,10 @@ def test_match_command_json_and_ctrl_c(tmp_path):
     )
     time.sleep(8)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()  # a match that did not stop must not run on after the test
     assert process.returncode == 130, err
     stopped = json.loads(out)
     assert stopped["interrupted"] is True and stopped["games"] > 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import queue
 import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -336,21 +337,32 @@ def _run_pool(plan: Plan, intake: Intake, jobs: int) -> tuple[Tally, bool]:
 
     finished: queue.Queue[list[GameResult] | BaseException] = queue.Queue()
     pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+    # Ctrl-C only sets a flag, read between steps: an interrupt raised inside the pool's own
+    # bookkeeping (a lock held in apply_async) could leave terminate() waiting for ever.
+    interrupted = threading.Event()
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set()) if main_thread else None
     in_flight = 0
     try:
-        while True:
+        while not interrupted.is_set():
             while in_flight < 2 * jobs and (index := intake.next_task()) is not None:
                 pool.apply_async(play_set, (plan, index), callback=finished.put, error_callback=finished.put)
                 in_flight += 1
             if in_flight == 0:
                 return intake.tally, False
-            item = finished.get()
+            try:
+                item = finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
             in_flight -= 1
             if isinstance(item, BaseException):
                 raise item
             intake.offer(item)
+        return intake.tally, True
     except KeyboardInterrupt:
         return intake.tally, True
     finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous)
         pool.terminate()
         pool.join()
