@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_browser import FLAGS, CHROMIUM, LiveServer, click_a_move, create_table, free_port  # noqa: E402
+from tests.test_browser import CHROMIUM, FLAGS, LiveServer, click_a_move, create_table, free_port
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshot.png"
 

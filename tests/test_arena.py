@@ -53,7 +53,7 @@ def test_sprt_accepts_h1_for_a_clearly_stronger_bot_and_h0_for_an_equal_one():
 
 def test_tally_points_per_round_in_a_partnership():
     """Two bots at four seats: bot 0 holds seats 0 and 2 (side 0) in rotation 0, side 1 after."""
-    plan = Plan(("a", "b"), Rules(players=4), rounds=1)
+    plan = Plan(("random", "greedy"), Rules(players=4), rounds=1)
     tally = Tally(plan)
     tally.add(
         [
@@ -68,7 +68,7 @@ def test_tally_points_per_round_in_a_partnership():
         ]
     )
     first, second = tally.summaries()
-    # bot a: set 0: (+10) + (-4) + (-20) over 3 rounds; set 1: 0 + 16 over 2 rounds
+    # bot 0: set 0: (+10) + (-4) + (-20) over 3 rounds; set 1: 0 + 16 over 2 rounds
     assert first.points_per_round.mean == pytest.approx((10 - 4 - 20 + 0 + 16) / 5)
     assert second.points_per_round.mean == pytest.approx(-first.points_per_round.mean)
     assert first.win_rate.mean == pytest.approx(0.5)  # won set 0 rotation 0 and set 1 rotation 1

@@ -15,7 +15,7 @@ from pasur import Move, Round, Rules, deal_deck
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
-from pasur.core.moves import find_move, short_texts
+from pasur.core import short_texts
 from pasur.i18n import refusal
 
 from .helpers import position
@@ -186,13 +186,13 @@ def test_a_served_python_bot_plays_as_the_same_bot_built_in():
 
 def test_serve_reports_a_message_it_cannot_read_and_goes_on(capsys):
     game = position("4S 2H", "7H 9D KC")
-    message = {"type": "move", "id": 3, "view": game.view(0).to_json(), "legal": short_texts(game.legal_moves())}
+    message = {"type": "move", "id": 3, "view": game.view(0).to_json(), "legal": short_texts(game.legal_codes())}
     broken = {"type": "move", "id": 2, "view": {"seat": 0}, "legal": ["7Hx4S"]}
     lines = [json.dumps(broken) + "\n", "not json\n", json.dumps(message) + "\n"]
     out = io.StringIO()
     serve(make_bot("greedy"), "greedy", source=iter(lines), sink=out)  # type: ignore[arg-type]
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 1 and answers[0]["id"] == 3
-    assert find_move(answers[0]["move"], game.legal_moves()).take  # greedy captures
+    assert game.resolve(answers[0]["move"]) >> 6  # greedy captures
     errors = capsys.readouterr().err
     assert "the view has no" in errors and "cannot answer 'not json'" in errors

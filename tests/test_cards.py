@@ -53,5 +53,13 @@ def test_move_text_round_trips():
     assert Move.parse("7Cx4H").text(symbols=True) == "7♣x4♥"
 
 
+def test_reprs_paste_back_into_python():
+    for card in CARDS:
+        assert eval(repr(card)) == card  # noqa: S307 - the repr's promise
+    for text in ("7Cx4H", "5DxAS+2C+3H", "KD", "10Sx10C"):
+        move = Move.parse(text)
+        assert eval(repr(move)) == move  # noqa: S307
+
+
 def test_format_cards_sorts_by_rank():
     assert format_cards(mask_of(Card.parse(t) for t in ("KD", "AS", "10C"))) == "AS 10C KD"

@@ -9,7 +9,7 @@ import pytest
 
 from pasur import Match, Move, Round, Rules, RulesError, deal_deck
 from pasur.core.cards import JACKS, Card, mask_of
-from pasur.core.game import table_problem
+from pasur.core.deal import table_problem
 
 from .helpers import cards, moves_text, position
 

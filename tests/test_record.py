@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pasur import Match, Rules, from_record, replay_record, to_record
+from pasur import Match, Move, Rules, from_record, replay_record, to_record
 from pasur.bench import random_match
 from pasur.core.cards import CARDS, Card
 from pasur.core.record import replay_line
@@ -55,7 +55,7 @@ def test_take_may_be_left_out_when_there_is_one_choice_and_not_otherwise(record)
     for number, entry in enumerate(record["rounds"], start=1):
         game = match.next_round([Card.parse(text) for text in entry["deck"]])
         for index, item in enumerate(entry["moves"], start=1):
-            code = game.resolve_parts(Card.parse(item["card"]), [Card.parse(t) for t in item["take"]])
+            code = game.resolve(Move(Card.parse(item["card"]), tuple(Card.parse(t) for t in item["take"])))
             if game.notation(code) == item["card"]:
                 del item["take"]
                 dropped += 1

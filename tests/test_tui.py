@@ -90,10 +90,9 @@ def test_a_hint_is_legal_and_says_why():
     game = versus()
     move, reason = game.hint()
     assert move in game.legal_moves() and reason
-    view = game.view(game.turn)
     lay_down = next((move for move in game.legal_moves() if not move.take), None)
     if lay_down is not None:
-        assert "nothing better" in hint_reason(view, lay_down)
+        assert "nothing better" in hint_reason(game.round.copy().play(lay_down))
 
 
 # -- --plain ---------------------------------------------------------------------------------------

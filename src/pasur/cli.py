@@ -15,7 +15,7 @@ import click
 from click.core import ParameterSource
 
 from . import bench
-from .bots import BOT_DESCRIPTIONS, LEVELS, make_bot
+from .bots import BOT_DESCRIPTIONS, LEVELS
 from .core import (
     Match,
     RecordError,
@@ -24,6 +24,7 @@ from .core import (
     format_cards,
 )
 from .core.record import from_record, load_json, replay_line, summarize
+from .host import MatchHost, seat_bots
 from .i18n import LANGUAGES
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -300,44 +301,37 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
     names = (names * rules.players)[: rules.players]
     seed = seed if seed is not None else random.randrange(1 << 32)
     try:
-        players = [make_bot(name, seed=seed + seat, allow_exec=True) for seat, name in enumerate(names)]
+        host = MatchHost(Match(rules, seed=seed), seat_bots(names, seed, allow_exec=True))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    match = Match(rules, seed=seed)
+    match = host.match
     click.echo(
         f"A match of Pasur to {rules.target}, seed {seed}: "
         + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names))
     )
     while not match.over:
-        game = match.rounds[-1]
+        game = host.round
         if not game.history:
             click.echo(
                 f"\nRound {game.number} (seat {game.first} plays first), "
                 f"table: {format_cards(game.table, symbols=symbols)}"
             )
-        seat = game.turn
-        view = game.view(seat)
-        move = players[seat].choose(view, game.legal_moves())
-        surs = list(game.surs)
         deal_before = game.deal
-        table_before = game.table
-        match.play(move)
-        sur = " — Sur!" if game.surs != surs else ""
-        left = table_before & ~move.take_mask | (0 if move.take else 1 << move.card)
+        played, fault = host.play_bot()
+        if fault:
+            click.echo(f"  ({fault}; the stand-in played)")
+        shown = " ".join(card.symbol() if symbols else str(card) for card in played.table)
         click.echo(
-            f"  seat {seat} {names[seat]:>7}: {move.text(symbols):<16}"
-            f" table: {format_cards(left, symbols=symbols) or '(empty)'}{sur}"
+            f"  seat {played.seat} {names[played.seat]:>7}: {played.move.text(symbols):<16}"
+            f" table: {shown or '(empty)'}{' — Sur!' if played.sur else ''}"
         )
         if game.deal != deal_before and not game.over:
             click.echo(f"  -- deal {game.deal}")
-        if game.over:
-            if left and game.last_capturer >= 0:
-                click.echo(
-                    f"  {_side_name(rules, game.last_capturer)} captured last and takes "
-                    f"{format_cards(left, symbols=symbols)}"
-                )
-            click.echo(f"Round {game.number} over:")
-            for side, score in enumerate(game.breakdown()):
+        if played.round_over:
+            if played.swept and played.sweeper is not None:
+                click.echo(f"  {_side_name(rules, played.sweeper)} captured last and takes {shown}")
+            click.echo(f"Round {played.round} over:")
+            for side, score in enumerate(played.breakdown):
                 click.echo("  " + _breakdown_line(rules, side, score))
             click.echo(f"  match score: {' - '.join(map(str, match.scores))}")
     click.echo(f"\n{_side_name(rules, match.winner or 0)} wins the match {' - '.join(map(str, match.scores))}.")
@@ -632,10 +626,7 @@ def match_command(
             records=records_path is not None,
             sprt=Sprt(*sprt) if sprt else None,
             move_timeout=move_time,
-        )
-        for spec in bots:
-            if not spec.startswith("exec:"):
-                make_bot(spec)  # a bad name or option is reported before any game starts
+        )  # the plan checks every bot's name and options before any game starts
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     show_progress = sys.stderr.isatty()

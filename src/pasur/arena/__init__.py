@@ -1,7 +1,9 @@
 """The match runner: duplicate deals, parallel workers, statistics, records out."""
 
-from .runner import GameResult, Plan, Tally, play_game, play_set, run
+from .games import GameResult, Plan, play_game, play_set
+from .runner import run
 from .stats import Estimate, Sprt, elo_estimate, elo_of, ratio_estimate, score_of
+from .tally import Tally
 
 __all__ = [
     "Estimate",

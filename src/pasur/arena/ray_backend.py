@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .runner import GameResult, Intake, Plan, Tally, play_set
+from .games import GameResult, Plan, play_set
+from .tally import Intake, Tally
 
 
 def run_on_ray(plan: Plan, intake: Intake, jobs: int) -> tuple[Tally, bool]:

@@ -1,19 +1,10 @@
 """Bots: each reads a seat's view and the legal moves, and returns one of them."""
 
-from .base import (
-    BOT_DESCRIPTIONS,
-    BOT_NAMES,
-    LEVELS,
-    Bot,
-    BotError,
-    checked_choice,
-    make_bot,
-    parse_spec,
-    validate_spec,
-)
+from .base import Bot, BotError, checked_choice
 from .expert import ExpertBot
 from .ismcts import IsmctsBot
 from .pimc import PimcBot
+from .registry import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, make_bot, parse_spec, validate_spec
 from .simple import GreedyBot, RandomBot
 
 __all__ = [

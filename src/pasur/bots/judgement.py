@@ -12,24 +12,27 @@ from math import comb
 
 from ..core import SeatView
 from ..core.captures import card_moves
-from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, mask_of
+from ..core.cards import CardMask, mask_of
+from ..core.scoring import (
+    HAFT_KHAJ_CLUBS,
+    HAFT_KHAJ_POINTS,
+    SUR_POINTS,
+    card_points,
+    clears_table,
+    club_count,
+    sur_counts,
+)
 
-
-def fixed_points(mask: int) -> int:
-    """Points of the cards themselves: Aces and Jacks 1, the 2♣ 2, the 10♦ 3."""
-    return (
-        (mask & ACES).bit_count()
-        + (mask & JACKS).bit_count()
-        + 2 * (mask >> TWO_OF_CLUBS & 1)
-        + 3 * (mask >> TEN_OF_DIAMONDS & 1)
-    )
+#: A club's worth when the race for the most clubs is shared among more than two sides: its share
+#: of Haft Khaj, weighed up as a tie breaker.
+SHARED_CLUB = HAFT_KHAJ_POINTS / 13 * 1.5
 
 
 @lru_cache(maxsize=4096)
 def club_weight(mine: int, theirs: int, remaining: int) -> float:
     """What one more club is worth to a side holding ``mine`` against ``theirs`` (Haft Khaj:
     7 points for 7 or more), with ``remaining`` clubs still to be taken, shared at random."""
-    if mine >= 7 or theirs >= 7 or remaining <= 0:
+    if mine >= HAFT_KHAJ_CLUBS or theirs >= HAFT_KHAJ_CLUBS or remaining <= 0:
         return 0.0
 
     def race(a: int, b: int, rest: int) -> float:
@@ -37,8 +40,8 @@ def club_weight(mine: int, theirs: int, remaining: int) -> float:
         total = 0.0
         for gained in range(rest + 1):
             weight = comb(rest, gained) / 2**rest
-            total += weight * ((a + gained >= 7) - (b + rest - gained >= 7))
-        return 7 * total
+            total += weight * ((a + gained >= HAFT_KHAJ_CLUBS) - (b + rest - gained >= HAFT_KHAJ_CLUBS))
+        return HAFT_KHAJ_POINTS * total
 
     return (race(mine + 1, theirs, remaining - 1) - race(mine, theirs + 1, remaining - 1)) / 2
 
@@ -62,21 +65,21 @@ class Position:
         """Read a view."""
         rules = view.rules
         side = view.side
-        clubs = [(mask_of(pile) & CLUB_CARDS).bit_count() for pile in view.captured]
+        clubs = [club_count(mask_of(pile)) for pile in view.captured]
         mine = clubs[side]
         theirs = max(count for other, count in enumerate(clubs) if other != side)
         remaining = 13 - sum(clubs)
         if rules.sides == 2 or rules.haft_khaj == "seven":
             club_value = (
-                club_weight(mine, theirs, remaining) if rules.sides == 2 else (0.0 if max(clubs) >= 7 else 7 / 13 * 1.5)
+                club_weight(mine, theirs, remaining)
+                if rules.sides == 2
+                else (0.0 if max(clubs) >= HAFT_KHAJ_CLUBS else SHARED_CLUB)
             )
         else:
-            club_value = 7 / 13 * 1.5
-        cutoff = rules.sur_cutoff
-        sur_possible = view.pack > 0 or rules.sur_in_last_deal
-        my_sur = sur_possible and (cutoff is None or view.scores[side] < cutoff)
-        their_sur = sur_possible and any(
-            cutoff is None or score < cutoff for other, score in enumerate(view.scores) if other != side
+            club_value = SHARED_CLUB
+        my_sur = sur_counts(rules, view.scores[side], view.last_deal)
+        their_sur = any(
+            sur_counts(rules, score, view.last_deal) for other, score in enumerate(view.scores) if other != side
         )
         next_seat = (view.seat + 1) % rules.players
         next_hand = view.hands[next_seat] or (4 if view.pack else 0)
@@ -92,19 +95,19 @@ class Position:
             next_hand=next_hand,
         )
 
-    def value(self, mask: int) -> float:
+    def value(self, mask: CardMask) -> float:
         """What capturing these cards is worth, the clubs weighed by the state of the race."""
-        return fixed_points(mask) + self.club_value * (mask & CLUB_CARDS).bit_count()
+        return card_points(mask) + self.club_value * club_count(mask)
 
-    def gain(self, code: int, sur_counts: bool) -> float:
+    def gain(self, code: int, sur_allowed: bool) -> float:
         """The immediate value of a move: the cards taken with the played one, and a Sur."""
         take = code >> 6
         if not take:
             return 0.0
         card = code & 63
         gained = self.value(take | 1 << card)
-        if sur_counts and self.table == take and card >> 2 != JACK:
-            gained += 5
+        if sur_allowed and clears_table(card, take, self.table):
+            gained += SUR_POINTS
         return gained
 
     def best_reply(self, table: int, card: int, compulsory: bool) -> float:
@@ -114,8 +117,8 @@ class Position:
             take = code >> 6
             if take:
                 gained = self.value(take | 1 << card)
-                if self.their_sur and table == take and card >> 2 != JACK:
-                    gained += 5
+                if self.their_sur and clears_table(card, take, table):
+                    gained += SUR_POINTS
                 best = max(best, gained)
         return best
 

@@ -7,8 +7,7 @@ import random
 import time
 
 from ..core import Round
-from ..core.cards import JACK
-from .judgement import fixed_points
+from ..core.scoring import SUR_POINTS, card_points, clears_table, relative_points
 
 
 def playout(game: Round, rng: random.Random, greedy: float) -> None:
@@ -24,9 +23,9 @@ def playout(game: Round, rng: random.Random, greedy: float) -> None:
             for code in codes:
                 take = code >> 6
                 if take:
-                    value = fixed_points(take | 1 << (code & 63)) + 0.3 * take.bit_count()
-                    if take == table and (code & 63) >> 2 != JACK:
-                        value += 5
+                    value = card_points(take | 1 << (code & 63)) + 0.3 * take.bit_count()
+                    if clears_table(code & 63, take, table):
+                        value += SUR_POINTS
                     if value > best_value:
                         best, best_value = code, value
             game.play_code(best)
@@ -37,13 +36,7 @@ def playout(game: Round, rng: random.Random, greedy: float) -> None:
 def outcome(game: Round) -> list[float]:
     """Each side's reward in [0, 1]: its round points against the mean of the others'."""
     points = game.points()
-    sides = len(points)
-    total = sum(points)
-    rewards = []
-    for own in points:
-        margin = own - (total - own) / (sides - 1)
-        rewards.append(min(1.0, max(0.0, 0.5 + margin / 60)))
-    return rewards
+    return [min(1.0, max(0.0, 0.5 + relative_points(points, side) / 60)) for side in range(len(points))]
 
 
 def budget(count: int | None, ms: float | None, default: int, name: str) -> int | None:

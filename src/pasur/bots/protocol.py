@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import queue
-import random
 import shlex
 import subprocess
 import sys
@@ -13,8 +12,7 @@ import threading
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from ..core import Move, Round, SeatView
-from ..core.moves import find_move, short_texts
+from ..core import Move, SeatView, mask_of, parse_move, short_texts
 from .base import Bot, BotError, shown_answer
 
 PROTOCOL = "pasur-bot/1"
@@ -39,7 +37,8 @@ class ExternalBot:
         if self._process is None or self._process.poll() is not None:
             self._start()
         self._next_id += 1
-        texts = short_texts(legal)
+        codes = [move.code for move in legal]
+        texts = short_texts(codes)
         answer = self._ask({"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts})
         if answer.get("type") != "move" or answer.get("id") != self._next_id:
             self._fail(f"expected a move answer with id {self._next_id}", "bot_wrong_answer", json.dumps(answer))
@@ -47,7 +46,7 @@ class ExternalBot:
         if not isinstance(text, str):
             self._fail("the answer has no move text", "bot_no_move_text", json.dumps(answer))
         try:
-            return find_move(text, legal)
+            return Move.from_code(parse_move(text, mask_of(view.hand), mask_of(view.table), codes))
         except ValueError as error:
             self._fail(
                 f"that move is not legal here ({shown_answer(str(error))})",
@@ -148,12 +147,9 @@ def serve(bot: Bot, name: str, source: IO[str] | None = None, sink: IO[str] | No
             if kind == "hello":
                 answer: dict[str, Any] = {"type": "hello", "name": name}
             elif kind == "move":
-                texts = list(message["legal"])
                 view = SeatView.from_json(message["view"])
-                every = Round.from_view(view, random.Random(0)).legal_moves()
-                legal = [find_move(text, every) for text in texts]
-                choice = bot.choose(view, legal)
-                answer = {"type": "move", "id": message["id"], "move": texts[legal.index(choice)]}
+                legal = view.legal_moves()  # the view alone says them, as the message's list does
+                answer = {"type": "move", "id": message["id"], "move": view.move_text(bot.choose(view, legal))}
             elif kind == "quit":
                 return
             else:

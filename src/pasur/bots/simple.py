@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 
 from ..core import Move, SeatView
-from ..core.cards import CLUB_CARDS, JACK, mask_of
-from .judgement import fixed_points
+from ..core.cards import CardMask, mask_of
+from ..core.scoring import HAFT_KHAJ_POINTS, SUR_POINTS, card_points, clears_table, club_count, sur_counts
 
 
 class RandomBot:
@@ -23,9 +23,10 @@ class RandomBot:
         return legal[self._rng.randrange(len(legal))]
 
 
-def card_points(mask: int) -> float:
-    """Points the cards of a mask are worth when captured, a club counting 7/13 toward Haft Khaj."""
-    return fixed_points(mask) + 7 / 13 * (mask & CLUB_CARDS).bit_count()
+def taken_value(cards: CardMask) -> float:
+    """Points the cards of a mask are worth when captured, a club counting its 1/13 share of
+    Haft Khaj."""
+    return card_points(cards) + HAFT_KHAJ_POINTS / 13 * club_count(cards)
 
 
 def immediate_value(view: SeatView, move: Move) -> float:
@@ -33,16 +34,12 @@ def immediate_value(view: SeatView, move: Move) -> float:
     what it is worth."""
     card_mask = 1 << move.card
     if not move.take:
-        return -card_points(card_mask) - 0.01 * move.card.value
+        return -taken_value(card_mask) - 0.01 * move.card.value
     take = move.take_mask
-    left = mask_of(view.table) & ~take
-    sur = (
-        not left
-        and move.card.rank != JACK
-        and (not view.last_deal or view.rules.sur_in_last_deal)
-        and (view.rules.sur_cutoff is None or view.scores[view.side] < view.rules.sur_cutoff)
+    sur = clears_table(move.card, take, mask_of(view.table)) and sur_counts(
+        view.rules, view.scores[view.side], view.last_deal
     )
-    return card_points(take | card_mask) + 5 * sur + 0.05 * take.bit_count()
+    return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * take.bit_count()
 
 
 class GreedyBot:

@@ -1,20 +1,27 @@
 """The rules engine: standard library only, no I/O, randomness only through a passed-in RNG."""
 
-from .cards import CARDS, Card, cards_in, format_cards, mask_of
-from .game import DeckError, IllegalMove, Match, Refusal, Round, SideScore, deal_deck, deck_problem
-from .moves import Move
+from .cards import CARDS, Card, CardMask, cards_in, format_cards, mask_of
+from .deal import deal_deck, deck_problem
+from .errors import DeckError, IllegalMove, Refusal
+from .game import Match, Played, Round
+from .moves import Move, MoveCode
+from .notation import parse_move, short_text, short_texts
 from .record import RecordError, from_record, replay_record, summarize, to_record
 from .rules import Rules, RulesError
-from .view import Play, SeatMasks, SeatView, public_json, seat_masks, seat_view
+from .scoring import SideScore, relative_points
+from .view import Play, SeatMasks, SeatView
 
 __all__ = [
     "CARDS",
     "Card",
+    "CardMask",
     "DeckError",
     "IllegalMove",
     "Match",
     "Move",
+    "MoveCode",
     "Play",
+    "Played",
     "RecordError",
     "Refusal",
     "Round",
@@ -29,10 +36,11 @@ __all__ = [
     "format_cards",
     "from_record",
     "mask_of",
-    "public_json",
+    "parse_move",
+    "relative_points",
     "replay_record",
-    "seat_masks",
-    "seat_view",
+    "short_text",
+    "short_texts",
     "summarize",
     "to_record",
 ]

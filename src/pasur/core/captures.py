@@ -122,3 +122,19 @@ def capture_takes(table: int, card: int) -> tuple[int, ...]:
         same ^= bit
         takes.append(bit)
     return tuple(takes)
+
+
+def hand_moves(hand: int, table: int, compulsory: bool) -> list[int]:
+    """The legal move codes of a hand on a table, card by card, lowest card first."""
+    cache = _card_moves[compulsory]
+    deciding = DECIDING
+    codes: list[int] = []
+    while hand:
+        bit = hand & -hand
+        hand ^= bit
+        card = bit.bit_length() - 1
+        found = cache.get((table & deciding[card]) << 6 | card)
+        if found is None:
+            found = card_moves(table, card, compulsory)
+        codes += found
+    return codes

@@ -6,7 +6,11 @@ A card is ``rank * 4 + suit``: ranks ``A 2 … 10 J Q K`` are 0 … 12 and suits
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from typing import TypeAlias
+
+#: A set of cards as an int, bit ``card`` set for each card in it (hands, the table, piles).
+CardMask: TypeAlias = int
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_NAMES = ("C", "D", "H", "S")
@@ -49,11 +53,6 @@ class Card(int):
         rank = self >> 2
         return rank + 1 if rank < JACK else 0
 
-    @property
-    def bit(self) -> int:
-        """This card as a one-card mask."""
-        return 1 << self
-
     def symbol(self) -> str:
         """The card with its suit symbol, as ``7♣``."""
         return RANK_NAMES[self >> 2] + SUIT_SYMBOLS[self & 3]
@@ -62,7 +61,7 @@ class Card(int):
         return RANK_NAMES[self >> 2] + SUIT_NAMES[self & 3]
 
     def __repr__(self) -> str:
-        return f"Card('{self}')"
+        return f"Card.parse('{self}')"
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -76,7 +75,6 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(Card(index) for index in range(52))
-DECK: tuple[Card, ...] = CARDS
 
 _PARSE: dict[str, Card] = {}
 for _card in CARDS:
@@ -95,7 +93,7 @@ def card_of(text: str | int) -> Card:
     raise ValueError(f"{text!r} is not a card")
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[int]) -> CardMask:
     """The bitmask of some cards."""
     mask = 0
     for card in cards:
@@ -103,7 +101,7 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def cards_in(mask: int) -> list[Card]:
+def cards_in(mask: CardMask) -> list[Card]:
     """The cards of a mask, lowest rank first."""
     out = []
     while mask:
@@ -113,25 +111,6 @@ def cards_in(mask: int) -> list[Card]:
     return out
 
 
-def iter_bits(mask: int) -> Iterator[int]:
-    """The card indices of a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def format_cards(mask: int, separator: str = " ", symbols: bool = False) -> str:
+def format_cards(mask: CardMask, separator: str = " ", symbols: bool = False) -> str:
     """A mask's cards as text, lowest rank first."""
     return separator.join(card.symbol() if symbols else str(card) for card in cards_in(mask))
-
-
-def value_of(card: int) -> int:
-    """The numeral value of a card index (A = 1 … 10), 0 for J, Q and K."""
-    rank = card >> 2
-    return rank + 1 if rank < JACK else 0
-
-
-def club_count(mask: int) -> int:
-    """How many clubs a mask holds."""
-    return (mask & CLUB_CARDS).bit_count()

@@ -7,113 +7,38 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .captures import DECIDING, card_move_table, card_moves
-from .cards import (
-    ACES,
-    CARDS,
-    CLUB_CARDS,
-    FULL_DECK,
-    JACK,
-    JACKS,
-    KING,
-    QUEEN,
-    RANK_MASKS,
-    TEN_OF_DIAMONDS,
-    TWO_OF_CLUBS,
-    Card,
-    cards_in,
-    format_cards,
-    mask_of,
-)
-from .moves import Move, short_texts, split_move_text
+from .captures import DECIDING, card_move_table, card_moves, hand_moves
+from .cards import FULL_DECK, JACK, Card, CardMask, cards_in, format_cards, mask_of
+from .deal import deal_deck, deck_problem, share_unseen
+from .errors import DeckError, IllegalMove
+from .moves import Move, MoveCode
+from .notation import find_code, parse_move, short_text
 from .rules import Rules
-from .view import Play, SeatView, seat_masks, seat_view
+from .scoring import SideScore, breakdown, sur_counts
+from .view import Play, SeatMasks, SeatView
 
-__all__ = ["DeckError", "IllegalMove", "Match", "Refusal", "Round", "SideScore", "deal_deck", "deck_problem"]
-
-
-class Refusal(ValueError):
-    """Something refused, with a message saying why. ``reason`` names the kind of refusal and
-    ``details`` what it names (cards as short text, capture options as lists of them, ``""`` for
-    laying down), so an app can say it in another language (``pasur.i18n.refusal``)."""
-
-    def __init__(self, message: str, reason: str = "", **details: Any) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.details = details
-
-
-class IllegalMove(Refusal):
-    """A move that is not legal in the position."""
-
-
-class DeckError(ValueError):
-    """A deck that is not 52 distinct cards or whose table breaks the deal rules in force."""
+__all__ = ["Match", "Played", "Round"]
 
 
 @dataclass(frozen=True, slots=True)
-class SideScore:
-    """One side's round breakdown (RULES.md, Scoring a round)."""
+class Played:
+    """What one move did, as every seat saw it: the event a host tells its players."""
 
-    clubs: int
-    haft_khaj: int
-    two_of_clubs: int
-    ten_of_diamonds: int
-    aces: int
-    jacks: int
-    surs: int
-    sur_points: int
-    cards: int
-
-    @property
-    def total(self) -> int:
-        """The round points: Haft Khaj, 2♣, 10♦, aces, jacks and Sur points."""
-        return self.haft_khaj + self.two_of_clubs + self.ten_of_diamonds + self.aces + self.jacks + self.sur_points
-
-
-def table_problem(table: int, rules: Rules) -> str | None:
-    """Why a first-deal table must be dealt again under ``rules``, or None if it stands."""
-    jacks = (table & JACKS).bit_count()
-    if jacks >= 2:
-        return "two or more Jacks on the table"
-    if jacks == 1 and rules.bury_table_jack:
-        return "a Jack on the table (it should have been buried)"
-    if rules.redeal_on_faces:
-        if (table & RANK_MASKS[QUEEN]).bit_count() >= 3:
-            return "three or more Queens on the table"
-        if (table & RANK_MASKS[KING]).bit_count() >= 3:
-            return "three or more Kings on the table"
-    return None
-
-
-def deck_problem(deck: Sequence[int], rules: Rules) -> str | None:
-    """Why a dealt deck (top card first) cannot start a round, or None if it can."""
-    if len(deck) != 52 or mask_of(deck) != (1 << 52) - 1:
-        return "the deck must hold each of the 52 cards exactly once"
-    start = 4 * rules.players
-    return table_problem(mask_of(deck[start : start + 4]), rules)
-
-
-def deal_deck(rng: random.Random, rules: Rules) -> list[Card]:
-    """Shuffle and make the first deal as RULES.md says; return the pack top first.
-
-    A single Jack on the table is replaced by the top card of the undealt pack and buried at a
-    random place in it, never on top; a table the rules refuse is gathered and dealt again.
-    """
-    start = 4 * rules.players
-    while True:
-        cards = list(CARDS)
-        rng.shuffle(cards)
-        table = cards[start : start + 4]
-        jacks = [index for index, card in enumerate(table) if card >> 2 == JACK]
-        if len(jacks) == 1 and rules.bury_table_jack:
-            jack = table[jacks[0]]
-            rest = cards[start + 4 :]
-            table[jacks[0]] = rest.pop(0)
-            rest.insert(rng.randrange(1, len(rest) + 1), jack)
-            cards = cards[:start] + table + rest
-        if table_problem(mask_of(table), rules) is None:
-            return cards
+    #: The round's number, the seat that played, and the move with its short text in its position.
+    round: int
+    seat: int
+    move: Move
+    text: str
+    #: Whether the move made a Sur that counts.
+    sur: bool
+    #: The table right after the move (before the end-of-round sweep).
+    table: tuple[Card, ...]
+    #: Whether the move ended the round; then the side that captured last (None if nobody did),
+    #: what it swept up from the table, and the round's breakdown.
+    round_over: bool = False
+    sweeper: int | None = None
+    swept: tuple[Card, ...] = ()
+    breakdown: tuple[SideScore, ...] = ()
 
 
 class Round:
@@ -178,7 +103,7 @@ class Round:
         self.last_capturer = -1
         self.turn = self.first
         self.history: list[int] = []
-        self._plays: list[Play] = []  # the history as views show it, filled in by seat_view
+        self._plays: list[Play] = []  # the history as views show it, filled in as views are made
         self.over = False
 
     def _setup(self, rules: Rules, number: int, banked: Sequence[int] | None) -> None:
@@ -189,11 +114,11 @@ class Round:
         self.first = (number - 1) % rules.players
         self.banked: tuple[int, ...] = tuple(banked) if banked is not None else (0,) * rules.sides
         self._side = tuple(rules.side_of(seat) for seat in range(rules.players))
-        cutoff = rules.sur_cutoff
-        self._sur_ok = tuple(cutoff is None or score < cutoff for score in self.banked)
+        # Whether a Sur counts for each side: before the last deal, and in it (see play_code).
+        self._sur_ok = tuple(sur_counts(rules, score, last_deal=False) for score in self.banked)
         self._compulsory = rules.compulsory_capture
         self._move_table = card_move_table(rules.compulsory_capture)
-        self._last_deal_sur = rules.sur_in_last_deal
+        self._last_deal_sur = tuple(sur_counts(rules, score, last_deal=True) for score in self.banked)
 
     @classmethod
     def from_view(cls, view: SeatView, rng: random.Random) -> Round:
@@ -210,7 +135,7 @@ class Round:
         game.turn = view.turn
         game.deal = view.deal
         game.dealt = 52 - view.pack
-        game.history = [Move(play.card, play.take).code for play in view.history]
+        game.history = [play.card | mask_of(play.take) << 6 for play in view.history]
         game._plays = list(view.history)
         game.over = view.over
         counts = list(view.hands)
@@ -229,16 +154,13 @@ class Round:
                 counts[other] = hand.bit_count()
         self._deal_unseen(unseen, counts, rng)
 
-    def _deal_unseen(self, unseen: int, counts: Sequence[int], rng: random.Random) -> None:
+    def _deal_unseen(self, unseen: CardMask, counts: Sequence[int], rng: random.Random) -> None:
         """Share the cards of ``unseen`` at random, ``counts[seat]`` to each seat and the rest to
         the pack; the deck then lists every other card, the new hands, and the pack."""
-        cards = cards_in(unseen)
-        rng.shuffle(cards)
-        start = 0
+        hands, cards = share_unseen(unseen, counts, rng)
         for seat, count in enumerate(counts):
             if count:
-                self.hands[seat] = mask_of(cards[start : start + count])
-                start += count
+                self.hands[seat] = hands[seat]
         self.deck = tuple(cards_in(FULL_DECK & ~unseen)) + tuple(cards)
 
     def _deal_hands(self) -> None:
@@ -283,26 +205,11 @@ class Round:
         """The side a seat plays for."""
         return self._side[seat]
 
-    def legal_codes(self) -> list[int]:
+    def legal_codes(self) -> list[MoveCode]:
         """The legal moves of the player to move, as engine ints (``card | take << 6``)."""
-        if self.over:
-            return []
-        table = self.table
-        hand = self.hands[self.turn]
-        cache = self._move_table
-        deciding = DECIDING
-        codes: list[int] = []
-        while hand:
-            bit = hand & -hand
-            hand ^= bit
-            card = bit.bit_length() - 1
-            found = cache.get((table & deciding[card]) << 6 | card)
-            if found is None:
-                found = card_moves(table, card, self._compulsory)
-            codes += found
-        return codes
+        return [] if self.over else hand_moves(self.hands[self.turn], self.table, self._compulsory)
 
-    def card_codes(self, card: int) -> tuple[int, ...]:
+    def card_codes(self, card: int) -> tuple[MoveCode, ...]:
         """The legal moves that play ``card``, as engine ints; none when it is not in the hand of
         the player to move."""
         if self.over or not self.hands[self.turn] >> card & 1:
@@ -310,7 +217,7 @@ class Round:
         found = self._move_table.get((self.table & DECIDING[card]) << 6 | card)
         return card_moves(self.table, card, self._compulsory) if found is None else found
 
-    def play_code(self, code: int) -> None:
+    def play_code(self, code: MoveCode) -> None:
         """Play a legal move given as an engine int. Legality is not checked: see :meth:`play`."""
         card = code & 63
         take = code >> 6
@@ -322,7 +229,8 @@ class Round:
             side = self._side[seat]
             self.captured[side] |= take | 1 << card
             self.last_capturer = side
-            if not table and card >> 2 != JACK and self._sur_ok[side] and (self.dealt < 52 or self._last_deal_sur):
+            # A Sur (scoring.clears_table and scoring.sur_counts, inlined: this is the hot path).
+            if not table and card >> 2 != JACK and (self._sur_ok if self.dealt < 52 else self._last_deal_sur)[side]:
                 self.surs[side] += 1
         else:
             self.table |= 1 << card
@@ -358,111 +266,51 @@ class Round:
         """The legal moves of the player to move."""
         return [Move.from_code(code) for code in self.legal_codes()]
 
-    def play(self, move: Move | str | int) -> Move:
-        """Play a move given as a :class:`Move`, its short text or an engine int.
-
-        An illegal move raises :class:`IllegalMove` and changes nothing.
-        """
+    def play(self, move: Move | str | MoveCode) -> Played:
+        """Play a move given as a :class:`Move`, its short text or an engine int, and say what it
+        did. An illegal move raises :class:`IllegalMove` and changes nothing."""
         code = self.resolve(move)
+        seat, side, text = self.turn, self._side[self.turn], self.notation(code)
+        surs, table = self.surs[side], self.table
         self.play_code(code)
-        return Move.from_code(code)
+        played = Move.from_code(code)
+        left = tuple(cards_in(table & ~played.take_mask | (0 if played.take else 1 << played.card)))
+        swept = self.over and self.last_capturer >= 0
+        return Played(
+            round=self.number,
+            seat=seat,
+            move=played,
+            text=text,
+            sur=self.surs[side] != surs,
+            table=left,
+            round_over=self.over,
+            sweeper=self.last_capturer if swept else None,
+            swept=left if swept else (),
+            breakdown=tuple(self.breakdown()) if self.over else (),
+        )
 
-    def resolve(self, move: Move | str | int) -> int:
+    def resolve(self, move: Move | str | MoveCode) -> MoveCode:
         """The engine int of a legal move given in any form; :class:`IllegalMove` if it is not."""
         if self.over:
             raise IllegalMove("the round is over", "round_over")
+        hand, table, codes = self.hands[self.turn], self.table, self.legal_codes()
         if isinstance(move, str):
-            try:
-                card, take = split_move_text(move)
-            except ValueError as error:
-                raise IllegalMove(str(error), "unreadable", text=move.strip()) from None
-            return self.resolve_parts(card, take)
+            return parse_move(move, hand, table, codes)
         if isinstance(move, Move):
-            return self.resolve_parts(move.card, list(move.take))
-        if isinstance(move, int) and move in self.legal_codes():
+            return find_code(move.card, move.take, hand, table, codes)
+        if isinstance(move, int) and move in codes:
             return move
-        raise IllegalMove(f"{move!r} is not a legal move here", "not_legal", text=str(move))
+        raise IllegalMove(f"{move!r} is not a legal move here", "not_legal", text=str(move)[:40])
 
-    def resolve_parts(self, card: int, take: Sequence[int] | None) -> int:
-        """The engine int for a card and the cards it takes (None: unnamed, allowed when the
-        card has exactly one legal choice)."""
-        card = CARDS[card]
-        named = str(card)
-        if not self.hands[self.turn] >> card & 1:
-            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=named)
-        choices = [code for code in self.legal_codes() if code & 63 == card]
-        if take is None:
-            if len(choices) == 1:
-                return choices[0]
-            raise IllegalMove(
-                f"{card} can take {_options_text(choices)} here: say which",
-                "say_which",
-                card=named,
-                options=_takes(choices),
-            )
-        take_mask = mask_of(take)
-        if take_mask.bit_count() != len(take):
-            raise IllegalMove(f"{card}: a card is named twice in what it takes", "named_twice", card=named)
-        code = card | take_mask << 6
-        if code in choices:
-            return code
-        if not take_mask:
-            raise IllegalMove(
-                f"{card} must capture here: it can take {_options_text(choices)}",
-                "must_capture",
-                card=named,
-                options=_takes(choices),
-            )
-        missing = take_mask & ~self.table
-        if missing:
-            verb = "is" if missing.bit_count() == 1 else "are"
-            cards = format_cards(missing)
-            raise IllegalMove(f"{cards} {verb} not on the table", "not_on_table", cards=cards)
-        taken = format_cards(take_mask, "+")
-        captures = [c for c in choices if c >> 6]
-        if not captures:
-            raise IllegalMove(
-                f"{card} cannot take {taken}: it can only be laid on the table", "only_lay_down", card=named, take=taken
-            )
-        raise IllegalMove(
-            f"{card} cannot take {taken}; it can take {_options_text(captures)}",
-            "cannot_take",
-            card=named,
-            take=taken,
-            options=_takes(captures),
-        )
-
-    def notation(self, code: int) -> str:
+    def notation(self, code: MoveCode) -> str:
         """The shortest short text of a legal move here: the card alone when it has one choice."""
-        legal = self.legal_codes()
-        return short_texts([Move.from_code(other) for other in legal])[legal.index(code)]
+        return short_text(code, self.legal_codes())
 
     # -- scoring -----------------------------------------------------------------------------
 
     def breakdown(self) -> list[SideScore]:
         """Each side's round points from what it has captured so far (final once over)."""
-        rules = self.rules
-        clubs = [(pile & CLUB_CARDS).bit_count() for pile in self.captured]
-        if rules.haft_khaj == "seven":
-            haft = [7 if count >= 7 else 0 for count in clubs]
-        else:
-            most = max(clubs)
-            haft = [7 if count == most and clubs.count(most) == 1 else 0 for count in clubs]
-        fewest = min(self.surs) if rules.sur_cancel else 0
-        return [
-            SideScore(
-                clubs=clubs[side],
-                haft_khaj=haft[side],
-                two_of_clubs=2 * (pile >> TWO_OF_CLUBS & 1),
-                ten_of_diamonds=3 * (pile >> TEN_OF_DIAMONDS & 1),
-                aces=(pile & ACES).bit_count(),
-                jacks=(pile & JACKS).bit_count(),
-                surs=self.surs[side],
-                sur_points=5 * (self.surs[side] - fewest),
-                cards=pile.bit_count(),
-            )
-            for side, pile in enumerate(self.captured)
-        ]
+        return breakdown(self.rules, self.captured, self.surs)
 
     def points(self) -> list[int]:
         """Each side's round points so far."""
@@ -470,15 +318,60 @@ class Round:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: the only way information should leave the core."""
-        return seat_view(self, seat)
+        plays = self._plays
+        for index in range(len(plays), len(self.history)):
+            move = Move.from_code(self.history[index])
+            plays.append(Play((self.first + index) % self.players, move.card, move.take))
+        return SeatView(
+            rules=self.rules,
+            seat=seat,
+            hand=tuple(cards_in(self.hands[seat])),
+            table=tuple(cards_in(self.table)),
+            captured=tuple(tuple(cards_in(pile)) for pile in self.captured),
+            history=tuple(plays),
+            hands=tuple(hand.bit_count() for hand in self.hands),
+            pack=self.pack,
+            scores=self.banked,
+            surs=tuple(self.surs),
+            round=self.number,
+            deal=self.deal,
+            turn=self.turn,
+            first=self.first,
+            last_capturer=None if self.last_capturer < 0 else self.last_capturer,
+            over=self.over,
+        )
 
-    #: ``masks(seat)``: the same as :meth:`view` but the history, as card masks: the fast form
-    #: (the function itself, so reading a view at every step costs one call).
-    masks = seat_masks
+    def masks(self, seat: int) -> SeatMasks:
+        """The same as :meth:`view` but the history, as card masks: the fast form for code that
+        reads a view at every step (the research environments)."""
+        hand, table, captured = self.hands[seat], self.table, tuple(self.captured)
+        # Built as a plain tuple; the piles are disjoint, so their sum is their union.
+        fields = (
+            self.rules,
+            seat,
+            self._side[seat],
+            hand,
+            table,
+            captured,
+            FULL_DECK & ~(hand | table | sum(captured)),
+            tuple(map(int.bit_count, self.hands)),
+            52 - self.dealt,
+            self.banked,
+            tuple(self.surs),
+            self.number,
+            self.deal,
+            self.turn,
+            self.last_capturer,
+        )
+        return tuple.__new__(SeatMasks, fields)
 
-    def hand(self, seat: int) -> list[Card]:
-        """A seat's cards (the full state: use views outside the core)."""
-        return cards_in(self.hands[seat])
+    def public_json(self) -> dict[str, Any]:
+        """What everyone at the table may know (a spectator's view): a seat's view without its
+        hand, in the same JSON form, with ``seat`` null."""
+        shown = self.view(self.first).to_json()
+        del shown["hand"]
+        shown["seat"] = None
+        return shown
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(hand) for hand in self.hands)
@@ -486,15 +379,6 @@ class Round:
             f"<Round {self.number} deal {self.deal} turn {self.turn} "
             f"table [{format_cards(self.table)}] hands [{hands}]>"
         )
-
-
-def _takes(codes: Sequence[int]) -> list[str]:
-    """What each move takes, as short text; "" for laying the card down."""
-    return [format_cards(code >> 6, "+") for code in codes]
-
-
-def _options_text(codes: Sequence[int]) -> str:
-    return " or ".join(take or "nothing (lay it down)" for take in _takes(codes))
 
 
 class Match:
@@ -563,14 +447,8 @@ class Match:
         current = self.round
         return current.legal_moves() if current is not None else []
 
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know of the current round."""
-        if self.round is None:
-            raise IllegalMove("no round has been dealt")
-        return self.round.view(seat)
-
-    def play(self, move: Move | str | int) -> Move:
-        """Play a move in the current round; bank the round when it ends."""
+    def play(self, move: Move | str | MoveCode) -> Played:
+        """Play a move in the current round, and say what it did; bank the round when it ends."""
         current = self.round
         if current is None or current.over:
             raise IllegalMove("no round is under way")
@@ -579,7 +457,7 @@ class Match:
             self._bank(current)
         return played
 
-    def play_code(self, code: int) -> None:
+    def play_code(self, code: MoveCode) -> None:
         """Play a legal engine int unchecked, banking the round when it ends."""
         current = self.rounds[-1]
         current.play_code(code)

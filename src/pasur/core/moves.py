@@ -6,10 +6,13 @@ value type built from it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
-from .cards import CARDS, Card, cards_in, mask_of
+from .cards import CARDS, Card, CardMask, cards_in, mask_of
+
+#: A move as the engine's int: the played card, and the mask of the cards it takes above it.
+MoveCode: TypeAlias = int
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -24,12 +27,12 @@ class Move:
         object.__setattr__(self, "take", tuple(sorted(CARDS[card] for card in self.take)))
 
     @property
-    def code(self) -> int:
+    def code(self) -> MoveCode:
         """The engine's int for this move."""
         return self.card | mask_of(self.take) << 6
 
     @property
-    def take_mask(self) -> int:
+    def take_mask(self) -> CardMask:
         """The taken cards as a mask."""
         return mask_of(self.take)
 
@@ -39,7 +42,7 @@ class Move:
         return bool(self.take)
 
     @classmethod
-    def from_code(cls, code: int) -> Move:
+    def from_code(cls, code: MoveCode) -> Move:
         """The move an engine int stands for."""
         return cls(CARDS[code & 63], tuple(cards_in(code >> 6)))
 
@@ -54,7 +57,7 @@ class Move:
         return self.text()
 
     def __repr__(self) -> str:
-        return f"Move('{self.text()}')"
+        return f"Move.parse('{self.text()}')"
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -65,11 +68,6 @@ class Move:
     def to_json(self) -> dict[str, object]:
         """The record form: ``{"card": "7C", "take": ["4H"]}``."""
         return {"card": str(self.card), "take": [str(card) for card in self.take]}
-
-
-def move_text(code: int, symbols: bool = False) -> str:
-    """The full short text of an engine move int."""
-    return Move.from_code(code).text(symbols)
 
 
 def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
@@ -84,29 +82,3 @@ def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
     if not tail.strip():
         raise ValueError(f"'{raw}': name the cards to take after the x, as 7Cx4H or 5Dx2C+4S")
     return card, [Card.parse(part) for part in tail.split("+")]
-
-
-def short_texts(moves: Sequence[Move]) -> list[str]:
-    """The shortest text of each of a position's legal moves: the card alone when it is that
-    card's only choice, else ``card x taken`` (RECORDS.md)."""
-    choices: dict[Card, int] = {}
-    for move in moves:
-        choices[move.card] = choices.get(move.card, 0) + 1
-    return [str(move.card) if choices[move.card] == 1 else move.text() for move in moves]
-
-
-def find_move(text: str, moves: Sequence[Move]) -> Move:
-    """The one legal move that a short text names; ValueError saying why there is none."""
-    card, take = split_move_text(text)
-    same_card = [move for move in moves if move.card == card]
-    if not same_card:
-        raise ValueError(f"{card} is not a legal card to play here")
-    if take is None:
-        if len(same_card) > 1:
-            raise ValueError(f"{card} has {len(same_card)} legal moves here: say which")
-        return same_card[0]
-    wanted = tuple(sorted(take))
-    for move in same_card:
-        if move.take == wanted:
-            return move
-    raise ValueError(f"{text.strip()} is not a legal move here")

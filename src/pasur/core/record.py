@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, Card, mask_of
-from .game import DeckError, IllegalMove, Match, Round
+from .errors import DeckError, IllegalMove
+from .game import Match, Round
 from .moves import Move
+from .notation import find_code
 from .rules import Rules, RulesError
 
 FORMAT = "pasur-record/1"
@@ -125,12 +127,7 @@ def _resolve(game: Round, item: Any) -> int:
         take = None if take_texts is None else [Card.parse(text) for text in take_texts]
     except ValueError as error:
         raise IllegalMove(str(error)) from None
-    if take is not None:
-        take_mask = mask_of(take)
-        code = card | take_mask << 6
-        if take_mask.bit_count() == len(take) and code in game.legal_codes():
-            return code
-    return game.resolve_parts(card, take)
+    return find_code(card, take, game.hands[game.turn], game.table, game.legal_codes())
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from .cards import CARDS, FULL_DECK, Card, card_of, cards_in, mask_of
-from .moves import Move
+from .captures import hand_moves
+from .cards import CARDS, FULL_DECK, Card, CardMask, card_of, mask_of
+from .moves import Move, MoveCode
+from .notation import parse_move, short_text
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .game import Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +63,25 @@ class SeatView:
         for pile in self.captured:
             seen.update(pile)
         return tuple(card for card in CARDS if card not in seen)
+
+    def legal_codes(self) -> list[MoveCode]:
+        """This seat's legal moves as engine ints when it is to play; none otherwise."""
+        if self.over or self.turn != self.seat:
+            return []
+        return hand_moves(mask_of(self.hand), mask_of(self.table), self.rules.compulsory_capture)
+
+    def legal_moves(self) -> list[Move]:
+        """This seat's legal moves when it is to play; none otherwise."""
+        return [Move.from_code(code) for code in self.legal_codes()]
+
+    def read_move(self, text: str) -> Move:
+        """The legal move a short text names; :class:`~pasur.core.IllegalMove` saying why not."""
+        code = parse_move(text, mask_of(self.hand), mask_of(self.table), self.legal_codes())
+        return Move.from_code(code)
+
+    def move_text(self, move: Move) -> str:
+        """The shortest text of one of this seat's legal moves."""
+        return short_text(move.code, self.legal_codes())
 
     def masks(self) -> SeatMasks:
         """The same knowledge as card masks (what ``Round.masks`` gives)."""
@@ -150,11 +168,11 @@ class SeatMasks(NamedTuple):
     rules: Rules
     seat: int
     side: int
-    hand: int
-    table: int
-    captured: tuple[int, ...]
+    hand: CardMask
+    table: CardMask
+    captured: tuple[CardMask, ...]
     #: The cards this seat has not seen: the other hands and the pack.
-    unseen: int
+    unseen: CardMask
     hands: tuple[int, ...]
     pack: int
     scores: tuple[int, ...]
@@ -164,63 +182,3 @@ class SeatMasks(NamedTuple):
     turn: int
     #: The side that captured last, or -1 when nobody has.
     last_capturer: int
-
-
-def seat_masks(game: Round, seat: int) -> SeatMasks:
-    """The view of ``seat`` in a round, as masks."""
-    hand, table, captured = game.hands[seat], game.table, tuple(game.captured)
-    # Built as a plain tuple: the environments read a view at every step. The piles are
-    # disjoint, so their sum is their union.
-    fields = (
-        game.rules,
-        seat,
-        game._side[seat],
-        hand,
-        table,
-        captured,
-        FULL_DECK & ~(hand | table | sum(captured)),
-        tuple(map(int.bit_count, game.hands)),
-        52 - game.dealt,
-        game.banked,
-        tuple(game.surs),
-        game.number,
-        game.deal,
-        game.turn,
-        game.last_capturer,
-    )
-    return tuple.__new__(SeatMasks, fields)
-
-
-def seat_view(game: Round, seat: int) -> SeatView:
-    """The view of ``seat`` in a round."""
-    plays = game._plays
-    for index in range(len(plays), len(game.history)):
-        move = Move.from_code(game.history[index])
-        plays.append(Play((game.first + index) % game.players, move.card, move.take))
-    return SeatView(
-        rules=game.rules,
-        seat=seat,
-        hand=tuple(cards_in(game.hands[seat])),
-        table=tuple(cards_in(game.table)),
-        captured=tuple(tuple(cards_in(pile)) for pile in game.captured),
-        history=tuple(plays),
-        hands=tuple(hand.bit_count() for hand in game.hands),
-        pack=game.pack,
-        scores=game.banked,
-        surs=tuple(game.surs),
-        round=game.number,
-        deal=game.deal,
-        turn=game.turn,
-        first=game.first,
-        last_capturer=None if game.last_capturer < 0 else game.last_capturer,
-        over=game.over,
-    )
-
-
-def public_json(game: Round) -> dict[str, Any]:
-    """What everyone at the table may know (a spectator's view): a seat's view without its hand,
-    in the same JSON form, with ``seat`` null."""
-    shown = seat_view(game, game.first).to_json()
-    del shown["hand"]
-    shown["seat"] = None
-    return shown

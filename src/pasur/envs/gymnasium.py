@@ -12,15 +12,16 @@ the agent's side's points minus the mean of the other sides' (``reward="match"``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
-from ..core import Match, Round, Rules
+from ..core import Match, Round, Rules, SideScore, relative_points
 from ..core.cards import format_cards
+from ..host import MatchHost, OnFault, seat_bots, validate_spec
 from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
 
 
@@ -47,8 +48,9 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if len(specs) != others:
             raise ValueError(f"give one opponent, or {others}")
         for spec in specs:
-            make_bot(spec, allow_exec=True)  # the opponents are named in code, which is trusted
-        self.opponent_specs = specs
+            validate_spec(spec, allow_exec=True)  # the opponents are named in code, which is trusted
+        #: Each seat's bot spec, None for the agent's.
+        self.opponent_specs: list[str | None] = [*specs[:seat], None, *specs[seat:]]
         self.seat = seat
         self.reward_mode = reward
         self.render_mode = render_mode
@@ -56,9 +58,9 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self.observer = Observer(self.rules)
         self.match: Match | None = None
+        self.host: MatchHost | None = None
         self.chooser = MoveChooser()
         self._mask: np.ndarray | None = None  # the legal actions last observed
-        self.bots: dict[int, Bot] = {}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -69,11 +71,8 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.match = Match(self.rules, seed=deal_seed, auto_deal=self.reward_mode == "match")
         if self.match.round is None:
             self.match.next_round()
-        others = [seat for seat in range(self.rules.players) if seat != self.seat]
-        self.bots = {
-            seat: make_bot(spec, seed=deal_seed + seat, allow_exec=True)
-            for seat, spec in zip(others, self.opponent_specs, strict=True)
-        }
+        bots = seat_bots(self.opponent_specs, deal_seed, allow_exec=True)
+        self.host = MatchHost(self.match, bots, OnFault.RAISE)
         self.chooser = MoveChooser()
         self._play_opponents()
         return self._observed()
@@ -86,32 +85,26 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def _play_opponents(self) -> float:
         """Let the bots move until it is the agent's turn or the episode ends; the reward of the
         rounds that ended meanwhile."""
-        assert self.match is not None
+        assert self.host is not None
         reward = 0.0
-        while not self._episode_over():
-            game = self.game
-            if game.turn == self.seat:
-                break
-            seat = game.turn
-            self.match.play(self.bots[seat].choose(game.view(seat), game.legal_moves()))
-            if game.over:
-                reward += self._reward(game)
+        for played, _ in self.host.play_bots():
+            if played.round_over:
+                reward += self._reward(played.breakdown)
         return reward
 
     def _episode_over(self) -> bool:
         assert self.match is not None
         return self.match.over or (self.reward_mode == "round" and self.game.over)
 
-    def _reward(self, game: Round) -> float:
-        """The agent's reward for a round that just ended."""
+    def _reward(self, breakdown: Sequence[SideScore]) -> float:
+        """The agent's reward for a round that just ended, from its breakdown."""
         assert self.match is not None
         if self.reward_mode == "match":
             if not self.match.over:
                 return 0.0
             return 1.0 if self.rules.side_of(self.seat) == self.match.winner else -1.0
-        points = game.points()
-        own = points[self.rules.side_of(self.seat)]
-        return float(own - (sum(points) - own) / (len(points) - 1))
+        points = [score.total for score in breakdown]
+        return float(relative_points(points, self.rules.side_of(self.seat)))
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         assert self.match is not None, "call reset() first"
@@ -125,7 +118,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             game = self.game
             self.match.play_code(code)
             if game.over:
-                reward += self._reward(game)
+                reward += self._reward(game.breakdown())
             reward += self._play_opponents()
         if self.render_mode == "human":
             print(self.render_text())

@@ -20,23 +20,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core import Round, Rules
+from ..core import Round, Rules, relative_points
 from ..core.cards import JACKS, format_cards, mask_of
-from ..core.game import table_problem
+from ..core.deal import table_problem
 from .encoding import ACTION_COUNT, HAND, OBSERVATION_SIZE, TABLE, TURN, UNSEEN, MoveChooser, Observer
 
-_PARAMETERS: dict[str, Any] = {
-    "players": 2,
-    "partnership": True,
-    "target": 62,
-    "sur_cutoff": 50,
-    "sur_cancel": True,
-    "sur_in_last_deal": False,
-    "compulsory_capture": True,
-    "bury_table_jack": True,
-    "redeal_on_faces": True,
-    "haft_khaj": "seven",
-}
+#: The rules options with their defaults; OpenSpiel has no None, so no Sur cut-off is -1.
+_PARAMETERS: dict[str, Any] = {name: -1 if value is None else value for name, value in Rules().to_dict().items()}
 _MAX_MOVE_ACTIONS = 12  # a card, at most ten named cards, done
 _HISTORY_SIZE = 48 * 104  # each play: its card and the cards it took
 _GAME_TYPE = pyspiel.GameType(
@@ -191,11 +181,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.rules.players
         assert self.round is not None
         points = self.round.points()
-        out = []
-        for seat in range(self.rules.players):
-            own = points[self.rules.side_of(seat)]
-            out.append(float(own - (sum(points) - own) / (len(points) - 1)))
-        return out
+        return [float(relative_points(points, self.rules.side_of(seat))) for seat in range(self.rules.players)]
 
     def __str__(self) -> str:
         if self.round is None:

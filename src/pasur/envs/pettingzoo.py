@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..core import Match, Round, Rules
+from ..core import Match, Round, Rules, relative_points
 from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
 
@@ -173,10 +173,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         if self.reward_mode == "round":
             # the match has banked the round: its points are the scores gained
             points = [score - before for score, before in zip(self.match.scores, game.banked, strict=True)]
-            sides = len(points)
             for seat, agent in enumerate(self.possible_agents):
-                own = points[self.rules.side_of(seat)]
-                self.rewards[agent] = float(own - (sum(points) - own) / (sides - 1))
+                self.rewards[agent] = float(relative_points(points, self.rules.side_of(seat)))
         elif self.match.over:
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = 1.0 if self.rules.side_of(seat) == self.match.winner else -1.0

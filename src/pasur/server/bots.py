@@ -19,13 +19,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from ..bots import LEVELS, BotError, IsmctsBot, PimcBot, checked_choice, make_bot, validate_spec
+from ..bots import LEVELS, IsmctsBot, PimcBot, make_bot, validate_spec
 from ..core import Move, SeatView
+from ..host import STAND_IN, bot_turn
 
 log = logging.getLogger("pasur.server")
 
-#: The bot that plays for a person whose turn timer ran out, and for a bot that failed.
-STAND_IN = "medium"
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
 SEARCHING = {"ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS), "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS)}
@@ -50,7 +49,7 @@ def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level
     milliseconds a move. ValueError says what is wrong with an extra spec."""
     levels = {name: Level(name, bot) for name, bot in LEVELS.items()}
     for name, spec in extra.items():
-        make_bot(spec)  # exec:, unknown bots and bad options are refused here, at the start
+        validate_spec(spec)  # exec:, unknown bots and bad options are refused here, at the start
         levels[name.strip().lower()] = Level(name.strip().lower(), spec.strip())
     return {name: Level(name, _capped(level.spec, bot_ms)) for name, level in levels.items()}
 
@@ -73,11 +72,10 @@ def _capped(spec: str, bot_ms: int) -> str:
 
 def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
     """A built-in bot's move, or the stand-in's if it failed (in a worker process or here)."""
-    try:
-        return checked_choice(make_bot(spec, seed=seed), view, legal)
-    except BotError as error:
-        log.warning("bot %s failed (%s); the stand-in plays", spec, error)
-        return make_bot(LEVELS[STAND_IN]).choose(view, legal)
+    choice = bot_turn(make_bot(spec, seed=seed), view, legal)
+    if choice.fault is not None:
+        log.warning("bot %s failed (%s); the stand-in played", spec, choice.fault)
+    return choice.move
 
 
 def _start_worker(server: int) -> None:

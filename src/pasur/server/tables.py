@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..core import IllegalMove, Match, Move, Rules, cards_in, public_json, to_record
-from ..core.moves import short_texts
+from ..core import IllegalMove, Match, Move, MoveCode, Rules, cards_in, short_texts, to_record
 from ..core.record import positions
-from .bots import STAND_IN, BotPool
+from ..host import STAND_IN, bot_seed
+from .bots import BotPool
 from .errors import NoSuchTable, StorageUnavailable, TableError
 from .store import Store
 
@@ -237,16 +237,16 @@ class TableRoom:
             code = self.match.rounds[-1].resolve(text)
         except IllegalMove as error:
             raise TableError(str(error), error.reason, **error.details) from None
-        await self.apply(seat, Move.from_code(code), client_id)
+        await self.apply(seat, code, client_id)
         return {"type": "ack", "id": client_id, "version": self.version}
 
-    async def apply(self, seat: int, move: Move, client_id: str | None = None) -> None:
+    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
         """Store a legal move, then play it and tell everyone."""
         assert self.match is not None
-        text = short_texts_for(self.match, move)
+        text = self.match.rounds[-1].notation(code)
         if self.store is not None:
             self.store.add_move(self.id, self.version + 1, seat, text, client_id)
-        self.match.play(move)
+        self.match.play_code(code)
         self.version += 1
         if client_id:
             self.client_ids[seat, client_id] = (self.version, text)
@@ -294,11 +294,12 @@ class TableRoom:
         await asyncio.sleep(delay)
         game = self.match.rounds[-1]
         view, legal = game.view(seat), game.legal_moves()
-        move = await self.bots.move(self.owner, level, self.seed * 1_000 + self.version, view, legal)
+        seed = bot_seed(self.seed, seat, game=self.version)  # a bot is made afresh for each move
+        move = await self.bots.move(self.owner, level, seed, view, legal)
         while self.version == version and self.status == "playing":
             try:
                 self._task = None
-                await self.apply(seat, move)
+                await self.apply(seat, move.code)
             except StorageUnavailable:
                 log.warning("table %s: the storage is not answering; the bot's move waits", self.id)
                 self._task = asyncio.current_task()
@@ -374,11 +375,12 @@ class TableRoom:
         if self.match is None:
             return state
         game = self.match.rounds[-1]
-        state["view"] = game.view(seat).to_json() if seat is not None else public_json(game)
+        state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
         mine = seat is not None and self.match.turn == seat
-        legal = game.legal_moves() if mine else []
+        codes = game.legal_codes() if mine else []
         state["legal"] = [
-            {"text": text, **move.to_json()} for text, move in zip(short_texts(legal), legal, strict=True)
+            {"text": text, **Move.from_code(code).to_json()}
+            for text, code in zip(short_texts(codes), codes, strict=True)
         ]
         state["scores"] = list(self.match.scores)
         state["winner"] = self.match.winner
@@ -431,12 +433,6 @@ class TableRoom:
 def _spelled(text: str) -> str:
     """A move's short text with case and spaces set aside, to tell a repeat from another move."""
     return "".join(text.split()).upper()
-
-
-def short_texts_for(match: Match, move: Move) -> str:
-    """A legal move's short text in its position."""
-    legal = match.rounds[-1].legal_moves()
-    return short_texts(legal)[legal.index(move)]
 
 
 def round_summary(game: Any) -> dict[str, Any]:

@@ -15,11 +15,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..bots import BotError
-from ..core import Card, IllegalMove, Move, SeatView
+from ..core import Card, IllegalMove, Move, Played, SeatView
+from ..host import BotChoice
 from ..i18n import refusal, text
-from .plain import DEFAULT_SAVE, breakdown_lines
-from .session import LocalGame, Played, describe, others_line, side_lines, status_line
+from .session import DEFAULT_SAVE, LocalGame, breakdown_lines, describe, others_line, side_lines, status_line
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
@@ -237,13 +236,12 @@ class PasurApp(App[None]):
     def think(self) -> None:
         """A bot chooses in a worker thread, so the screen stays alive; the move is played on the
         main thread."""
-        move, fault = self.game.choose_bot_move()
-        self.call_from_thread(self.bot_played, move, fault)
+        self.call_from_thread(self.bot_played, self.game.bot_choice())
 
-    def bot_played(self, move: Move, fault: BotError | None) -> None:
-        played = self.game.apply_bot_move(move, fault)
-        if fault:
-            self.say(self.t("bot_fault", bot=self.game.name(played.seat), reason=refusal(fault, self.lang)))
+    def bot_played(self, choice: BotChoice) -> None:
+        played = self.game.apply_bot_choice(choice)
+        if choice.fault:
+            self.say(self.t("bot_fault", bot=self.game.name(played.seat), reason=refusal(choice.fault, self.lang)))
         self.after(played)
 
     def after(self, played: Played) -> None:
@@ -254,7 +252,7 @@ class PasurApp(App[None]):
             self.advance()
             return
         self.busy = True
-        body = [self.t("round_over", number=played.round.number), "", *breakdown_lines(self.game, played, self.lang)]
+        body = [self.t("round_over", number=played.round), "", *breakdown_lines(self.game, played, self.lang)]
         if self.game.over:
             winner = self.game.match.winner
             assert winner is not None

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..core import IllegalMove
+from ..core import IllegalMove, Played
 from ..i18n import refusal, text
-from .session import LocalGame, Played, describe, others_line, side_lines, status_line
+from .session import DEFAULT_SAVE, LocalGame, breakdown_lines, describe, others_line, side_lines, status_line
 
 #: Where ``s`` saves when no ``--save`` file was given.
-DEFAULT_SAVE = "pasur-save.json"
 
 
 class PlainGame:
@@ -53,7 +52,9 @@ class PlainGame:
                 if played is None:
                     return False
             else:
-                played = game.play_bot()
+                played, fault = game.play_bot()
+                if fault:
+                    self.say(self.t("bot_fault", bot=game.name(played.seat), reason=refusal(fault, self.lang)))
             self.report(played)
         winner = game.match.winner
         assert winner is not None
@@ -124,26 +125,9 @@ class PlainGame:
     def report(self, played: Played) -> None:
         """A move in words; at the end of a round, its breakdown and the match score."""
         game = self.game
-        if played.fault:
-            self.say(self.t("bot_fault", bot=game.name(played.seat), reason=refusal(played.fault, self.lang)))
         self.say("  " + describe(game, played, self.lang))
         if not played.round_over:
             return
-        self.say(self.t("round_over", number=played.round.number))
+        self.say(self.t("round_over", number=played.round))
         for line in breakdown_lines(game, played, self.lang):
             self.say("  " + line)
-
-
-def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
-    """The round's breakdown, one line per side, and the match score."""
-    lines = []
-    for side, score in enumerate(played.round.breakdown()):
-        lines.append(
-            f"{game.side_name(side)}: {text('round_points', lang)} {score.total} — "
-            f"{text('clubs', lang, count=score.clubs)} (+{score.haft_khaj}), 2♣ +{score.two_of_clubs}, "
-            f"10♦ +{score.ten_of_diamonds}, {text('aces', lang)} +{score.aces}, {text('jacks', lang)} +{score.jacks}, "
-            f"{text('surs', lang, count=score.surs)} (+{score.sur_points})"
-        )
-    scores = " · ".join(f"{game.side_name(side)} {score}" for side, score in enumerate(game.match.scores))
-    lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
-    return lines

@@ -6,46 +6,23 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots import Bot, BotError, checked_choice, make_bot, parse_spec
-from ..core import IllegalMove, Match, Move, Round, Rules, SeatView, from_record, to_record
-from ..core.cards import ACES, CLUB_CARDS, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, format_cards
+from ..bots import make_bot, parse_spec, validate_spec
+from ..core import IllegalMove, Match, Move, Played, Rules, SeatView, from_record, to_record
+from ..core.cards import format_cards, mask_of
 from ..core.record import RecordError, load_json
+from ..core.scoring import club_count, point_cards
+from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
 from ..i18n import text
 
 #: The bot whose choice a hint shows: the strongest one.
 HINT_BOT = "pimc"
-#: The bot that plays for an ``exec:`` bot that failed.
-STAND_IN_BOT = "expert"
 #: What a saved game keeps beside the record, under this key.
 SAVE_KEY = "pasur_play"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatPlan:
-    """Who sits in a seat: a person (``bot`` is None) or a bot by spec."""
-
-    name: str
-    bot: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One move as it happened, for the log and the screen."""
-
-    seat: int
-    move: Move
-    sur: bool
-    #: The round the move was played in, and whether it ended it.
-    round: Round
-    round_over: bool
-    #: Cards the last capturer took at the end of the round (0 if none were left).
-    swept_up: int
-    #: The bot's fault when it failed and the stand-in played instead.
-    fault: BotError | None = None
+#: The file saving writes when none is named.
+DEFAULT_SAVE = "pasur-save.json"
 
 
 def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = "en") -> list[SeatPlan]:
@@ -62,7 +39,7 @@ def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = 
     if len(specs) != len(bot_seats):
         raise ValueError(f"give one opponent level, or {len(bot_seats)} (one per bot seat)")
     for spec in specs:
-        make_bot(spec, allow_exec=True)  # a bad spec fails here, before the game starts
+        validate_spec(spec, allow_exec=True)  # a bad spec fails here, before the game starts
     plans: list[SeatPlan] = []
     people = 0
     for seat in range(players):
@@ -85,10 +62,11 @@ class ProgramsNamed(ValueError):
         self.commands = list(commands)
 
 
-class LocalGame:
-    """A match between the seats of ``plans``. Moves by people are checked by the engine: an
-    illegal one raises :class:`IllegalMove` and changes nothing. ``exec:`` bots run only with
-    ``allow_exec`` (their specs came from the command line or the person agreed)."""
+class LocalGame(MatchHost):
+    """A match between the seats of ``plans``, with the names, the log, hints and saving. Moves
+    by people are checked by the engine: an illegal one raises :class:`IllegalMove` and changes
+    nothing. ``exec:`` bots run only with ``allow_exec`` (their specs came from the command line
+    or the person agreed); a bot that fails is replaced for that move by the stand-in."""
 
     def __init__(
         self,
@@ -103,31 +81,14 @@ class LocalGame:
         self.rules = rules
         self.plans = list(plans)
         self.seed = seed if seed is not None else random.randrange(1 << 32)
-        self.match = match if match is not None else Match(rules, seed=self.seed)
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(plan.bot, seed=self.seed + seat, allow_exec=allow_exec)
-            for seat, plan in enumerate(self.plans)
-            if plan.bot
-        }
+        bots = seat_bots([plan.bot for plan in self.plans], self.seed, allow_exec=allow_exec)
+        super().__init__(match if match is not None else Match(rules, seed=self.seed), bots)
         self.log: list[Played] = []
 
     # -- the state, as seats may see it ---------------------------------------------------------
 
-    @property
-    def round(self) -> Round:
-        """The round under way (or the last one, once the match is over)."""
-        return self.match.rounds[-1]
-
-    @property
-    def over(self) -> bool:
-        return self.match.over
-
-    @property
-    def turn(self) -> int:
-        return self.round.turn
-
     def is_person(self, seat: int) -> bool:
-        return self.plans[seat].bot is None
+        return not self.is_bot(seat)
 
     @property
     def people(self) -> list[int]:
@@ -153,50 +114,20 @@ class LocalGame:
 
     # -- moves -----------------------------------------------------------------------------------
 
-    def play(self, move: Move | str) -> Played:
+    def play(self, move: Move | str | int) -> Played:
         """A person's move, as a :class:`Move` or its short text; IllegalMove if it is not legal."""
         if self.over:
             raise IllegalMove("the match is over", "match_over")
         if not self.is_person(self.turn):
             raise IllegalMove(f"it is {self.name(self.turn)}'s turn", "not_your_turn", name=self.name(self.turn))
-        return self._play(self.round.resolve(move))
+        return super().play(move)
 
-    def play_bot(self) -> Played:
-        """The bot in the seat to play chooses and plays."""
-        return self.apply_bot_move(*self.choose_bot_move())
-
-    def choose_bot_move(self) -> tuple[Move, BotError | None]:
-        """What the bot in the seat to play chooses, changing nothing (safe in a worker thread).
-        A failing ``exec:`` bot is replaced for this move by the stand-in; the fault comes back."""
-        seat = self.turn
-        view, legal = self.view(seat), self.round.legal_moves()
-        try:
-            return checked_choice(self.bots[seat], view, legal), None
-        except BotError as error:
-            return make_bot(STAND_IN_BOT).choose(view, legal), error
-
-    def apply_bot_move(self, move: Move, fault: BotError | None = None) -> Played:
-        """Play the move :meth:`choose_bot_move` gave."""
+    def apply_bot_choice(self, choice: BotChoice) -> Played:
         if self.is_person(self.turn):
             raise IllegalMove(f"it is {self.name(self.turn)}'s turn", "not_your_turn", name=self.name(self.turn))
-        return self._play(self.round.resolve(move), fault)
+        return super().apply_bot_choice(choice)
 
-    def _play(self, code: int, fault: BotError | None = None) -> Played:
-        game, seat = self.round, self.turn
-        surs = list(game.surs)
-        table = game.table
-        self.match.play_code(code)
-        move = Move.from_code(code)
-        left = table & ~move.take_mask | (0 if move.take else 1 << move.card)
-        played = Played(
-            seat=seat,
-            move=move,
-            sur=game.surs != surs,
-            round=game,
-            round_over=game.over,
-            swept_up=left if game.over and game.last_capturer >= 0 else 0,
-            fault=fault,
-        )
+    def record(self, played: Played) -> Played:
         self.log.append(played)
         return played
 
@@ -205,7 +136,7 @@ class LocalGame:
         seat = self.turn
         view = self.view(seat)
         move = make_bot(HINT_BOT, seed=len(self.log)).choose(view, self.round.legal_moves())
-        return move, hint_reason(view, move, lang)
+        return move, hint_reason(self.round.copy().play(move), lang)
 
     # -- saving ------------------------------------------------------------------------------------
 
@@ -261,25 +192,17 @@ def _program_of(spec: str) -> str | None:
     return str(options["command"]) if name == "exec" else None
 
 
-_POINT_CARDS = ((1 << TWO_OF_CLUBS, 2), (1 << TEN_OF_DIAMONDS, 3))
-
-
-def hint_reason(view: SeatView, move: Move, lang: str = "en") -> str:
-    """Why a move is good, in one line: what it takes, from the seat's view alone."""
-    take = move.take_mask
-    if not take:
+def hint_reason(played: Played, lang: str = "en") -> str:
+    """Why a move is good, in one line: what it takes (``played`` is what it would do)."""
+    move = played.move
+    if not move.take:
         return text("reason_lay", lang)
-    after = Round.from_view(view, random.Random(0))
-    surs = list(after.surs)
-    after.play_code(move.code)
-    if after.surs != surs:
+    if played.sur:
         return text("reason_sur", lang)
-    won = take | 1 << move.card
-    points = [format_cards(card, symbols=True) for card, _ in _POINT_CARDS if won & card]
-    points += [format_cards(won & (ACES | JACKS), symbols=True)] if won & (ACES | JACKS) else []
-    if points:
-        return text("reason_points", lang, points=" ".join(points))
-    clubs = (won & CLUB_CARDS).bit_count()
+    won = move.take_mask | 1 << move.card
+    if point_cards(won):
+        return text("reason_points", lang, points=format_cards(point_cards(won), symbols=True))
+    clubs = club_count(won)
     if clubs >= 2:
         return text("reason_clubs", lang, count=clubs)
     return text("reason_cards", lang, count=len(move.take) + 1)
@@ -298,7 +221,7 @@ def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
     """Each side's name, banked score, and Surs and clubs this round."""
     lines = []
     for side in range(game.rules.sides):
-        clubs = sum(1 for card in view.captured[side] if card.suit == 0)
+        clubs = club_count(mask_of(view.captured[side]))
         lines.append(
             f"{game.side_name(side)} {view.scores[side]}"
             f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)})"
@@ -324,7 +247,22 @@ def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
     else:
         take = format_cards(played.move.take_mask, symbols=True)
         line = text("takes_sur" if played.sur else "takes", lang, name=name, card=card, take=take)
-    if played.swept_up:
-        taker = game.side_name(played.round.last_capturer)
-        line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept_up, symbols=True))
+    if played.swept and played.sweeper is not None:
+        taker = game.side_name(played.sweeper)
+        line += "; " + text("last_capture", lang, name=taker, cards=" ".join(card.symbol() for card in played.swept))
     return line
+
+
+def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
+    """The round's breakdown, one line per side, and the match score."""
+    lines = []
+    for side, score in enumerate(played.breakdown):
+        lines.append(
+            f"{game.side_name(side)}: {text('round_points', lang)} {score.total} — "
+            f"{text('clubs', lang, count=score.clubs)} (+{score.haft_khaj}), 2♣ +{score.two_of_clubs}, "
+            f"10♦ +{score.ten_of_diamonds}, {text('aces', lang)} +{score.aces}, {text('jacks', lang)} +{score.jacks}, "
+            f"{text('surs', lang, count=score.surs)} (+{score.sur_points})"
+        )
+    scores = " · ".join(f"{game.side_name(side)} {score}" for side, score in enumerate(game.match.scores))
+    lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
+    return lines
