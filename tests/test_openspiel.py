@@ -182,3 +182,15 @@ def test_openspiel_ismcts_example_runs():
     )
     assert result.returncode == 0, result.stderr
     assert "points per round" in result.stdout
+
+
+def test_the_openspiel_adapter_needs_no_gymnasium():
+    """The OpenSpiel game loads and plays where Gymnasium is not installed."""
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "import pyspiel, pasur.envs.openspiel\n"
+        "state = pyspiel.load_game('python_pasur').new_initial_state()\n"
+        "while state.is_chance_node(): state.apply_action(state.chance_outcomes()[0][0])\n"
+        "assert state.legal_actions()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -3,6 +3,7 @@ moves, bad input, spectators, hidden hands, the turn timer, and resuming from th
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -259,7 +260,7 @@ def test_a_table_left_unstarted_leaves_memory_but_not_the_store(client):
     rooms = client.app.state.lobby.rooms
     create(client)
     assert table["id"] in rooms  # recently touched: kept
-    rooms[table["id"]].touched -= OPEN_TABLE_SECONDS + 1
+    rooms[table["id"]].audience.touched -= OPEN_TABLE_SECONDS + 1
     create(client)
     assert table["id"] not in rooms
     joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
@@ -330,3 +331,17 @@ def test_a_flood_of_messages_is_slowed_down(client):
         replies = [answer(socket) for _ in range(60)]
     assert any(reply["type"] == "error" and "slow down" in reply["message"] for reply in replies)
     assert sum(reply["type"] == "pong" for reply in replies) >= 50
+
+
+def test_a_listener_gone_is_let_go_but_a_fault_in_sending_is_not_hidden():
+    from pasur.server.audience import Listener, deliver
+
+    async def gone(message: dict[str, Any]) -> None:
+        raise OSError("the socket is closed")
+
+    async def broken(message: dict[str, Any]) -> None:
+        raise KeyError("a bug")
+
+    asyncio.run(deliver(Listener(gone, None), {"type": "state"}))
+    with pytest.raises(KeyError):
+        asyncio.run(deliver(Listener(broken, None), {"type": "state"}))

@@ -528,9 +528,11 @@ def serve(
         server_levels(settings.bot_ms, settings.extra_levels)
     except ValueError as error:
         raise click.UsageError(f"--bots: {error}") from None
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:
         app = create_app(database or DEFAULT_DATABASE, settings)
-    except Exception as error:  # a bad URL or an unreachable database
+    except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
         raise click.ClickException(f"cannot open the database: {error}") from None
     click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")
     if not allowed_hosts and host in ("0.0.0.0", "::"):

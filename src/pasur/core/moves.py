@@ -71,10 +71,13 @@ class Move:
 
 
 def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
-    """Read ``7Cx4H`` or ``7C`` into a card and its taken cards (None when none were named)."""
+    """Read ``7Cx4H``, ``7C`` or ``7C-`` into a card and its taken cards (None when none were
+    named; none, for ``7C-``: laid down)."""
     raw = text.strip()
     if not raw:
         raise ValueError("empty move: name a card, as 7C, or a capture, as 7Cx4H")
+    if raw.endswith("-"):
+        return Card.parse(raw[:-1]), []
     head, sep, tail = raw.replace("X", "x").partition("x")
     card = Card.parse(head)
     if not sep:

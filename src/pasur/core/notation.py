@@ -16,7 +16,8 @@ from .moves import MoveCode, split_move_text
 
 def short_texts(codes: Sequence[MoveCode]) -> list[str]:
     """The shortest text of each of a position's legal moves: the card alone when it is that
-    card's only choice, else ``card x taken``."""
+    card's only choice, else ``card x taken``, or ``card -`` for laying down a card that could
+    capture (only without compulsory capture)."""
     choices: dict[int, int] = {}
     for code in codes:
         choices[code & 63] = choices.get(code & 63, 0) + 1
@@ -31,7 +32,7 @@ def short_text(code: MoveCode, codes: Sequence[MoveCode]) -> str:
 
 def _full_text(code: MoveCode) -> str:
     take = code >> 6
-    return str(CARDS[code & 63]) + ("x" + format_cards(take, "+") if take else "")
+    return str(CARDS[code & 63]) + ("x" + format_cards(take, "+") if take else "-")
 
 
 def parse_move(text: str, hand: CardMask, table: CardMask, codes: Sequence[MoveCode]) -> MoveCode:

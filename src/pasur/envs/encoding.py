@@ -38,12 +38,14 @@ round                 10      one-hot round number (1 … 10; later rounds count
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium import spaces
 
 from ..core import Rules, SeatMasks
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 PLAY, TAKE, DONE = 0, 52, 104
 ACTION_COUNT = 105
@@ -157,6 +159,8 @@ _MEMO_LIMIT = 1 << 16
 
 def observation_space() -> spaces.Dict:
     """The observation space both environments declare: a Dict of ``observation`` and ``action_mask``."""
+    from gymnasium import spaces  # only the Gymnasium and PettingZoo adapters need it
+
     return spaces.Dict(
         {
             "observation": spaces.Box(0, 1, shape=(OBSERVATION_SIZE,), dtype=np.int8),

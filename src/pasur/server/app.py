@@ -34,7 +34,7 @@ HELLO_SECONDS = 10.0
 #: The highest target a table may play to.
 MAX_TARGET = 1000
 
-#: A name as typed: its characters are checked by :func:`pasur.server.tables.person_name`.
+#: A name as typed: its characters are checked by :func:`pasur.server.seats.person_name`.
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Level = Annotated[str, Field(min_length=1, max_length=40)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -65,6 +66,25 @@ class MoveRow(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its id, its settings (the JSON of ``TableSettings``) and its status."""
+
+    id: str
+    settings: dict[str, Any]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    """A move as stored: the version it made, the seat, its short text and the client's move id."""
+
+    version: int
+    seat: int
+    move: str
+    client_id: str | None
+
+
 class Store:
     """Reads and writes tables and moves; every write is committed before it returns."""
 
@@ -103,24 +123,24 @@ class Store:
             connection.execute(insert(MoveRow), row)
 
     @_storage
-    def tables(self, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
-        """Every table in one of ``statuses``: (id, settings, status)."""
+    def tables(self, statuses: tuple[str, ...]) -> list[StoredTable]:
+        """Every table in one of ``statuses``."""
         with Session(self.engine) as session:
             rows = session.scalars(select(TableRow).where(TableRow.status.in_(statuses)))
-            return [(row.id, json.loads(row.settings), row.status) for row in rows]
+            return [StoredTable(row.id, json.loads(row.settings), row.status) for row in rows]
 
     @_storage
-    def table(self, table_id: str) -> tuple[dict[str, Any], str] | None:
+    def table(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
-            return None if row is None else (json.loads(row.settings), row.status)
+            return None if row is None else StoredTable(row.id, json.loads(row.settings), row.status)
 
     @_storage
-    def moves(self, table_id: str) -> list[tuple[int, int, str, str | None]]:
-        """A table's moves in order: (version, seat, move, client id)."""
+    def moves(self, table_id: str) -> list[StoredMove]:
+        """A table's moves in order."""
         with Session(self.engine) as session:
             rows = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.version))
-            return [(row.version, row.seat, row.move, row.client_id) for row in rows]
+            return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in rows]
 
     def close(self) -> None:
         self.engine.dispose()

@@ -1,0 +1,96 @@
+"""Who is connected to a table: each listener (a browser's WebSocket) with its seat, how many
+watch, and the small presence message that tells everyone when someone comes or goes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocketDisconnect
+
+from .errors import TableError
+
+log = logging.getLogger("pasur.server")
+
+#: A listener: something that takes a JSON-ready message (a WebSocket, in the app).
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: Seconds over which spectators coming and going are told as one presence message.
+PRESENCE_SECONDS = 0.25
+#: What sending on a socket that has gone away raises (it is removed when its handler ends).
+GONE = (WebSocketDisconnect, RuntimeError, OSError)
+
+
+@dataclass
+class Listener:
+    send: Send
+    seat: int | None
+
+
+@dataclass
+class Audience:
+    """The listeners of one table of ``seats`` seats, at most ``spectator_limit`` of them watching."""
+
+    seats: int
+    spectator_limit: int = 20
+    listeners: list[Listener] = field(default_factory=list)
+    #: When someone last came or went (``time.monotonic()``).
+    touched: float = field(default_factory=time.monotonic)
+    _presence: asyncio.TimerHandle | None = None
+
+    def add(self, send: Send, seat: int | None) -> Listener:
+        """A new listener; TableError when a spectator finds the table full."""
+        if seat is None and self.spectators() >= self.spectator_limit:
+            limit = self.spectator_limit
+            raise TableError(f"this table has its {limit} spectators already", "too_many_spectators", limit=limit)
+        listener = Listener(send, seat)
+        self.listeners.append(listener)
+        self.touched = time.monotonic()
+        self._presence_changed()
+        return listener
+
+    def remove(self, listener: Listener) -> None:
+        if listener in self.listeners:
+            self.listeners.remove(listener)
+            self.touched = time.monotonic()
+            self._presence_changed()
+
+    def spectators(self) -> int:
+        return sum(1 for listener in self.listeners if listener.seat is None)
+
+    def connected(self) -> list[bool]:
+        """For each seat, whether someone is connected to it."""
+        present = {listener.seat for listener in self.listeners}
+        return [index in present for index in range(self.seats)]
+
+    def presence(self) -> dict[str, Any]:
+        """Who is here: each seat's connection, and how many watch."""
+        return {"type": "presence", "connected": self.connected(), "spectators": self.spectators()}
+
+    async def send_each(self, message_for: Callable[[Listener], dict[str, Any]]) -> None:
+        """Send every listener its own message."""
+        await asyncio.gather(*(deliver(listener, message_for(listener)) for listener in list(self.listeners)))
+
+    def _presence_changed(self) -> None:
+        """Someone came or went: everyone is told in one small message, once for every change
+        within :data:`PRESENCE_SECONDS` (never a whole state per coming and going)."""
+        if self._presence is None:
+            loop = asyncio.get_running_loop()
+            self._presence = loop.call_later(PRESENCE_SECONDS, lambda: loop.create_task(self._tell_presence()))
+
+    async def _tell_presence(self) -> None:
+        self._presence = None
+        message = self.presence()
+        await self.send_each(lambda _: message)
+
+
+async def deliver(listener: Listener, message: dict[str, Any]) -> None:
+    """Send one message; a socket that has gone away is left to its handler, which removes it."""
+    try:
+        await listener.send(message)
+    except GONE as error:
+        log.debug("a listener went away: %r", error)

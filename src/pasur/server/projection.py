@@ -1,0 +1,81 @@
+"""What each listener of a table is sent, as pure functions of the table: a seat gets its seat's
+view and its legal moves, a spectator the public view; and the moves one missed, the finished
+match's replay."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from ..core import Match, Move, Round, cards_in, short_texts
+from ..core.record import positions
+from .seats import TableSettings, TableStatus
+
+
+def table_json(
+    table_id: str, settings: TableSettings, status: TableStatus, connected: list[bool], seat: int | None
+) -> dict[str, Any]:
+    """The table as anyone may see it: status, rules, seats (who is connected), timer; ``you`` is
+    the seat it is shown to."""
+    return {
+        "id": table_id,
+        "status": status.value,
+        "rules": settings.rules.to_dict(),
+        "seats": [
+            {"name": place.name, "bot": place.bot, "open": place.open, "connected": here}
+            for place, here in zip(settings.seats, connected, strict=True)
+        ],
+        "timer": settings.timer,
+        "you": seat,
+    }
+
+
+def state_json(match: Match | None, seat: int | None, version: int, table: dict[str, Any]) -> dict[str, Any]:
+    """Everything ``seat`` may know (None: a spectator) at ``version``."""
+    state: dict[str, Any] = {"type": "state", "version": version, "table": table}
+    if match is None:
+        return state
+    game = match.rounds[-1]
+    state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
+    codes = game.legal_codes() if seat is not None and match.turn == seat else []
+    state["legal"] = [
+        {"text": text, **Move.from_code(code).to_json()} for text, code in zip(short_texts(codes), codes, strict=True)
+    ]
+    state["scores"] = list(match.scores)
+    state["winner"] = match.winner
+    state["rounds"] = [round_summary(done) for done in match.rounds if done.over]
+    return state
+
+
+def played_since(match: Match, version: int) -> list[dict[str, Any]]:
+    """The moves after ``version`` (the table's count of moves), as everyone saw them."""
+    plays: list[dict[str, Any]] = []
+    number = 0
+    for game in match.rounds:
+        for index, code in enumerate(game.history):
+            number += 1
+            if number > version:
+                seat = (game.first + index) % match.rules.players
+                plays.append({"version": number, "round": game.number, "seat": seat, **Move.from_code(code).to_json()})
+    return plays
+
+
+def replay_steps(match: Match) -> list[dict[str, Any]]:
+    """Every position of a match, for the replay view: table, hands, the move, the scores."""
+    return [
+        {
+            "round": game.number,
+            "deal": game.deal,
+            "table": [str(card) for card in cards_in(game.table)],
+            "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
+            "seat": (game.first + len(game.history) - 1) % match.rules.players if move else None,
+            "move": move.to_json() if move else None,
+            "scores": list(game.banked),
+        }
+        for game, move in positions(match)
+    ]
+
+
+def round_summary(game: Round) -> dict[str, Any]:
+    """A finished round's breakdown per side (public: every capture was seen)."""
+    return {"number": game.number, "sides": [{"points": score.total, **asdict(score)} for score in game.breakdown()]}

@@ -1,0 +1,106 @@
+"""A table's settings as the store keeps them: the rules, the seed, the seats (people, bots, open),
+the host, the turn timer and the level that fills open seats; and a table's status."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from ..core import Rules
+from ..host import STAND_IN
+from .errors import TableError
+
+#: The longest name, in characters a person sees.
+NAME_LENGTH = 32
+#: Characters that reorder text around them (bidirectional embeddings, overrides and isolates).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class TableStatus(StrEnum):
+    """Where a table is: waiting for people, playing, or done."""
+
+    OPEN = "open"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+def person_name(raw: str) -> str:
+    """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
+    characters of any script with ordinary punctuation. TableError refuses control and
+    text-direction characters (``name_control``), a name nothing of which shows (``name_empty``)
+    and a longer one (``name_too_long``)."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if any(unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS for char in name):
+        raise TableError("a name may not hold control or text-direction characters", "name_control")
+    visible = [char for char in name if unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")]
+    if not visible:
+        raise TableError("say a name with at least one visible character", "name_empty")
+    if len(visible) > NAME_LENGTH:
+        limit = NAME_LENGTH
+        raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
+    return name
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat: open (waiting for a friend), a person's (token hash kept), or a bot's."""
+
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.name is None and self.bot is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Everything about a table but its moves."""
+
+    rules: Rules
+    seed: int
+    seats: tuple[Seat, ...]
+    host_hash: str
+    timer: int = 0
+    fill_level: str = STAND_IN
+
+    def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
+        return replace(self, seats=seats)
+
+    def bot_levels(self) -> list[str]:
+        """Every bot level the table names: its fill level and its bots'."""
+        return [self.fill_level, *(seat.bot for seat in self.seats if seat.bot)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the store keeps."""
+        return {
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": [seat.to_json() for seat in self.seats],
+            "host_hash": self.host_hash,
+            "timer": self.timer,
+            "fill_level": self.fill_level,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        """Read what :meth:`to_json` wrote; ValueError, KeyError or TypeError if it cannot."""
+        return cls(
+            rules=Rules.from_dict(data["rules"]),
+            seed=int(data["seed"]),
+            seats=tuple(Seat(**seat) for seat in data["seats"]),
+            host_hash=str(data["host_hash"]),
+            timer=int(data.get("timer", 0)),
+            fill_level=str(data.get("fill_level", STAND_IN)),
+        )

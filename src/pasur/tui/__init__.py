@@ -1,0 +1,1 @@
+"""The terminal game: the full-screen app, ``--plain``, and the record viewer."""
