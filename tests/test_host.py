@@ -33,7 +33,7 @@ class Broken:
 def test_a_sur_is_reported_with_the_table_it_left():
     game = position("4S 3D", "4H 8C")
     played = game.play("4Hx3D+4S")
-    assert played.sur and played.table == () and played.text == "4H"
+    assert played.sur and played.table == 0 and played.text == "4H"
     assert played.seat == 0 and not played.round_over and played.breakdown == ()
 
 
@@ -58,7 +58,7 @@ def test_the_last_move_reports_the_sweep_and_the_breakdown():
         if game.last_capturer >= 0:
             assert played.sweeper == game.last_capturer and played.swept == played.table
         else:
-            assert played.sweeper is None and played.swept == ()
+            assert played.sweeper is None and played.swept == 0
 
 
 # -- one notation, from the view alone ---------------------------------------------------------------

@@ -320,7 +320,7 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
         played, fault = host.play_bot()
         if fault:
             click.echo(f"  ({fault}; the stand-in played)")
-        shown = " ".join(card.symbol() if symbols else str(card) for card in played.table)
+        shown = format_cards(played.table, symbols=symbols)
         click.echo(
             f"  seat {played.seat} {names[played.seat]:>7}: {played.move.text(symbols):<16}"
             f" table: {shown or '(empty)'}{' — Sur!' if played.sur else ''}"

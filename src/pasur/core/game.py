@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from .captures import DECIDING, card_move_table, card_moves, hand_moves
-from .cards import FULL_DECK, JACK, Card, CardMask, cards_in, format_cards, mask_of
+from .captures import DECIDING, card_move_table, card_moves
+from .cards import FULL_DECK, JACK, CardMask, cards_in, format_cards, mask_of
 from .deal import deal_deck, deck_problem, share_unseen
 from .errors import DeckError, IllegalMove
 from .moves import Move, MoveCode
@@ -20,8 +19,7 @@ from .view import Play, SeatMasks, SeatView
 __all__ = ["Match", "Played", "Round"]
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
+class Played(NamedTuple):
     """What one move did, as every seat saw it: the event a host tells its players."""
 
     #: The round's number, the seat that played, and the move with its short text in its position.
@@ -32,12 +30,12 @@ class Played:
     #: Whether the move made a Sur that counts.
     sur: bool
     #: The table right after the move (before the end-of-round sweep).
-    table: tuple[Card, ...]
+    table: CardMask
     #: Whether the move ended the round; then the side that captured last (None if nobody did),
     #: what it swept up from the table, and the round's breakdown.
     round_over: bool = False
     sweeper: int | None = None
-    swept: tuple[Card, ...] = ()
+    swept: CardMask = 0
     breakdown: tuple[SideScore, ...] = ()
 
 
@@ -207,7 +205,23 @@ class Round:
 
     def legal_codes(self) -> list[MoveCode]:
         """The legal moves of the player to move, as engine ints (``card | take << 6``)."""
-        return [] if self.over else hand_moves(self.hands[self.turn], self.table, self._compulsory)
+        if self.over:
+            return []
+        # captures.hand_moves, inlined: search calls this at every step.
+        table = self.table
+        hand = self.hands[self.turn]
+        cache = self._move_table
+        deciding = DECIDING
+        codes: list[MoveCode] = []
+        while hand:
+            bit = hand & -hand
+            hand ^= bit
+            card = bit.bit_length() - 1
+            found = cache.get((table & deciding[card]) << 6 | card)
+            if found is None:
+                found = card_moves(table, card, self._compulsory)
+            codes += found
+        return codes
 
     def card_codes(self, card: int) -> tuple[MoveCode, ...]:
         """The legal moves that play ``card``, as engine ints; none when it is not in the hand of
@@ -269,12 +283,16 @@ class Round:
     def play(self, move: Move | str | MoveCode) -> Played:
         """Play a move given as a :class:`Move`, its short text or an engine int, and say what it
         did. An illegal move raises :class:`IllegalMove` and changes nothing."""
-        code = self.resolve(move)
-        seat, side, text = self.turn, self._side[self.turn], self.notation(code)
+        if self.over:
+            raise IllegalMove("the round is over", "round_over")
+        codes = self.legal_codes()
+        code = self._resolve(move, codes)
+        seat, side, text = self.turn, self._side[self.turn], short_text(code, codes)
         surs, table = self.surs[side], self.table
         self.play_code(code)
-        played = Move.from_code(code)
-        left = tuple(cards_in(table & ~played.take_mask | (0 if played.take else 1 << played.card)))
+        played = move if isinstance(move, Move) else Move.from_code(code)  # a Move is read as it is
+        take = code >> 6
+        left = table ^ take if take else table | 1 << (code & 63)
         swept = self.over and self.last_capturer >= 0
         return Played(
             round=self.number,
@@ -285,7 +303,7 @@ class Round:
             table=left,
             round_over=self.over,
             sweeper=self.last_capturer if swept else None,
-            swept=left if swept else (),
+            swept=left if swept else 0,
             breakdown=tuple(self.breakdown()) if self.over else (),
         )
 
@@ -293,7 +311,10 @@ class Round:
         """The engine int of a legal move given in any form; :class:`IllegalMove` if it is not."""
         if self.over:
             raise IllegalMove("the round is over", "round_over")
-        hand, table, codes = self.hands[self.turn], self.table, self.legal_codes()
+        return self._resolve(move, self.legal_codes())
+
+    def _resolve(self, move: Move | str | MoveCode, codes: list[MoveCode]) -> MoveCode:
+        hand, table = self.hands[self.turn], self.table
         if isinstance(move, str):
             return parse_move(move, hand, table, codes)
         if isinstance(move, Move):

@@ -249,7 +249,7 @@ def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
         line = text("takes_sur" if played.sur else "takes", lang, name=name, card=card, take=take)
     if played.swept and played.sweeper is not None:
         taker = game.side_name(played.sweeper)
-        line += "; " + text("last_capture", lang, name=taker, cards=" ".join(card.symbol() for card in played.swept))
+        line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept, symbols=True))
     return line
 
 
