@@ -328,3 +328,112 @@ def test_plain_saves_on_leaving_when_a_save_file_is_given(tmp_path):
     game = versus()
     PlainGame(game, source=io.StringIO("1\nq\n"), sink=io.StringIO(), save_path=str(path)).run()
     assert LocalGame.load(path).to_record() == game.to_record() and len(game.log) >= 1
+
+
+# -- finishing, saving, resuming, quitting ---------------------------------------------------------
+
+
+def test_a_finished_match_is_saved_with_save_and_replays(tmp_path):
+    path = tmp_path / "won.json"
+    command = ["play", "--plain", "--humans", "0", "--seed", "3", "--target", "10", "--save", str(path)]
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 0 and "Saved to" in result.output
+    summary = replay_record(json.loads(path.read_text()))
+    assert summary["over"] and summary["winner"] is not None
+    replayed = CliRunner().invoke(cli, ["replay", "-"], input=path.read_text())  # pretty-printed on stdin
+    assert replayed.exit_code == 0 and "wins" in replayed.output and "error" not in replayed.output
+
+
+def test_an_unwritable_save_path_is_said_in_one_line(tmp_path):
+    path = tmp_path / "no such folder" / "game.json"
+    command = ["play", "--plain", "--humans", "0", "--seed", "3", "--target", "5", "--save", str(path)]
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 0 and "Could not save" in result.output and "Traceback" not in result.output
+
+
+def test_resuming_shows_the_round_so_far_and_a_finished_match_its_winner(tmp_path):
+    game = versus(target=200)
+    for _ in range(5):
+        game.play_bot() if game.is_bot(game.turn) else game.play(game.legal_moves()[0])
+    path = tmp_path / "save.json"
+    game.save(path)
+    resumed = LocalGame.load(path)
+    assert [played.move for played in resumed.log] == [played.move for played in game.log]
+    finished = tmp_path / "finished.json"
+    CliRunner().invoke(cli, ["play", "--plain", "--humans", "0", "--target", "5", "--save", str(finished)])
+    result = CliRunner().invoke(cli, ["play", "--plain", "--resume", str(finished)])
+    assert result.exit_code == 0 and "Winner:" in result.output
+
+
+def test_many_records_view_one_by_number(tmp_path):
+    match = Match(Rules(target=5), seed=2)
+    while not match.over:
+        match.play(match.legal_moves()[0])
+    lines = tmp_path / "two.jsonl"
+    lines.write_text(json.dumps(to_record(match)) + "\n" + json.dumps(to_record(match)) + "\n")
+    shown = CliRunner().invoke(cli, ["replay", str(lines), "--view", "--plain", "--record", "2"])
+    assert shown.exit_code == 0 and "move 1 of" in shown.output
+    missing = CliRunner().invoke(cli, ["replay", str(lines), "--view", "--plain", "--record", "3"])
+    assert missing.exit_code == 1 and "fewer than 3 records" in missing.output
+
+
+def test_more_people_than_seats_is_refused():
+    result = CliRunner().invoke(cli, ["play", "--plain", "--humans", "3", "--players", "2"])
+    assert result.exit_code == 2 and "room for 2 people at most" in result.output
+
+
+def test_bots_at_a_table_have_names_told_apart():
+    names = [plan.name for plan in seat_plans(4, 1, ["hard"])]
+    assert len(set(names)) == 4 and all("hard" in name for name in names[1:])
+    persian = [plan.name for plan in seat_plans(3, 1, ["medium"], lang="fa")]
+    assert "شیرین (متوسط)" in persian and len(set(persian)) == 3
+
+
+async def test_capture_choices_are_numbered_and_picked_by_digit():
+    for seed in range(200):
+        game = versus(seed=seed)
+        hand = game.view(0).hand
+        several = [index for index, card in enumerate(hand) if len(game.choices(card)) > 1]
+        if game.turn == 0 and several:
+            break
+    else:
+        pytest.skip("no capture choice in the first 200 deals")
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(str(several[0] + 1))
+        await pilot.pause()
+        labels = [str(app.query_one("#choices").get_option_at_index(i).prompt) for i in range(len(app.choosing))]
+        assert [label.split(")")[0] for label in labels] == [str(n) for n in range(1, len(labels) + 1)]
+        expected = app.choosing[1]
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert game.log[0].move == expected
+
+
+async def test_q_asks_before_leaving_an_unfinished_match(tmp_path):
+    game = versus(target=200)
+    path = tmp_path / "left.json"
+    app = PasurApp(game, fast=True, save_path=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert "Leave the match?" in str(app.screen.query_one("#confirm-body").render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and not path.exists()
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert path.exists()
+
+
+async def test_the_footer_speaks_persian():
+    game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang="fa"), seed=2)
+    app = PasurApp.in_language("fa")(game, lang="fa", fast=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(app, pilot)
+        shown = {binding.description for _, binding, *_ in app.active_bindings.values() if binding.show}
+        assert {"راهنما", "ذخیره", "خروج"} <= shown and not shown & {"hint", "save", "quit"}

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
 import click
@@ -115,21 +116,31 @@ def cli() -> None:
 @click.option("--view", is_flag=True, help="step through the record move by move (full screen)")
 @click.option("--plain", is_flag=True, help="with --view: print every position, line by line")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", help="with --view: English or Persian")
-def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, lang: str) -> None:
+@click.option(
+    "--record", "record_number", type=click.IntRange(min=1), default=1, help="with --view and many records: which one"
+)
+def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, lang: str, record_number: int) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
     A .jsonl file, or - for standard input, holds one record a line; each gets one line out,
-    in order. Exits 1 if any record is invalid. --view steps through one record move by move.
+    in order (standard input may also hold one record over many lines, as a saved game does).
+    Exits 1 if any record is invalid. --view steps through one record move by move (--record N
+    picks one of many).
     """
     stream = _open_text(file)
     with stream:
-        if not view and (file == "-" or file.endswith(".jsonl")):
+        first, whole = _first_record_line(stream)
+        lines = itertools.chain([first], stream)
+        if not (file.endswith(".jsonl") or (file == "-" and whole)):
+            text = first + stream.read()  # one record, on one line or over many
+        elif view:
+            text = _nth_line(lines, record_number, file)
+        else:
             invalid = 0
-            for result in _replay_lines(stream, jobs or os.cpu_count() or 1):
+            for result in _replay_lines(lines, jobs or os.cpu_count() or 1):
                 invalid += "error" in result
                 click.echo(json.dumps(result) if as_json else _replay_line(result))
             sys.exit(1 if invalid else 0)
-        text = stream.read()
     try:
         record = load_json(text)
         match = from_record(record)
@@ -153,6 +164,27 @@ def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, 
     click.echo(f"scores {' - '.join(map(str, match.scores))}: {over}")
 
 
+def _first_record_line(stream: IO[str]) -> tuple[str, bool]:
+    """The first non-blank line of a stream, and whether it is a whole JSON value (a line of
+    JSON Lines, or a record on one line) rather than the start of one record over many lines."""
+    for line in stream:
+        if line.strip():
+            try:
+                json.loads(line)
+            except json.JSONDecodeError:
+                return line, False
+            return line, True
+    return "", True
+
+
+def _nth_line(lines: Iterator[str], number: int, file: str) -> str:
+    """The ``number``-th record (from 1) of JSON Lines."""
+    for index, line in enumerate((line for line in lines if line.strip()), start=1):
+        if index == number:
+            return line
+    raise click.ClickException(f"{file} holds fewer than {number} records")
+
+
 def _view_record(match: Match, record: Any, plain: bool, lang: str) -> None:
     """Show a valid record position by position."""
     names = record.get("names") or [f"seat {seat}" for seat in range(match.rules.players)]
@@ -170,7 +202,7 @@ def _view_record(match: Match, record: Any, plain: bool, lang: str) -> None:
     ReplayApp(match, names, lang).run()
 
 
-def _replay_lines(stream: IO[str], jobs: int) -> Iterator[dict[str, Any]]:
+def _replay_lines(stream: Iterable[str], jobs: int) -> Iterator[dict[str, Any]]:
     """Replay each non-blank line, in order, over ``jobs`` processes."""
     lines = (line for line in stream if line.strip())
     if jobs == 1:
@@ -372,9 +404,11 @@ def play(
 ) -> None:
     """Play Pasur against bots, or with friends at one keyboard (hot-seat).
 
-    Full screen on a terminal: digits or arrows and Enter choose a card, h asks for a hint, m
-    types a move, s saves, t switches the theme, q quits. --plain (and any run whose input or
-    output is not a terminal) plays the same game line by line.
+    Full screen on a terminal: digits or arrows and Enter choose a card (and a digit picks one of
+    a card's numbered captures), h asks for a hint, m types a move, s saves, t switches the
+    theme, q asks before leaving. --save FILE keeps the match there when you leave and when it
+    ends, so a finished match can be replayed (pasur replay FILE --view). --plain (and any run
+    whose input or output is not a terminal) plays the same game line by line.
     """
     from .tui.session import LocalGame, ProgramsNamed, seat_plans
 
@@ -389,7 +423,7 @@ def play(
                 _agree_to_programs(resume, named.commands)
                 game = LocalGame.load(resume, levels if given else (), allow_exec=True)
         else:
-            plans = seat_plans(rules.players, min(humans, rules.players), levels, lang)
+            plans = seat_plans(rules.players, humans, levels, lang)
             game = LocalGame(rules, plans, seed=seed, allow_exec=True)
     except RecordError as error:
         raise click.ClickException(f"cannot resume {resume}: {error}") from None
@@ -410,7 +444,7 @@ def play(
         raise click.ClickException(
             "the full-screen game needs Textual: pip install 'pasur[tui]' (or play with --plain)"
         ) from None
-    PasurApp(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
+    PasurApp.in_language(lang)(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
 
 
 def _agree_to_programs(path: str, commands: list[str]) -> None:

@@ -9,6 +9,11 @@ LANGUAGES = ("en", "fa")
 
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
+#: Names the bots at a table go by, in seat order, so that seats are told apart.
+BOT_PERSONAS = {"en": ("Shirin", "Bahram", "Laleh"), "fa": ("شیرین", "بهرام", "لاله")}
+#: The levels people choose from, as Persian players call them.
+PERSIAN_LEVELS = {"beginner": "مبتدی", "easy": "آسان", "medium": "متوسط", "hard": "سخت", "master": "استاد"}
+
 CATALOG: dict[str, tuple[str, str]] = {
     # key: (English, Persian)
     "title": ("Pasur", "پاسور"),
@@ -49,6 +54,29 @@ CATALOG: dict[str, tuple[str, str]] = {
         "صفحه‌کلید را به {name} بدهید. وقتی آماده بود Enter را بزند.",
     ),
     "saved": ("Saved to {path}.", "در {path} ذخیره شد."),
+    "save_failed": ("Could not save to {path}: {error}", "ذخیره در {path} نشد: {error}"),
+    "save_offer": (
+        "Save this match to replay it? File name (Enter: {path}; n: no): ",
+        "این بازی برای بازبینی ذخیره شود؟ نام فایل (Enter: {path}؛ n: نه): ",
+    ),
+    "match_over_keys": ("The match is over: s saves it, q quits.", "بازی تمام شد: s ذخیره می‌کند، q خارج می‌شود."),
+    "confirm_quit": (
+        "Leave the match? {saving}\n\ny: leave · n: go on",
+        "از بازی خارج می‌شوید؟ {saving}\n\ny: خروج · n: ادامه",
+    ),
+    "quit_saves": ("It will be saved to {path}.", "در {path} ذخیره می‌شود."),
+    "quit_unsaved": ("It will not be saved (s saves it first).", "ذخیره نمی‌شود (اول با s ذخیره کنید)."),
+    "bot_name": ("{name} ({level})", "{name} ({level})"),
+    "key_play": ("play", "بازی"),
+    "key_hint": ("hint", "راهنما"),
+    "key_type": ("type a move", "نوشتن حرکت"),
+    "key_save": ("save", "ذخیره"),
+    "key_theme": ("theme", "پوسته"),
+    "key_quit": ("quit", "خروج"),
+    "too_many_people": (
+        "--humans {humans}: a table of {players} has room for {players} people at most",
+        "--humans {humans}: سر میز {players} نفره حداکثر {players} نفر جا دارند",
+    ),
     "bot_fault": (
         "{bot} failed ({reason}); expert played for it.",
         "{bot} خطا داد ({reason})؛ ربات expert به جایش بازی کرد.",
@@ -149,6 +177,19 @@ def refusal(error: Exception, lang: str = "en") -> str:
         for name, value in getattr(error, "details", {}).items()
     }
     return _fill(template, details)
+
+
+def bot_name(index: int, level: str, lang: str = "en") -> str:
+    """The name of the ``index``-th bot at a table (from 0) playing ``level``: "Shirin (medium)"."""
+    personas = BOT_PERSONAS[lang]
+    name = personas[index % len(personas)] + ("" if index < len(personas) else f" {index // len(personas) + 1}")
+    shown = PERSIAN_LEVELS.get(level, level) if lang == "fa" else level
+    return text("bot_name", lang, name=name, level=shown)
+
+
+def number_text(value: float, lang: str = "en") -> str:
+    """A number as ``lang`` writes it: Persian digits in Persian."""
+    return _persian_number(value) if lang == "fa" else str(value)
 
 
 def text(key: str, lang: str = "en", **values: Any) -> str:

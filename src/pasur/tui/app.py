@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,8 +16,17 @@ from textual.widgets.option_list import Option
 
 from ..core import Card, IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
-from ..i18n import refusal, text
-from .session import DEFAULT_SAVE, LocalGame, breakdown_lines, describe, others_line, side_lines, status_line
+from ..i18n import number_text, refusal, text
+from .session import (
+    DEFAULT_SAVE,
+    LocalGame,
+    breakdown_lines,
+    describe,
+    others_line,
+    scores_text,
+    side_lines,
+    status_line,
+)
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
@@ -95,6 +103,41 @@ class MessageScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (yes) or n / Escape (no)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n,escape", "answer(False)", "no"),
+    ]
+    DEFAULT_CSS = MessageScreen.DEFAULT_CSS.replace("MessageScreen", "ConfirmScreen")
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.question, id="confirm-body")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+def _bindings(lang: str) -> list[BindingType]:
+    """The game's keys, described in ``lang`` for the footer."""
+    return [
+        Binding("left", "select(-1)", "←", show=False),
+        Binding("right", "select(1)", "→", show=False),
+        Binding("enter", "play_selected", text("key_play", lang)),
+        Binding("h", "hint", text("key_hint", lang)),
+        Binding("m", "type_move", text("key_type", lang)),
+        Binding("s", "save", text("key_save", lang)),
+        Binding("t", "toggle_theme", text("key_theme", lang)),
+        Binding("q", "quit", text("key_quit", lang)),
+        *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
+    ]
+
+
 class PasurApp(App[None]):
     """The table at a glance, the hand to play from, and the log."""
 
@@ -112,17 +155,12 @@ class PasurApp(App[None]):
     #message { color: $warning; padding: 0 1; height: auto; }
     #log { color: $text-muted; padding: 0 1; height: 1fr; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "select(-1)", "card ←", show=False),
-        Binding("right", "select(1)", "card →", show=False),
-        Binding("enter", "play_selected", "play"),
-        Binding("h", "hint", "hint"),
-        Binding("m", "type_move", "type a move"),
-        Binding("s", "save", "save"),
-        Binding("t", "toggle_theme", "theme"),
-        Binding("q", "quit", "quit"),
-        *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = _bindings("en")
+
+    @classmethod
+    def in_language(cls, lang: str) -> type[PasurApp]:
+        """The app with its footer's keys described in ``lang``."""
+        return cls if lang == "en" else type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": _bindings(lang)})
 
     def __init__(
         self,
@@ -171,6 +209,8 @@ class PasurApp(App[None]):
         self.theme = self.start_theme
         self.title = self.t("title")
         self.advance()
+        if self.game.over:  # a finished match resumed: its result, not a stale position
+            self.say(self.winner_line() + " " + self.t("match_over_keys"))
 
     def view(self) -> SeatView:
         """The view on screen: the viewer's, else (hands hidden) the seat to play's public part."""
@@ -254,21 +294,28 @@ class PasurApp(App[None]):
         self.busy = True
         body = [self.t("round_over", number=played.round), "", *breakdown_lines(self.game, played, self.lang)]
         if self.game.over:
-            winner = self.game.match.winner
-            assert winner is not None
-            scores = " - ".join(map(str, self.game.match.scores))
-            body += ["", self.t("winner", name=self.game.side_name(winner), scores=scores)]
+            body += ["", self.winner_line()]
         body += ["", self.t("continue")]
         self.refresh_table()
 
         def next_round(_: None) -> None:
             self.busy = False
             if self.game.over:
-                self.exit()
+                self.finished()
             else:
                 self.advance()
 
         self.push_screen(MessageScreen("\n".join(body)), next_round)
+
+    def winner_line(self) -> str:
+        winner = self.game.match.winner
+        assert winner is not None
+        return self.t("winner", name=self.game.side_name(winner), scores=scores_text(self.game, self.lang))
+
+    def finished(self) -> None:
+        """The match is over: it stays on screen with its result; saved to ``--save`` if given."""
+        saved = self.game.save_reported(self.save_path, self.lang) + " " if self.save_path else ""
+        self.say(f"{self.winner_line()} {saved}{self.t('match_over_keys')}")
 
     def my_turn(self) -> bool:
         """Whether a person at the screen may act now."""
@@ -284,7 +331,13 @@ class PasurApp(App[None]):
             self.refresh_table()
 
     def action_pick(self, number: int) -> None:
-        if not self.my_turn() or self.choosing:
+        if self.choosing:  # a digit picks one of the numbered captures
+            if 1 <= number <= len(self.choosing):
+                move = self.choosing[number - 1]
+                self.close_choices()
+                self.play(move)
+            return
+        if not self.my_turn():
             return
         hand = self.view().hand
         if not 1 <= number <= len(hand):
@@ -312,9 +365,9 @@ class PasurApp(App[None]):
         self.choosing = choices
         options = self.query_one("#choices", OptionList)
         options.clear_options()
-        for move in choices:
+        for number, move in enumerate(choices, start=1):
             label = move.text(symbols=True) if move.take else f"{card.symbol()}: {self.t('lay_down_option')}"
-            options.add_option(Option(label))
+            options.add_option(Option(f"{number_text(number, self.lang)}) {label}"))
         options.add_class("open")
         options.highlighted = 0
         options.focus()
@@ -387,18 +440,24 @@ class PasurApp(App[None]):
             self.refresh_table()
 
     def action_save(self) -> None:
-        path = self.save_path or DEFAULT_SAVE
-        try:
-            self.game.save(path)
-        except OSError as error:
-            self.say(str(error))
-            return
-        self.say(self.t("saved", path=Path(path).resolve()))
+        self.say(self.game.save_reported(self.save_path or DEFAULT_SAVE, self.lang))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 
     async def action_quit(self) -> None:
-        if self.save_path and not self.game.over:
-            self.game.save(self.save_path)
-        self.exit()
+        """Leave: at once when the match is over, else after the person says so (an unfinished
+        match is saved to ``--save`` if given)."""
+        if self.game.over:
+            self.exit()
+            return
+        saving = self.t("quit_saves", path=self.save_path) if self.save_path else self.t("quit_unsaved")
+
+        def leave(yes: bool | None) -> None:
+            if not yes:
+                return
+            if self.save_path:
+                self.game.save_reported(self.save_path, self.lang)
+            self.exit()
+
+        self.push_screen(ConfirmScreen(self.t("confirm_quit", saving=saving)), leave)

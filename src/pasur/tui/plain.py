@@ -4,14 +4,20 @@ prints the position and numbered legal moves and reads a number or a move in the
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TextIO
 
 from ..core import IllegalMove, Played
 from ..i18n import refusal, text
-from .session import DEFAULT_SAVE, LocalGame, breakdown_lines, describe, others_line, side_lines, status_line
-
-#: Where ``s`` saves when no ``--save`` file was given.
+from .session import (
+    DEFAULT_SAVE,
+    LocalGame,
+    breakdown_lines,
+    describe,
+    others_line,
+    scores_text,
+    side_lines,
+    status_line,
+)
 
 
 class PlainGame:
@@ -58,8 +64,22 @@ class PlainGame:
             self.report(played)
         winner = game.match.winner
         assert winner is not None
-        self.say(self.t("winner", name=game.side_name(winner), scores=" - ".join(map(str, game.match.scores))))
+        self.say(self.t("winner", name=game.side_name(winner), scores=scores_text(game, self.lang)))
+        self.keep_finished()
         return True
+
+    def keep_finished(self) -> None:
+        """A finished match is saved to ``--save``; without it, a person at a terminal is offered
+        to save it (so it can be replayed)."""
+        if self.save_path:
+            self.say(self.game.save_reported(self.save_path, self.lang))
+            return
+        if not self.source.isatty():
+            return
+        self.say(self.t("save_offer", path=DEFAULT_SAVE), end="")
+        answer = self.source.readline().strip()
+        if answer.lower() not in ("n", "no", "نه"):
+            self.say(self.game.save_reported(answer or DEFAULT_SAVE, self.lang))
 
     def position(self, seat: int) -> None:
         """The position as ``seat`` sees it, and its numbered legal moves."""
@@ -102,9 +122,7 @@ class PlainGame:
                 self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
                 continue
             if answer.lower() in ("s", "save"):
-                path = self.save_path or DEFAULT_SAVE
-                game.save(path)
-                self.say(self.t("saved", path=Path(path).resolve()))
+                self.say(game.save_reported(self.save_path or DEFAULT_SAVE, self.lang))
                 continue
             try:
                 if answer.isdigit():
@@ -119,8 +137,7 @@ class PlainGame:
     def save_on_leaving(self) -> None:
         """Leaving an unfinished match with ``--save`` given keeps it there."""
         if self.save_path:
-            self.game.save(self.save_path)
-            self.say(self.t("saved", path=Path(self.save_path).resolve()))
+            self.say(self.game.save_reported(self.save_path, self.lang))
 
     def report(self, played: Played) -> None:
         """A move in words; at the end of a round, its breakdown and the match score."""

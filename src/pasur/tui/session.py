@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot, parse_spec, validate_spec
-from ..core import IllegalMove, Match, Move, Played, Rules, SeatView, from_record, to_record
+from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
 from ..core.record import RecordError, load_json
 from ..core.scoring import club_count, point_cards
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import text
+from ..i18n import bot_name, number_text, text
 
 #: The bot whose choice a hint shows: the strongest one.
 HINT_BOT = "pimc"
@@ -30,7 +30,7 @@ def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = 
     four in partnership sit as partners (seats 0 and 2). ``opponents`` gives one bot spec for every
     bot seat, or one each."""
     if not 0 <= humans <= players:
-        raise ValueError(f"--humans must be 0 … {players}")
+        raise ValueError(text("too_many_people", humans=humans, players=players))
     human_seats = [0, 2] if players == 4 and humans == 2 else list(range(humans))
     bot_seats = [seat for seat in range(players) if seat not in human_seats]
     specs = list(opponents) or ["medium"]
@@ -48,8 +48,8 @@ def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = 
             name = text("you", lang) if humans == 1 else text("player", lang, number=people)
             plans.append(SeatPlan(name))
         else:
-            spec = specs[bot_seats.index(seat)]
-            plans.append(SeatPlan(spec, spec))
+            index = bot_seats.index(seat)
+            plans.append(SeatPlan(bot_name(index, specs[index], lang), specs[index]))
     return plans
 
 
@@ -149,6 +149,14 @@ class LocalGame(MatchHost):
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
+    def save_reported(self, path: str | Path, lang: str = "en") -> str:
+        """Save to ``path``; what to tell the person: where it went, or why it could not."""
+        try:
+            self.save(path)
+        except OSError as error:
+            return text("save_failed", lang, path=path, error=error.strerror or error)
+        return text("saved", lang, path=Path(path).resolve())
+
     @classmethod
     def load(cls, path: str | Path, opponents: Sequence[str] = (), allow_exec: bool = False) -> LocalGame:
         """Resume a saved game, or play on from any record (its seats become people, unless
@@ -180,7 +188,19 @@ class LocalGame(MatchHost):
             seed = random.randrange(1 << 32)
             allow_exec = True  # the only bots are the command line's
         match.keep_dealing(seed + len(match.rounds))
-        return cls(match.rules, plans, seed=seed, match=match, allow_exec=allow_exec)
+        game = cls(match.rules, plans, seed=seed, match=match, allow_exec=allow_exec)
+        game.log = _round_so_far(match)
+        return game
+
+
+def _round_so_far(match: Match) -> list[Played]:
+    """The moves of the last round played (the one under way, or the match's last), as events,
+    so a resumed game shows what led to the position."""
+    last = next((game for game in reversed(match.rounds) if game.history), None)
+    if last is None:
+        return []
+    again = Round(match.rules, last.deck, last.number, last.banked, check_deck=False)
+    return [again.play(code) for code in last.history]
 
 
 def _program_of(spec: str) -> str | None:
@@ -208,6 +228,11 @@ def hint_reason(played: Played, lang: str = "en") -> str:
     return text("reason_cards", lang, count=len(move.take) + 1)
 
 
+def scores_text(game: LocalGame, lang: str = "en") -> str:
+    """The match score, side by side: "34 - 21"."""
+    return " - ".join(number_text(score, lang) for score in game.match.scores)
+
+
 def status_line(game: LocalGame, view: SeatView, lang: str = "en") -> str:
     """Round, deal, pack and target in one line."""
     rules = game.rules
@@ -223,7 +248,7 @@ def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
     for side in range(game.rules.sides):
         clubs = club_count(mask_of(view.captured[side]))
         lines.append(
-            f"{game.side_name(side)} {view.scores[side]}"
+            f"{game.side_name(side)} {number_text(game.match.scores[side], lang)}"
             f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)})"
         )
     return lines
@@ -256,13 +281,17 @@ def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
 def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
     """The round's breakdown, one line per side, and the match score."""
     lines = []
+
+    def n(value: int) -> str:
+        return number_text(value, lang)
+
     for side, score in enumerate(played.breakdown):
         lines.append(
-            f"{game.side_name(side)}: {text('round_points', lang)} {score.total} — "
-            f"{text('clubs', lang, count=score.clubs)} (+{score.haft_khaj}), 2♣ +{score.two_of_clubs}, "
-            f"10♦ +{score.ten_of_diamonds}, {text('aces', lang)} +{score.aces}, {text('jacks', lang)} +{score.jacks}, "
-            f"{text('surs', lang, count=score.surs)} (+{score.sur_points})"
+            f"{game.side_name(side)}: {text('round_points', lang)} {n(score.total)} — "
+            f"{text('clubs', lang, count=score.clubs)} (+{n(score.haft_khaj)}), 2♣ +{n(score.two_of_clubs)}, "
+            f"10♦ +{n(score.ten_of_diamonds)}, {text('aces', lang)} +{n(score.aces)}, "
+            f"{text('jacks', lang)} +{n(score.jacks)}, {text('surs', lang, count=score.surs)} (+{n(score.sur_points)})"
         )
-    scores = " · ".join(f"{game.side_name(side)} {score}" for side, score in enumerate(game.match.scores))
+    scores = " · ".join(f"{game.side_name(side)} {n(score)}" for side, score in enumerate(game.match.scores))
     lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
     return lines
