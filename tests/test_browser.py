@@ -273,3 +273,46 @@ def test_names_show_as_text_never_as_html(server, browser):
     assert name in page.inner_text("body")
     assert page.evaluate("() => window.hacked") is None
     page.context.close()
+
+
+def test_the_lobby_lists_a_public_table_live_and_another_browser_joins_it(server, browser):
+    """Two browsers: one opens the start page, the other creates a public table; it appears in the
+    first page's list without a reload, names shown as text, and a click joins it. A private
+    table never appears."""
+    watcher, _ = recorded_page(browser)
+    watcher.goto(server.base + "/")
+    assert watcher.is_visible("#no-tables")
+    host, _ = recorded_page(browser)
+    host.goto(server.base + "/")
+    host.fill("#create-form input[name=name]", "<b>Ava</b>")
+    host.select_option("#create-form select[name=players]", "3")
+    host.select_option("select[name=seat1]", "friend")
+    host.select_option("select[name=seat2]", "hard")
+    host.check("#create-form input[name=public]")
+    host.click("#create")
+    host.wait_for_url("**/t/**")
+    private = httpx.post(f"{server.base}/api/tables", json={"name": "Hidden", "seats": ["friend"]})
+    assert private.status_code == 200
+    watcher.wait_for_selector("#table-list li", timeout=15_000)
+    entry = watcher.inner_text("#table-list")
+    assert "<b>Ava</b>" in entry and "1 free" in entry and "hard" in entry and "Hidden" not in entry
+    watcher.click("#table-list .join-link")
+    watcher.wait_for_url("**/t/**")
+    watcher.fill("#join-form input[name=name]", "Bahram")
+    watcher.click("#join")
+    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    watcher.goto(server.base + "/")
+    watcher.wait_for_selector("#no-tables:not([hidden])", timeout=15_000)  # no seat free: gone from the list
+
+
+def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, tmp_path):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.click("#lang")
+    assert page.inner_text("#quick") == "بازی سریع با ربات"
+    page.click("#quick")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#board:not([hidden])")  # started without pressing Start
+    assert page.locator("#hand .card").count() == 4
+    assert page.evaluate("state.table.seats[1].bot") == "medium"
+    page.screenshot(path=str(tmp_path / "quick-game-fa.png"))

@@ -345,3 +345,58 @@ def test_a_listener_gone_is_let_go_but_a_fault_in_sending_is_not_hidden():
     asyncio.run(deliver(Listener(gone, None), {"type": "state"}))
     with pytest.raises(KeyError):
         asyncio.run(deliver(Listener(broken, None), {"type": "state"}))
+
+
+# -- the lobby -------------------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_public_tables_waiting_for_people_and_nothing_else(client):
+    public = create(client, seats=["friend", "hard"], public=True, rules={"players": 3})
+    create(client, seats=["friend"])  # private: found by its link only
+    full = create(client, seats=["easy"], public=True)  # no seat free
+    started = create(client, seats=["friend"], public=True)
+    with seated(client, started["id"], started["token"]) as socket:
+        socket.receive_json()
+        socket.send_json({"type": "start"})
+        assert socket.receive_json()["type"] in ("state", "started")
+    listed = client.get("/api/tables").json()
+    assert listed["next"] is None
+    assert [table["id"] for table in listed["tables"]] == [public["id"]]
+    entry = listed["tables"][0]
+    assert (
+        entry
+        == {
+            "id": public["id"],
+            "players": 3,
+            "seated": ["Ava"],
+            "free": 1,
+            "rules": entry["rules"],
+            "bots": ["hard"],
+        }
+        and entry["rules"]["players"] == 3
+    )
+    assert full["id"] not in str(listed)
+    joined = client.post(f"/api/tables/{public['id']}/join", json={"name": "Bo"})
+    assert joined.status_code == 200
+    assert client.get("/api/tables").json()["tables"] == []  # its last seat is taken
+
+
+def test_the_lobby_comes_in_pages_and_refuses_a_cursor_it_did_not_give(client):
+    made = [create(client, seats=["friend"], public=True)["id"] for _ in range(5)]
+    seen: list[str] = []
+    cursor = None
+    for _ in range(5):
+        query = {"limit": 2} | ({"cursor": cursor} if cursor else {})
+        page = client.get("/api/tables", params=query).json()
+        assert len(page["tables"]) <= 2
+        seen += [table["id"] for table in page["tables"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == made[::-1]  # newest first, each once
+    for hostile in ("x", "1.", ".abc", "9" * 30 + ".abc", "1.<script>", "1.a/b", "١٢.abc"):
+        answer = client.get("/api/tables", params={"cursor": hostile})
+        assert answer.status_code == 400 and answer.json()["reason"] == "bad_cursor", hostile
+    for limit in (0, 51, -1, "many"):
+        assert client.get("/api/tables", params={"limit": limit}).status_code == 422
+    assert client.get("/api/tables", params={"cursor": "1" * 65}).status_code == 422

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -26,7 +26,7 @@ from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
-from .tables import Lobby, TableRoom
+from .tables import LISTED_TABLES, Lobby, TableRoom
 
 STATIC = Path(__file__).parent / "static"
 #: How long a new connection has to say hello.
@@ -50,6 +50,8 @@ class CreateTable(BaseModel):
     seats: list[Level] = Field(default_factory=lambda: ["medium"], max_length=8)
     timer: int = Field(default=0, ge=0, le=3600)
     fill_level: Level = "medium"
+    #: Listed in the lobby while it waits for people (else found only by its link).
+    public: bool = False
 
 
 class JoinTable(BaseModel):
@@ -204,8 +206,19 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
             raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
-        table_id, token = lobby.create(body.name, rules, body.seats, body.timer, body.fill_level, owner=client)
+        table_id, token = lobby.create(
+            body.name, rules, body.seats, body.timer, body.fill_level, owner=client, public=body.public
+        )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
+
+    @app.get("/api/tables")
+    async def open_tables(
+        cursor: Annotated[str | None, Query(max_length=64)] = None,
+        limit: Annotated[int, Query(ge=1, le=LISTED_TABLES)] = LISTED_TABLES,
+    ) -> dict[str, Any]:
+        """The public tables waiting for people, newest first, a page at a time."""
+        tables, following = lobby.open_tables(cursor, limit)
+        return {"tables": tables, "next": following}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:

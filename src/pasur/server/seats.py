@@ -74,6 +74,8 @@ class TableSettings:
     host_hash: str
     timer: int = 0
     fill_level: str = STAND_IN
+    #: Whether the lobby lists the table while it waits for people (else only its link finds it).
+    public: bool = False
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
@@ -91,6 +93,7 @@ class TableSettings:
             "host_hash": self.host_hash,
             "timer": self.timer,
             "fill_level": self.fill_level,
+            "public": self.public,
         }
 
     @classmethod
@@ -103,4 +106,16 @@ class TableSettings:
             host_hash=str(data["host_hash"]),
             timer=int(data.get("timer", 0)),
             fill_level=str(data.get("fill_level", STAND_IN)),
+            public=data.get("public", False) is True,
         )
+
+    def listing(self, table_id: str) -> dict[str, Any]:
+        """What the lobby shows of a table waiting for people."""
+        return {
+            "id": table_id,
+            "players": self.rules.players,
+            "seated": [seat.name for seat in self.seats if seat.name is not None and seat.bot is None],
+            "free": sum(1 for seat in self.seats if seat.open),
+            "rules": self.rules.to_dict(),
+            "bots": [seat.bot for seat in self.seats if seat.bot],
+        }

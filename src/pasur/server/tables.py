@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ REMEMBERED_IDS = 256
 OPEN_TABLE_SECONDS = 3600.0
 #: Seconds between tries of a bot's move while the storage is not answering.
 STORAGE_RETRY_SECONDS = 2.0
+#: Public tables in one page of the lobby, at most.
+LISTED_TABLES = 20
+#: What a table id looks like (``secrets.token_urlsafe(6)``).
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 @dataclass
@@ -51,6 +56,8 @@ class TableRoom:
     #: (seat, client move id) → (the version it made, its move's short text).
     client_ids: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
     deadline: float | None = None  # loop time when the turn timer runs out
+    #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
+    created: int = 0
     _task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -272,6 +279,14 @@ class TableRoom:
         return to_record(self.finished_match(), names=names, table=self.id)
 
 
+def _cursor_key(cursor: str) -> tuple[int, str]:
+    """A lobby cursor read back (``created.id``); TableError if it is not one."""
+    created, dot, table_id = cursor.partition(".")
+    if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and _TABLE_ID.fullmatch(table_id)):
+        raise TableError("that page of the lobby does not exist: start from the first", "bad_cursor")
+    return int(created), table_id
+
+
 def _spelled(text: str) -> str:
     """A move's short text with case and spaces set aside, to tell a repeat from another move."""
     return "".join(text.split()).upper()
@@ -340,8 +355,37 @@ class Lobby:
             self.rooms[table_id] = room = restored
         return room
 
+    def open_tables(
+        self, cursor: str | None = None, limit: int = LISTED_TABLES
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The public tables waiting for people, newest first, at most ``limit`` after ``cursor``
+        (the ``next`` of the page before); and the cursor of the next page, None at the end.
+        TableError for a cursor this server did not give."""
+        after = _cursor_key(cursor) if cursor else None
+        waiting = sorted(
+            (
+                (room.created, table_id)
+                for table_id, room in self.rooms.items()
+                if room.settings.public and room.status is TableStatus.OPEN and any(seat.open for seat in room.seats)
+            ),
+            reverse=True,
+        )
+        if after is not None:
+            waiting = [key for key in waiting if key < after]
+        page = waiting[:limit]
+        tables = [self.rooms[table_id].settings.listing(table_id) for _, table_id in page]
+        more = len(waiting) > limit
+        return tables, f"{page[-1][0]}.{page[-1][1]}" if more else None
+
     def create(
-        self, name: str, rules: Rules, seats: list[str], timer: int, fill_level: str, owner: str = ""
+        self,
+        name: str,
+        rules: Rules,
+        seats: list[str],
+        timer: int,
+        fill_level: str,
+        owner: str = "",
+        public: bool = False,
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
@@ -369,6 +413,7 @@ class Lobby:
             host_hash=token_hash(token),
             timer=timer,
             fill_level=fill_level,
+            public=public,
         )
         room = TableRoom(
             table_id,
@@ -377,6 +422,7 @@ class Lobby:
             bots=self.bots,
             owner=owner or table_id,
             audience=Audience(len(places), self.spectators_per_table),
+            created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
         self.rooms[table_id] = room

@@ -19,6 +19,10 @@ const I18N = {
     connected: "connected", reconnecting: "reconnecting…", seconds_left: "{n} s left", to: "to {n}",
     laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
     cards_left: "{n} cards", levels: "beginner,easy,medium,hard,master",
+    quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
+    open_tables: "Open tables", no_tables: "No open tables right now: create one.",
+    table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
+    player_name: "Player",
   },
   fa: {
     title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
@@ -36,6 +40,10 @@ const I18N = {
     connected: "وصل", reconnecting: "در حال وصل شدن…", seconds_left: "{n} ثانیه مانده", to: "تا {n}",
     laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
     cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master",
+    quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
+    open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
+    table_entry: "{players} نفره · تا {target} · {free} جای خالی", bots_in: "ربات‌ها: {levels}", join_table: "نشستن",
+    player_name: "بازیکن",
   },
 };
 const LEVEL_NAMES = {
@@ -144,7 +152,7 @@ async function createTable(event) {
   const rules = { players, target: Number(form.target.value), sur_cancel: form.sur_cancel.checked };
   if (players === 4) rules.partnership = form.partnership.checked;
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
-  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value) };
+  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked };
   localStorage.setItem("pasur-name", body.name);
   const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
@@ -154,6 +162,47 @@ async function createTable(event) {
   }
   localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
   location.href = answer.url;
+}
+
+async function quickGame() {
+  const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
+  const body = { name, rules: {}, seats: ["medium"], timer: 0 };
+  const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) { $("#lobby-error").textContent = answerError(answer); return; }
+  localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
+  sessionStorage.setItem(`pasur-start-${answer.id}`, "1");  // the table page starts it at once
+  location.href = answer.url;
+}
+
+let listedTables = [];
+
+async function refreshTables() {
+  const response = await fetch("/api/tables").catch(() => null);
+  if (!response || !response.ok) return;
+  listedTables = (await response.json()).tables;
+  renderTables();
+}
+
+function renderTables() {
+  const list = $("#table-list");
+  list.replaceChildren();
+  $("#no-tables").hidden = listedTables.length > 0;
+  for (const table of listedTables) {
+    const item = document.createElement("li");
+    const names = document.createElement("strong");
+    names.textContent = table.seated.join(", ");  // names are people's own words: text, never markup
+    const about = document.createElement("span");
+    const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(", ");
+    about.textContent = " · " + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
+      + (levels ? " · " + t("bots_in", { levels }) : "");
+    const join = document.createElement("a");
+    join.href = `/t/${encodeURIComponent(table.id)}`;
+    join.className = "join-link";
+    join.textContent = t("join_table");
+    item.append(names, about, " ", join);
+    list.append(item);
+  }
 }
 
 function answerError(answer) {
@@ -194,6 +243,10 @@ function receive(message) {
     version = message.version;
     deadline = message.seconds_left != null ? Date.now() + message.seconds_left * 1000 : null;
     if (!state.legal || !state.legal.length) { chosen = null; picked.clear(); }
+    if (state.table.status === "open" && sessionStorage.getItem(`pasur-start-${tableId}`)) {
+      sessionStorage.removeItem(`pasur-start-${tableId}`);  // a quick game: no one else to wait for
+      send({ type: "start" });
+    }
     render();
   } else if (message.type === "refused" || message.type === "error") {
     $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
@@ -421,7 +474,7 @@ function applyLanguage() {
   document.querySelectorAll("[data-i18n]").forEach((element) => { element.textContent = t(element.dataset.i18n); });
   $("#lang").textContent = lang === "fa" ? "English" : "فارسی";
   document.title = t("title");
-  if (!tableId) seatChoices();
+  if (!tableId) { seatChoices(); renderTables(); }
   render();
   if (replaySteps) renderReplay();
 }
@@ -432,6 +485,7 @@ $("#lang").addEventListener("click", () => {
   applyLanguage();
 });
 $("#create-form").addEventListener("submit", createTable);
+$("#quick").addEventListener("click", quickGame);
 $("#create-form").players.addEventListener("change", seatChoices);
 $("#join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -460,5 +514,7 @@ if (tableId) {
 } else {
   $("#lobby").hidden = false;
   $("#create-form").name.value = localStorage.getItem("pasur-name") || "";
+  refreshTables();
+  setInterval(refreshTables, 4000);  // the lobby stays current while it is open
 }
 applyLanguage();
