@@ -198,16 +198,20 @@ async def test_full_screen_plays_rounds_refusing_bad_keys_and_illegal_moves():
         assert len(game.match.rounds) >= 3 and all(played.move for played in game.log)
 
 
-async def test_full_screen_capture_choice_highlights_what_it_takes():
-    # Table 2♥ 3♥ 9♣ 10♣ … find a seed where the first hand has a card with several captures.
+def with_a_capture_choice() -> tuple[LocalGame, list[int]]:
+    """A game where the person plays first holding a card with several captures, and where those
+    cards are in the hand (skips the test if none of 200 deals has one)."""
     for seed in range(200):
         game = versus(seed=seed)
         hand = game.view(0).hand
         several = [index for index, card in enumerate(hand) if len(game.choices(card)) > 1]
         if game.turn == 0 and several:
-            break
-    else:
-        pytest.skip("no capture choice in the first 200 deals")
+            return game, several
+    pytest.skip("no capture choice in the first 200 deals")
+
+
+async def test_full_screen_capture_choice_highlights_what_it_takes():
+    game, several = with_a_capture_choice()
     app = PasurApp(game, fast=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -390,14 +394,7 @@ def test_bots_at_a_table_have_names_told_apart():
 
 
 async def test_capture_choices_are_numbered_and_picked_by_digit():
-    for seed in range(200):
-        game = versus(seed=seed)
-        hand = game.view(0).hand
-        several = [index for index, card in enumerate(hand) if len(game.choices(card)) > 1]
-        if game.turn == 0 and several:
-            break
-    else:
-        pytest.skip("no capture choice in the first 200 deals")
+    game, several = with_a_capture_choice()
     app = PasurApp(game, fast=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
