@@ -400,3 +400,10 @@ def test_the_lobby_comes_in_pages_and_refuses_a_cursor_it_did_not_give(client):
     for limit in (0, 51, -1, "many"):
         assert client.get("/api/tables", params={"limit": limit}).status_code == 422
     assert client.get("/api/tables", params={"cursor": "1" * 65}).status_code == 422
+
+
+def test_public_must_be_a_yes_or_no(client):
+    for hostile in ([1], {"a": {"b": 1}}, "x" * 100, None):
+        answer = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], "public": hostile})
+        assert answer.status_code == 422, hostile
+    assert client.get("/api/tables").json()["tables"] == []
