@@ -68,6 +68,8 @@ async def seat_player(
             if message["type"] == "ack" and message.get("id") in sent:
                 latencies.append(time.perf_counter() - sent.pop(message["id"]))
                 moves += 1
+            elif message["type"] == "state" and message["table"]["you"] in (message.get("waiting") or ()):
+                await connection.send(json.dumps({"type": "continue"}))  # seen the round's end: deal on
             elif message["type"] == "state" and message.get("legal"):
                 if pending is None or pending.done():
                     pending = asyncio.create_task(move_later(message))

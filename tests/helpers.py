@@ -56,15 +56,17 @@ def cards_named(value: Any) -> set[str]:
     return set()
 
 
-def hidden_from(record: dict[str, Any], seat: int, version: int) -> set[str]:
+def hidden_from(record: dict[str, Any], seat: int, version: int, between_rounds: bool = False) -> set[str]:
     """The cards ``seat`` could not see after ``version`` moves of a recorded match: the other
-    hands and the pack (read by replaying the record cut at that move)."""
+    hands and the pack (read by replaying the record cut at that move). When ``version`` ended a
+    round, the next deal is what is hidden, unless ``between_rounds`` (the finished round is
+    still shown, and nothing of it is hidden)."""
     rounds, left = [], version
     for entry in record["rounds"]:
         moves = entry["moves"][:left]
         rounds.append({"deck": entry["deck"], "moves": moves})
         left -= len(moves)
-        if left == 0 and len(moves) < len(entry["moves"]):
+        if left == 0 and (between_rounds or len(moves) < len(entry["moves"])):
             break
     game = from_record({**record, "rounds": rounds}).round
     assert game is not None

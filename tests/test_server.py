@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import json
 import os
 import re
@@ -67,10 +69,10 @@ def next_state(socket: Any, until: Any = None) -> dict[str, Any]:
 
 
 def answer(socket: Any) -> dict[str, Any]:
-    """The next message that is not a state or presence: the answer to what was sent."""
+    """The next message that is not a state, presence or chat line: the answer to what was sent."""
     while True:
         message = socket.receive_json()
-        if message["type"] not in ("state", "presence"):
+        if message["type"] not in ("state", "presence", "chat"):
             return dict(message)
 
 
@@ -100,10 +102,12 @@ def play_to_the_end(
         first = None
         frames.append(message)
         if message["type"] != "state":
-            assert message["type"] in ("ack", "started", "presence"), message
+            assert message["type"] in ("ack", "started", "presence", "dealt_on"), message
             continue
         if message["table"]["status"] == "finished":
             return message
+        if message["table"]["you"] in (message.get("waiting") or ()):
+            socket.send_json({"type": "continue"})  # the round is over: deal on
         if message.get("legal"):
             if stop_after is not None and played >= stop_after:
                 return message
@@ -189,7 +193,9 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
     assert len(states) > 20
     for frame in states:
         assert frame["view"]["seat"] == 0
-        assert not cards_named(frame) & hidden_from(record, 0, frame["version"]), frame["version"]
+        assert not cards_named(frame) & hidden_from(record, 0, frame["version"], frame.get("waiting") is not None), (
+            frame["version"]
+        )
     steps = client.get(f"/api/tables/{table['id']}/replay").json()
     assert len(steps) == sum(len(entry["moves"]) + 1 for entry in record["rounds"])
     # once nobody watches it, a new table lets the finished one go from memory, not from the store
@@ -407,3 +413,199 @@ def test_public_must_be_a_yes_or_no(client):
         answer = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], "public": hostile})
         assert answer.status_code == 422, hostile
     assert client.get("/api/tables").json()["tables"] == []
+
+
+# -- following the game: the round's end, names, pace, chat ---------------------------------------
+
+
+def play_to_the_round_end(sockets: list[Any]) -> list[dict[str, Any]]:
+    """The started match's players (one socket a seat, every seat a person's) play first legal
+    moves until a round is over; each seat's state that shows it."""
+    states = [next_state(socket, lambda message: "view" in message) for socket in sockets]
+    while states[0].get("waiting") is None:
+        turn = states[0]["view"]["turn"]
+        state = states[turn]
+        sockets[turn].send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+        moved = functools.partial(lambda version, message: message["version"] > version, state["version"])
+        states = [next_state(socket, moved) for socket in sockets]
+        assert answer(sockets[turn])["type"] == "ack"  # the move's answer comes after its state
+    return states
+
+
+def test_a_round_end_is_shown_and_the_next_deal_waits_for_every_player(database):
+    quick_players = dataclasses.replace(TEST_SETTINGS, messages_per_second=10_000)  # two people on one address
+    with TestClient(create_app(database, quick_players)) as client:
+        table = create(client, rules={"target": 200}, seats=["friend"])
+        guest = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
+        with (
+            seated(client, table["id"], table["token"]) as host,
+            seated(client, table["id"], guest["token"]) as other,
+            seated(client, table["id"]) as spectator,
+        ):
+            host.send_json({"type": "start"})
+            ended = play_to_the_round_end([host, other])
+            for seat, state in enumerate(ended):
+                # the round that ended, its last card and sweep; not the next deal
+                view = state["view"]
+                assert view["round"] == 1 and view["over"] and view["table"] == [] and state["legal"] == []
+                assert state["waiting"] == [0, 1] and len(state["rounds"]) == 1
+                last = state["last"]
+                assert last["round_over"] and last["seat"] == view["history"][-1]["seat"]
+                assert last["card"] == view["history"][-1]["card"]
+                assert last["sweeper"] == view["last_capturer"] and (last["sweeper"] is not None or not last["swept"])
+                assert seat == state["table"]["you"]
+            watched = next_state(spectator, lambda message: message.get("waiting") is not None)
+            assert watched["view"]["round"] == 1 and "hand" not in watched["view"]
+            version = ended[0]["version"]
+            turn = 1 - ended[0]["view"]["first"]  # who leads the next round: the deal passes on
+            mover = [host, other][turn]
+            mover.send_json({"type": "move", "version": version, "move": "KS"})
+            refused = answer(mover)
+            assert refused.get("reason") == "between_rounds", refused
+            spectator.send_json({"type": "continue"})
+            assert answer(spectator)["reason"] == "no_seat"
+            host.send_json({"type": "continue"})
+            assert answer(host) == {"type": "dealt_on", "version": version}
+            assert next_state(other)["waiting"] == [1]  # still waiting for Bo
+            other.send_json({"type": "continue"})
+            dealt = next_state(other, lambda message: message.get("waiting") is None)
+            assert dealt["view"]["round"] == 2 and dealt["version"] == version and len(dealt["view"]["hand"]) == 4
+            assert (dealt["legal"] != []) == (dealt["view"]["turn"] == 1)
+
+
+def test_bots_wait_between_rounds_and_the_turn_timer_ends_the_wait(database):
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        table = create(client, rules={"target": 200})
+        with seated(client, table["id"], table["token"]) as socket:
+            socket.send_json({"type": "start"})
+            [ended] = play_to_the_round_end_against_bots(socket)
+            client.portal.call(asyncio.sleep, 0.3)  # bots move at once here; they must not now
+            room = client.app.state.lobby.rooms[table["id"]]
+            assert room.version == ended["version"] and room.waiting == {0}
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:  # a restart keeps the wait
+        room = client.app.state.lobby.rooms[table["id"]]
+        assert room.waiting == {0} and room.version == ended["version"]
+    timed = TEST_SETTINGS
+    with TestClient(create_app(database, timed)) as client:
+        table = create(client, rules={"target": 200}, timer=1)
+        with seated(client, table["id"], table["token"]) as socket:
+            socket.send_json({"type": "start"})
+            [ended] = play_to_the_round_end_against_bots(socket)
+            assert ended["seconds_left"] <= 1
+            dealt = next_state(socket, lambda message: message.get("waiting") is None)
+            assert dealt["view"]["round"] == 2
+
+
+def play_to_the_round_end_against_bots(socket: Any) -> list[dict[str, Any]]:
+    """Play first legal moves for the one person at a table of bots until a round is over."""
+    state = next_state(socket, lambda message: "view" in message)
+    while state.get("waiting") is None:
+        if state.get("legal"):
+            socket.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+        state = next_state(socket)
+    return [state]
+
+
+def test_bots_have_distinct_names_in_both_languages(client):
+    table = create(client, rules={"players": 4}, seats=["medium", "hard", "medium"])
+    seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+    assert seats[0]["shown"] == {"en": "Ava", "fa": "Ava"}
+    english = [seat["shown"]["en"] for seat in seats[1:]]
+    assert english == ["Shirin (medium)", "Bahram (hard)", "Laleh (medium)"]
+    persian = [seat["shown"]["fa"] for seat in seats[1:]]
+    assert len(set(persian)) == 3 and all(PERSIAN_LETTER.search(name) for name in persian)
+
+
+def test_a_player_may_ask_the_bots_to_play_faster_and_a_spectator_may_not(client):
+    table = create(client)
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"]) as spectator:
+        host.send_json({"type": "pace", "fast": True})
+        assert answer(host) == {"type": "pace", "fast": True}
+        spectator.send_json({"type": "pace", "fast": False})
+        assert answer(spectator)["reason"] == "no_seat"
+        assert client.app.state.lobby.rooms[table["id"]].fast
+
+
+def chat_lines(socket: Any, count: int) -> list[dict[str, Any]]:
+    lines = []
+    while len(lines) < count:
+        message = socket.receive_json()
+        if message["type"] == "chat":
+            lines.append(message)
+    return lines
+
+
+def test_players_and_spectators_chat_apart_and_lines_are_kept(database):
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        table = create(client, seats=["friend"])
+        guest = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
+        with (
+            seated(client, table["id"], table["token"]) as host,
+            seated(client, table["id"], guest["token"]) as other,
+            seated(client, table["id"]) as spectator,
+        ):
+            for socket in (host, other, spectator):
+                assert next_state(socket)["chat"] == []
+            host.send_json({"type": "chat", "text": "  salaam <b>Bo</b>  "})
+            assert answer(host) == {"type": "said"}
+            spectator.send_json({"type": "chat", "phrase": "nice_sur", "name": "Kian"})
+            [watched] = chat_lines(spectator, 1)  # a line is told before its writer's answer
+            assert watched["channel"] == "spectators" and watched["phrase"] == "nice_sur" and watched["name"] == "Kian"
+            assert answer(spectator) == {"type": "said"}
+            [heard] = chat_lines(other, 1)
+            assert heard == {
+                "type": "chat",
+                "channel": "players",
+                "seat": 0,
+                "name": "Ava",
+                "text": "salaam <b>Bo</b>",
+                "phrase": None,
+            }
+            other.send_json({"type": "chat", "phrase": "hello"})
+            assert answer(other) == {"type": "said"}
+            assert [line["seat"] for line in chat_lines(host, 1)] == [1]  # never the spectators' line
+    with (
+        TestClient(create_app(database, TEST_SETTINGS)) as client,  # kept in the store
+        seated(client, table["id"], guest["token"]) as other,
+        seated(client, table["id"]) as spectator,
+    ):
+        assert [line.get("text") or line["phrase"] for line in next_state(other)["chat"]] == [
+            "salaam <b>Bo</b>",
+            "hello",
+        ]
+        assert [line["phrase"] for line in next_state(spectator)["chat"]] == ["nice_sur"]
+
+
+def test_bad_chat_lines_are_refused_and_nobody_hears_them(client):
+    table = create(client, seats=["friend"])
+    guest = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"], guest["token"]) as other:
+        next_state(host)
+        next_state(other)
+        hostile = {
+            "chat_too_long": {"text": "a" * 201},
+            "chat_control": {"text": "hi\u202eevil"},
+            "chat_empty": {"text": " \t "},
+            "chat_phrase": {"phrase": "rm -rf /"},
+            "not_understood": {"text": 7},
+        }
+        for reason, line in hostile.items():
+            host.send_text(json.dumps({"type": "chat", **line}).replace("\\u", "\\u"))
+            refused = answer(host)
+            assert refused["reason"] == reason, (reason, refused)
+            assert PERSIAN_LETTER.search(refused["messages"]["fa"])
+        host.send_json({"type": "chat", "text": "one", "phrase": "hello"})
+        assert answer(host)["reason"] == "chat_empty"
+        host.send_json({"type": "chat", "text": "x" * 900})
+        assert answer(host)["reason"] == "not_understood"  # longer than any line: refused at the door
+        host.send_json({"type": "chat", "phrase": "thanks"})
+        assert answer(host) == {"type": "said"}
+        [heard] = chat_lines(other, 1)  # the only line anyone heard
+        assert heard["phrase"] == "thanks"
+        for _ in range(4):
+            host.send_json({"type": "chat", "phrase": "oops"})
+            assert answer(host) == {"type": "said"}
+        host.send_json({"type": "chat", "phrase": "oops"})
+        assert answer(host)["reason"] == "chat_too_fast"
+        other.send_json({"type": "chat", "phrase": "oops"})  # another seat writes on
+        assert answer(other) == {"type": "said"}

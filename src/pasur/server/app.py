@@ -5,10 +5,11 @@ checked at the door (:mod:`.guard`) and again here, bounded by :class:`.settings
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..core import Rules, RulesError
 from ..i18n import LANGUAGES, refusal
 from .bots import BotPool, server_levels
+from .chat import BURST_LINES, BURST_SECONDS, LINE_LENGTH
 from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
 from .settings import ServerSettings
@@ -85,8 +87,37 @@ class PingMessage(BaseModel):
     type: Literal["ping"]
 
 
+class ContinueMessage(BaseModel):
+    """Between rounds: this player has seen the breakdown and is ready for the next deal."""
+
+    type: Literal["continue"]
+
+
+class PaceMessage(BaseModel):
+    """A player asks the bots to play faster (or at the usual pace again)."""
+
+    type: Literal["pace"]
+    fast: bool
+
+
+class ChatMessage(BaseModel):
+    """A chat line: free ``text`` or a quick ``phrase``; a spectator may say a ``name``."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=4 * LINE_LENGTH)
+    phrase: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
+
+
 #: What a browser may send, by its ``type``.
-CLIENT_MESSAGES: dict[str, type[BaseModel]] = {"move": MoveMessage, "start": StartMessage, "ping": PingMessage}
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
+    "move": MoveMessage,
+    "start": StartMessage,
+    "ping": PingMessage,
+    "continue": ContinueMessage,
+    "pace": PaceMessage,
+    "chat": ChatMessage,
+}
 
 
 def table_rules(options: dict[str, Any]) -> Rules:
@@ -168,6 +199,7 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
     messages = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
+    chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per address and seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
 
     @asynccontextmanager
@@ -287,6 +319,7 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
             await websocket.send_json(_error(error))
             await websocket.close(code=4000 + _status(error))
             return
+        may_chat = functools.partial(chats.allow, f"{client} {seat}")
         try:
             while True:
                 raw = await websocket.receive_text()
@@ -295,7 +328,7 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
                         _error(TooManyRequests("too many messages: slow down", "too_many_messages"))
                     )
                     continue
-                await websocket.send_json(await _answer(room, seat, token, raw, settings))
+                await websocket.send_json(await _answer(room, seat, token, raw, settings, may_chat))
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
             pass  # the browser went away: it reclaims its seat when it connects again
         finally:
@@ -305,7 +338,12 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
 
 
 async def _answer(
-    room: TableRoom, seat: int | None, token: str | None, raw: str, settings: ServerSettings
+    room: TableRoom,
+    seat: int | None,
+    token: str | None,
+    raw: str,
+    settings: ServerSettings,
+    may_chat: Callable[[], bool],
 ) -> dict[str, Any]:
     """One client message handled: an answer saying what happened or what was wrong."""
     try:
@@ -324,6 +362,12 @@ async def _answer(
         if isinstance(message, StartMessage):
             await room.start(token)
             return {"type": "started"}
+        if isinstance(message, ContinueMessage):
+            return await room.deal_on(seat)
+        if isinstance(message, PaceMessage):
+            return await room.set_pace(seat, message.fast)
+        if isinstance(message, ChatMessage):
+            return await room.say(seat, message.text, message.phrase, message.name, may_chat)
         return {"type": "pong", "version": room.version}
     except TableError as error:
         refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}

@@ -75,6 +75,10 @@ class Audience:
         """Send every listener its own message."""
         await asyncio.gather(*(deliver(listener, message_for(listener)) for listener in list(self.listeners)))
 
+    async def send_where(self, message: dict[str, Any], wanted: Callable[[Listener], bool]) -> None:
+        """Send ``message`` to the listeners ``wanted`` says."""
+        await asyncio.gather(*(deliver(listener, message) for listener in list(self.listeners) if wanted(listener)))
+
     def _presence_changed(self) -> None:
         """Someone came or went: everyone is told in one small message, once for every change
         within :data:`PRESENCE_SECONDS` (never a whole state per coming and going)."""

@@ -7,37 +7,63 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from ..core import Match, Move, Round, cards_in, short_texts
+from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..core.record import positions
-from .seats import TableSettings, TableStatus
+from ..i18n import LANGUAGES, bot_name
+from .seats import Seat, TableSettings, TableStatus
 
 
 def table_json(
     table_id: str, settings: TableSettings, status: TableStatus, connected: list[bool], seat: int | None
 ) -> dict[str, Any]:
-    """The table as anyone may see it: status, rules, seats (who is connected), timer; ``you`` is
-    the seat it is shown to."""
+    """The table as anyone may see it: status, rules, seats (who is connected, and the name to
+    show in each language: bots get distinct ones), timer; ``you`` is the seat it is shown to."""
     return {
         "id": table_id,
         "status": status.value,
         "rules": settings.rules.to_dict(),
         "seats": [
-            {"name": place.name, "bot": place.bot, "open": place.open, "connected": here}
-            for place, here in zip(settings.seats, connected, strict=True)
+            {"name": place.name, "bot": place.bot, "open": place.open, "connected": here, "shown": shown}
+            for place, here, shown in zip(settings.seats, connected, shown_names(settings.seats), strict=True)
         ],
         "timer": settings.timer,
         "you": seat,
     }
 
 
-def state_json(match: Match | None, seat: int | None, version: int, table: dict[str, Any]) -> dict[str, Any]:
-    """Everything ``seat`` may know (None: a spectator) at ``version``."""
+def shown_names(seats: tuple[Seat, ...]) -> list[dict[str, str] | None]:
+    """Each seat's name in each language: a person's own, a bot's "Shirin (medium)"; None if open."""
+    names: list[dict[str, str] | None] = []
+    bots = 0
+    for seat in seats:
+        if seat.bot:
+            names.append({lang: bot_name(bots, seat.bot, lang) for lang in LANGUAGES})
+            bots += 1
+        else:
+            names.append(None if seat.name is None else dict.fromkeys(LANGUAGES, seat.name))
+    return names
+
+
+def state_json(
+    match: Match | None,
+    seat: int | None,
+    version: int,
+    table: dict[str, Any],
+    last: Played | None = None,
+    waiting: frozenset[int] | None = None,
+) -> dict[str, Any]:
+    """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
+    last move did. Between rounds (``waiting``: the players not yet ready) it shows the round
+    that ended, not the next deal."""
     state: dict[str, Any] = {"type": "state", "version": version, "table": table}
     if match is None:
         return state
-    game = match.rounds[-1]
+    between = waiting is not None and len(match.rounds) > 1
+    game = match.rounds[-2] if between else match.rounds[-1]
     state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
-    codes = game.legal_codes() if seat is not None and match.turn == seat else []
+    state["waiting"] = sorted(waiting) if between and waiting is not None else None
+    state["last"] = played_json(last) if last is not None else None
+    codes = game.legal_codes() if seat is not None and match.turn == seat and not between else []
     state["legal"] = [
         {"text": text, **Move.from_code(code).to_json()} for text, code in zip(short_texts(codes), codes, strict=True)
     ]
@@ -45,6 +71,19 @@ def state_json(match: Match | None, seat: int | None, version: int, table: dict[
     state["winner"] = match.winner
     state["rounds"] = [round_summary(done) for done in match.rounds if done.over]
     return state
+
+
+def played_json(played: Played) -> dict[str, Any]:
+    """What a move did, as everyone saw it: who played what, a Sur, and a round's end sweep."""
+    return {
+        "round": played.round,
+        "seat": played.seat,
+        **played.move.to_json(),
+        "sur": played.sur,
+        "round_over": played.round_over,
+        "sweeper": played.sweeper,
+        "swept": [str(card) for card in cards_in(played.swept)],
+    }
 
 
 def played_since(match: Match, version: int) -> list[dict[str, Any]]:

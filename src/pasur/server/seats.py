@@ -27,13 +27,18 @@ class TableStatus(StrEnum):
     FINISHED = "finished"
 
 
+def has_controls(text: str) -> bool:
+    """Whether ``text`` holds control or text-direction characters (never shown to others)."""
+    return any(unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS for char in text)
+
+
 def person_name(raw: str) -> str:
     """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
     characters of any script with ordinary punctuation. TableError refuses control and
     text-direction characters (``name_control``), a name nothing of which shows (``name_empty``)
     and a longer one (``name_too_long``)."""
     name = unicodedata.normalize("NFC", raw).strip()
-    if any(unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS for char in name):
+    if has_controls(name):
         raise TableError("a name may not hold control or text-direction characters", "name_control")
     visible = [char for char in name if unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")]
     if not visible:

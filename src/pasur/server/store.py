@@ -66,6 +66,21 @@ class MoveRow(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+class ChatRow(Base):
+    """One chat line of a table, in the order said."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    said: Mapped[str] = mapped_column(String(40))
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
     """A table as stored: its id, its settings (the JSON of ``TableSettings``) and its status."""
@@ -141,6 +156,27 @@ class Store:
         with Session(self.engine) as session:
             rows = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.version))
             return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in rows]
+
+    @_storage
+    def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
+        """Store a chat line (``channel``, ``seat``, ``name``, ``text`` or ``phrase``)."""
+        with self.engine.begin() as connection:
+            said = datetime.now(UTC).isoformat(timespec="seconds")
+            connection.execute(insert(ChatRow), {"table_id": table_id, "said": said, **line})
+
+    @_storage
+    def chat(self, table_id: str, channel: str, limit: int) -> list[dict[str, Any]]:
+        """A table's last ``limit`` chat lines in ``channel``, oldest first."""
+        query = (
+            select(ChatRow)
+            .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+            .order_by(ChatRow.id.desc())
+            .limit(limit)
+        )
+        with Session(self.engine) as session:
+            rows = list(session.scalars(query))
+        fields = ("channel", "seat", "name", "text", "phrase")
+        return [{name: getattr(row, name) for name in fields} for row in reversed(rows)]
 
     def close(self) -> None:
         self.engine.dispose()

@@ -13,14 +13,17 @@ import random
 import re
 import secrets
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import IllegalMove, Match, MoveCode, Rules, to_record
+from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
 from ..host import STAND_IN, bot_seed
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
-from .errors import NoSuchTable, StorageUnavailable, TableError
+from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
+from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .projection import played_since, replay_steps, state_json, table_json
 from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
 from .store import Store, StoredTable
@@ -35,6 +38,8 @@ OPEN_TABLE_SECONDS = 3600.0
 STORAGE_RETRY_SECONDS = 2.0
 #: Public tables in one page of the lobby, at most.
 LISTED_TABLES = 20
+#: How much faster bots play when a player asks them to.
+FAST_PACE = 4.0
 #: What a table id looks like (``secrets.token_urlsafe(6)``).
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
@@ -56,6 +61,14 @@ class TableRoom:
     #: (seat, client move id) → (the version it made, its move's short text).
     client_ids: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
     deadline: float | None = None  # loop time when the turn timer runs out
+    #: What the last move did (None before the first).
+    last: Played | None = None
+    #: Between two rounds: the people's seats that have not yet said to deal on (None: not between).
+    waiting: frozenset[int] | None = None
+    #: Whether a player asked the bots to play faster.
+    fast: bool = False
+    #: Recent chat lines per channel.
+    chat: dict[Channel, deque[ChatLine]] = field(default_factory=kept_lines)
     #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
     created: int = 0
     _task: asyncio.Task[None] | None = None
@@ -85,12 +98,16 @@ class TableRoom:
         if room.status is not TableStatus.OPEN:
             room.match = Match(settings.rules, seed=settings.seed)
             for move in store.moves(stored.id):
-                room.match.play(move.move)
+                room.last = room.match.play(move.move)
                 room.version = move.version
                 if move.client_id:
                     room.client_ids[move.seat, move.client_id] = (move.version, move.move)
             if room.match.over:
                 room.status = TableStatus.FINISHED
+            elif room.last is not None and room.last.round_over:
+                room.waiting = room.people()
+        for channel in Channel:
+            room.chat[channel].extend(ChatLine.read(line) for line in store.chat(stored.id, channel, KEPT_LINES))
         return room
 
     def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
@@ -107,6 +124,10 @@ class TableRoom:
             return None
         digest = token_hash(token)
         return next((index for index, seat in enumerate(self.seats) if seat.token_hash == digest), None)
+
+    def people(self) -> frozenset[int]:
+        """The seats people sit in."""
+        return frozenset(index for index, seat in enumerate(self.seats) if seat.token_hash)
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and token_hash(token or "") == self.settings.host_hash
@@ -162,6 +183,8 @@ class TableRoom:
             return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
         if self.match is None or self.status is not TableStatus.PLAYING:
             raise TableError("the match is not under way", "not_under_way")
+        if self.waiting is not None:
+            raise TableError("the round is over: say when you are ready for the next deal", "between_rounds")
         if version != self.version:
             raise TableError(
                 f"that move was made against version {version}; the table is at {self.version}", "stale_version"
@@ -182,7 +205,7 @@ class TableRoom:
         text = self.match.rounds[-1].notation(code)
         if self.store is not None:
             self.store.add_move(self.id, self.version + 1, seat, text, client_id)
-        self.match.play_code(code)
+        self.last = self.match.play(code)
         self.version += 1
         if client_id:
             self.client_ids[seat, client_id] = (self.version, text)
@@ -192,7 +215,57 @@ class TableRoom:
             self.status = TableStatus.FINISHED
             with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
                 self._save()
+        elif self.last.round_over:
+            self.waiting = self.people()  # everyone sees the round end and its breakdown first
         await self.changed()
+
+    async def deal_on(self, seat: int | None) -> dict[str, Any]:
+        """A player is ready for the next deal; once every player is, play goes on."""
+        if seat is None:
+            raise TableError("you have no seat at this table", "no_seat")
+        if self.waiting is not None and seat in self.waiting:
+            self.waiting -= {seat}
+            if not self.waiting:
+                self.waiting = None
+            await self.changed()
+        return {"type": "dealt_on", "version": self.version}
+
+    async def set_pace(self, seat: int | None, fast: bool) -> dict[str, Any]:
+        """A player asks the bots to play at the usual pace or faster."""
+        if seat is None:
+            raise TableError("you have no seat at this table", "no_seat")
+        self.fast = fast
+        return {"type": "pace", "fast": fast}
+
+    async def say(
+        self,
+        seat: int | None,
+        text: str | None,
+        phrase: str | None,
+        name: str | None = None,
+        may_say: Callable[[], bool] = lambda: True,
+    ) -> dict[str, Any]:
+        """A chat line from ``seat`` (None: a spectator, who may give a ``name``), told to its
+        channel and stored, if ``may_say`` (the writer's pace) allows; TableError says what is
+        wrong with it, and nothing is said then."""
+        if (text is None) == (phrase is None):
+            raise TableError("say a text or a quick phrase, not both", "chat_empty")
+        channel = Channel.of(seat)
+        shown = (self.seats[seat].name or "") if seat is not None else person_name(name) if name else "spectator"
+        line = ChatLine(
+            channel,
+            seat,
+            shown,
+            text=chat_text(text) if text is not None else None,
+            phrase=chat_phrase(phrase) if phrase is not None else None,
+        )
+        if not may_say():
+            raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
+        if self.store is not None:
+            self.store.add_chat(self.id, line.stored())
+        self.chat[channel].append(line)
+        await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is channel)
+        return {"type": "said"}
 
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
@@ -201,8 +274,8 @@ class TableRoom:
         self._task = None
         loop = asyncio.get_running_loop()
         seat = self.match.turn if self.match is not None and self.status is TableStatus.PLAYING else None
-        waiting_for_person = seat is not None and not self.seats[seat].bot and self.settings.timer
-        self.deadline = loop.time() + self.settings.timer if waiting_for_person else None
+        waiting_for_people = self.waiting is not None or (seat is not None and not self.seats[seat].bot)
+        self.deadline = loop.time() + self.settings.timer if waiting_for_people and self.settings.timer else None
         await self.audience.send_each(lambda listener: self.projection(listener.seat))
         self.schedule()
 
@@ -213,14 +286,26 @@ class TableRoom:
         seat = self.match.turn
         assert seat is not None
         loop = asyncio.get_running_loop()
-        if self.seats[seat].bot:
-            delay = self.bots.delay if self.bots is not None else 0.0
+        if self.waiting is not None:
+            if self.settings.timer:  # the turn timer ends the wait between rounds too
+                if self.deadline is None:
+                    self.deadline = loop.time() + self.settings.timer
+                self._task = loop.create_task(self._end_wait(max(0.0, self.deadline - loop.time())))
+        elif self.seats[seat].bot:
+            delay = (self.bots.delay if self.bots is not None else 0.0) / (FAST_PACE if self.fast else 1.0)
             self._task = loop.create_task(self._bot_move(seat, self.seats[seat].bot or STAND_IN, delay))
         elif self.settings.timer:
             if self.deadline is None:
                 self.deadline = loop.time() + self.settings.timer
             delay = max(0.0, self.deadline - loop.time())
             self._task = loop.create_task(self._bot_move(seat, STAND_IN, delay))
+
+    async def _end_wait(self, delay: float) -> None:
+        """The wait between rounds ends after ``delay`` seconds, ready or not."""
+        await asyncio.sleep(delay)
+        self._task = None
+        self.waiting = None
+        await self.changed()
 
     async def _bot_move(self, seat: int, level: str, delay: float) -> None:
         """The bot of ``level`` plays for ``seat`` after ``delay`` seconds, unless the table moved
@@ -244,9 +329,12 @@ class TableRoom:
     # -- what listeners see -----------------------------------------------------------------------
 
     async def connect(self, send: Send, seat: int | None, since: int | None) -> Listener:
-        """A new listener, sent its projection; TableError when a spectator finds the table full."""
+        """A new listener, sent its projection and its channel's recent chat; TableError when a
+        spectator finds the table full."""
         listener = self.audience.add(send, seat)
-        await deliver(listener, self.projection(seat, since))
+        first = self.projection(seat, since)
+        first["chat"] = [line.to_json() for line in self.chat[Channel.of(seat)]]  # the recent lines, once
+        await deliver(listener, first)
         return listener
 
     async def disconnect(self, listener: Listener) -> None:
@@ -255,7 +343,8 @@ class TableRoom:
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
         table = table_json(self.id, self.settings, self.status, self.audience.connected(), seat)
-        state = state_json(self.match, seat, self.version, table)
+        table["fast"] = self.fast
+        state = state_json(self.match, seat, self.version, table, self.last, self.waiting)
         if self.match is not None:
             if self.deadline is not None:
                 state["seconds_left"] = max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
