@@ -96,9 +96,10 @@ def browser() -> Iterator[Any]:
 SOCKET_URLS: list[str] = []
 
 
-def recorded_page(browser: Any) -> tuple[Any, list[dict[str, Any]]]:
-    """A page in a fresh context, and the list every WebSocket frame it receives goes to."""
-    page = browser.new_context().new_page()
+def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """A page in a fresh context, and the list every WebSocket frame it receives goes to. Plays
+    are shown without motion unless ``motion`` is "no-preference" (as most people have it)."""
+    page = browser.new_context(reduced_motion=motion, **context).new_page()
     frames: list[dict[str, Any]] = []
 
     def watch(websocket: Any) -> None:
@@ -139,9 +140,9 @@ def finished(page: Any) -> bool:
 
 
 def close_breakdown(page: Any) -> None:
-    """Close the round's breakdown if it is up."""
+    """Close the round's breakdown if it is up (a player's Continue deals the next round)."""
     if page.is_visible("#round-dialog[open]"):
-        page.click("#round-dialog button")
+        page.click("#round-dialog button:visible")
 
 
 def click_a_move(page: Any) -> bool:
@@ -191,12 +192,23 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser):
     record = record_of(server, url)
     assert len(record["rounds"]) >= 1
     assert_nothing_hidden_was_sent(frames, record, 0)
-    assert "Haft Khaj" in (page.text_content("#round-table") or "")  # the last round's breakdown
-    close_breakdown(page)
+    # the winner, the last breakdown and Replay together, nothing over them, no empty felt
+    assert "Haft Khaj" in page.inner_text("#final-table") and page.is_visible("#open-replay")
+    assert not page.is_visible("#round-dialog") and not page.is_visible("#arena")
     page.click("#open-replay")
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-next")
-    assert "1" in page.inner_text("#replay-position")
+    assert "move 1 of" in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
+    moves = len(record["rounds"][0]["moves"])
+    page.click("#replay-last")  # the end of the round, with its breakdown
+    assert page.url.endswith(f"#replay=1.{moves}") and "Haft Khaj" in page.inner_text("#replay-body")
+    if len(record["rounds"]) > 1:
+        page.select_option("#replay-round", "2")
+        assert page.url.endswith("#replay=2.0")
+    linked = page.context.new_page()  # a link to a position opens there
+    linked.goto(url + "#replay=1.5")
+    linked.wait_for_selector("#replay:not([hidden])")
+    assert "move 5 of" in linked.inner_text("#replay-position")
 
 
 def test_reload_mid_round_and_carry_on(server, browser):
@@ -222,7 +234,7 @@ def test_two_browsers_play_each_other(server, browser):
     host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
     host.click("#start")
     guest.wait_for_selector("#board:not([hidden])")
-    assert "Bahram" in host.inner_text("#opponents")
+    assert "Bahram" in host.inner_text(".seat[data-seat='1']")
     play_until([host, guest], lambda: finished(host) and finished(guest))
     record = record_of(server, url)
     assert record["names"] == ["Ava", "Bahram"]
@@ -236,6 +248,7 @@ def test_the_server_restarts_mid_round_and_the_page_carries_on(server, browser):
     version = page.evaluate("version")
     server.stop()
     page.wait_for_function("document.querySelector('#connection').textContent.includes('reconnecting')")
+    assert page.is_visible("#offline")  # said plainly, not only in small grey text
     server.start()
     page.wait_for_function(f"document.querySelector('#connection').textContent === 'connected' && version >= {version}")
     play_until([page], lambda: finished(page))

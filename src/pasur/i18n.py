@@ -14,6 +14,45 @@ BOT_PERSONAS = {"en": ("Shirin", "Bahram", "Laleh"), "fa": ("شیرین", "به�
 #: The levels people choose from, as Persian players call them.
 PERSIAN_LEVELS = {"beginner": "مبتدی", "easy": "آسان", "medium": "متوسط", "hard": "سخت", "master": "استاد"}
 
+#: The rules in a few lines (docs/RULES.md has every point), as the web page's Rules dialog and the
+#: terminal's ``?`` show them: (title, lines) per language.
+RULES_SUMMARY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "en": (
+        "Pasur in brief",
+        (
+            "Each player gets 4 cards and 4 go face up on the table; when every hand is empty, 4 more"
+            " each, until the pack is gone. A round is one pack.",
+            "On your turn play one card. A numeral takes numerals on the table that add up with it to 11"
+            " (a 7 takes a 4, or a 3 and an Ace).",
+            "A King takes a King and a Queen a Queen. A Jack takes every numeral and Jack on the table,"
+            " but no King or Queen. A card that can take must take; otherwise it stays on the table.",
+            "Clearing the table is a Sur, worth 5 points (not with a Jack, not in the last deal, not for a"
+            " side already on 50). Surs cancel tit for tat between sides.",
+            "At the end of the round the last side to capture takes what is left on the table.",
+            "Points: 7 clubs or more 7, the 2 of clubs 2, the 10 of diamonds 3, each Ace 1, each Jack 1.",
+            "The match ends when a round leaves a side on the target (62 by default) with the highest score.",
+            "With four players partners sit opposite (seats 1 and 3 against 2 and 4) and share one pile.",
+        ),
+    ),
+    "fa": (
+        "پاسور به کوتاهی",
+        (
+            "هر بازیکن ۴ کارت می‌گیرد و ۴ کارت رو به بالا روی زمین می‌آید؛ وقتی دست همه خالی شد، باز هر"
+            " کدام ۴ کارت، تا دسته تمام شود. هر دست یک دسته کامل است.",
+            "در نوبت خود یک کارت بازی کنید. کارت عددی، کارت‌های عددی زمین را که با آن جمعشان ۱۱ شود"
+            " برمی‌دارد (۷ یک ۴ را، یا یک ۳ و یک تک را).",
+            "شاه یک شاه و بی‌بی یک بی‌بی برمی‌دارد. سرباز همه کارت‌های عددی و سربازهای زمین را برمی‌دارد،"
+            " ولی شاه و بی‌بی را نه. کارتی که بتواند بردارد باید بردارد؛ وگرنه روی زمین می‌ماند.",
+            "خالی کردن زمین «سور» است و ۵ امتیاز دارد (نه با سرباز، نه در پخش آخر، نه برای طرفی که به ۵۰"
+            " رسیده). سورهای دو طرف یکی‌یکی هم را خنثی می‌کنند.",
+            "در پایان دست، هر چه روی زمین مانده به طرفی می‌رسد که آخرین بار برداشته است.",
+            "امتیازها: ۷ خاج یا بیشتر ۷، دو خاج ۲، ده خشت ۳، هر تک ۱، هر سرباز ۱.",
+            "بازی وقتی تمام می‌شود که پس از یک دست، طرفی به هدف (پیش‌فرض ۶۲) برسد و بیشترین امتیاز را داشته باشد.",
+            "در بازی چهارنفره یارها روبه‌روی هم می‌نشینند (جای ۱ و ۳ در برابر ۲ و ۴) و برداشت‌هایشان یکی است.",
+        ),
+    ),
+}
+
 CATALOG: dict[str, tuple[str, str]] = {
     # key: (English, Persian)
     "title": ("Pasur", "پاسور"),

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core import Rules, RulesError
-from ..i18n import LANGUAGES, refusal
+from ..i18n import LANGUAGES, RULES_SUMMARY, refusal
 from .bots import BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS, LINE_LENGTH
 from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
@@ -228,6 +228,11 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
     @app.get("/t/{table_id}", include_in_schema=False)
     async def page(table_id: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/help")
+    async def rules_help() -> dict[str, Any]:
+        """The rules in brief, in every language of the page."""
+        return {lang: {"title": title, "lines": lines} for lang, (title, lines) in RULES_SUMMARY.items()}
 
     @app.post("/api/tables")
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:

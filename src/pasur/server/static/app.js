@@ -1,11 +1,11 @@
 "use strict";
-// The Pasur page: the lobby (create a table) and the table (join, start, play, replay).
+// The Pasur page: the lobby (create or find a table) and the table (join, start, play, chat, replay).
 // It only ever holds what the server sends this seat.
 
 const I18N = {
   en: {
     title: "Pasur", lobby_title: "Play Pasur", your_name: "Your name", players: "Players",
-    partnership: "Partners sit opposite (0+2 against 1+3)", other_seats: "The other seats",
+    partnership: "Partners sit opposite (seats 1+3 against 2+4)", other_seats: "The other seats",
     target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
@@ -22,11 +22,19 @@ const I18N = {
     quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
     table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
-    player_name: "Player",
+    player_name: "Player", seconds_opt: "{n} s", rules: "Rules", close: "Close", partner: "partner",
+    waiting_continue: "Waiting for {names} to continue", swept: "What is left goes to {name}: {cards}",
+    sur_by: "Sur! {name}", lost: "Connection lost: reconnecting…", fast: "Faster bots", seat_short: "seat {n}",
+    chat: "Chat", chat_players: "Table chat (players)", chat_spectators: "Spectators' chat", say: "Send",
+    chat_placeholder: "Say something…", mute_chat: "Mute chat", mute: "Mute", unmute: "Unmute", phrase: "Quick phrase…",
+    spectator: "spectator", hello: "Hello!", good_luck: "Good luck!", well_played: "Well played!", nice_sur: "Nice Sur!",
+    oops: "Oops!", thanks: "Thanks!", good_game: "Good game!", last_round: "The last round",
+    replay_round: "Round", replay_start: "Start of the round", replay_end: "End of the round", watching: "{n} watching",
+    nobody_took: "no one",
   },
   fa: {
     title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
-    partnership: "یارها روبه‌روی هم (۰+۲ در برابر ۱+۳)", other_seats: "جای‌های دیگر",
+    partnership: "یارها روبه‌روی هم (جای ۱+۳ در برابر ۲+۴)", other_seats: "جای‌های دیگر",
     target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
@@ -43,29 +51,44 @@ const I18N = {
     quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
     open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
     table_entry: "{players} نفره · تا {target} · {free} جای خالی", bots_in: "ربات‌ها: {levels}", join_table: "نشستن",
-    player_name: "بازیکن",
+    player_name: "بازیکن", seconds_opt: "{n} ثانیه", rules: "قوانین", close: "بستن", partner: "یار",
+    waiting_continue: "در انتظار ادامهٔ {names}", swept: "باقی زمین به {name} می‌رسد: {cards}",
+    sur_by: "سور! {name}", lost: "اتصال قطع شد: در حال وصل شدن دوباره…", fast: "ربات‌های تندتر", seat_short: "جای {n}",
+    chat: "گفت‌وگو", chat_players: "گفت‌وگوی بازیکن‌ها", chat_spectators: "گفت‌وگوی تماشاگرها", say: "بفرست",
+    chat_placeholder: "چیزی بنویسید…", mute_chat: "بی‌صدا کردن گفت‌وگو", mute: "بی‌صدا", unmute: "باصدا", phrase: "جملهٔ آماده…",
+    spectator: "تماشاگر", hello: "سلام!", good_luck: "موفق باشید!", well_played: "خوب بازی کردید!", nice_sur: "سور قشنگی بود!",
+    oops: "اوه!", thanks: "ممنون!", good_game: "بازی خوبی بود!", last_round: "دست آخر",
+    replay_round: "دست", replay_start: "آغاز دست", replay_end: "پایان دست", watching: "{n} تماشاگر",
+    nobody_took: "هیچ‌کس",
   },
 };
 const LEVEL_NAMES = {
   en: { beginner: "beginner", easy: "easy", medium: "medium", hard: "hard", master: "master" },
-  fa: { beginner: "تازه‌کار", easy: "آسان", medium: "متوسط", hard: "سخت", master: "استاد" },
+  fa: { beginner: "مبتدی", easy: "آسان", medium: "متوسط", hard: "سخت", master: "استاد" },  // as pasur/i18n.py says them
 };
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const PHRASES = ["hello", "good_luck", "well_played", "nice_sur", "oops", "thanks", "good_game"];
 const $ = (selector) => document.querySelector(selector);
 
 let lang = localStorage.getItem("pasur-lang") || "en";
-let state = null;            // the last state the server sent
-let version = null;          // its version
+const tableId = location.pathname.startsWith("/t/") ? decodeURIComponent(location.pathname.slice(3)) : null;
+let state = null;            // the state on screen
+let version = null;          // the newest version the server sent
+let queue = [];              // states received and not yet shown: each play is shown in turn
+let showing = false;         // whether a play is being shown
 let socket = null;
 let retry = 400;
+let sent = null;             // the move sent and not yet answered: its id and the choices it was made from
 let chosen = null;           // the hand card chosen while picking a capture
 let picked = new Set();      // table cards tapped so far
-let shownRounds = null;      // finished rounds already shown
 let seenTable = new Set();   // table cards already drawn (new ones animate)
 let deadline = null;
+let closedRound = null;      // the finished round whose breakdown was closed
+let spectators = 0;
+let chatLines = [];
+let muted = new Set(JSON.parse(localStorage.getItem(`pasur-muted-${tableId}`) || "[]"));
 let replaySteps = null;
 let replayIndex = 0;
-const tableId = location.pathname.startsWith("/t/") ? decodeURIComponent(location.pathname.slice(3)) : null;
 
 function persianDigits(text) {
   return String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
@@ -86,7 +109,8 @@ function escapeHtml(text) {
 // -- cards, drawn here ------------------------------------------------------------------------
 
 function cardLabel(card) {
-  return card.slice(0, -1) + SUITS[card.slice(-1)];
+  const rank = card.slice(0, -1);
+  return (lang === "fa" ? persianDigits(rank) : rank) + SUITS[card.slice(-1)];
 }
 
 function cardsHtml(cards) {
@@ -219,18 +243,25 @@ function token() {
   return localStorage.getItem(`pasur-token-${tableId}`);
 }
 
+function showConnection(connected) {
+  const badge = $("#connection");
+  badge.textContent = connected ? t("connected") : t("reconnecting");
+  badge.classList.toggle("lost", !connected);
+  $("#offline").hidden = connected;
+}
+
 function connect() {
   const url = new URL(`/ws/${encodeURIComponent(tableId)}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(url);
   socket.onopen = () => {
     retry = 400;
-    $("#connection").textContent = t("connected");
+    showConnection(true);
     socket.send(JSON.stringify({ type: "hello", token: token(), since: version }));  // never in the URL
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
-    $("#connection").textContent = t("reconnecting");
+    showConnection(false);
     if (event.code === 4404) return;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 4000);
@@ -239,21 +270,28 @@ function connect() {
 
 function receive(message) {
   if (message.type === "state") {
-    state = message;
     version = message.version;
-    deadline = message.seconds_left != null ? Date.now() + message.seconds_left * 1000 : null;
-    if (!state.legal || !state.legal.length) { chosen = null; picked.clear(); }
-    if (state.table.status === "open" && sessionStorage.getItem(`pasur-start-${tableId}`)) {
+    if (message.chat) { chatLines = message.chat; renderChat(); }
+    if (message.table.status === "open" && sessionStorage.getItem(`pasur-start-${tableId}`)) {
       sessionStorage.removeItem(`pasur-start-${tableId}`);  // a quick game: no one else to wait for
       send({ type: "start" });
     }
-    render();
+    queue.push(message);
+    showNext();
   } else if (message.type === "refused" || message.type === "error") {
+    if (sent && message.id === sent.id && state) { state.legal = sent.legal; sent = null; render(); }
     $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
-  } else if (message.type === "presence" && state) {
-    message.connected.forEach((connected, seat) => { state.table.seats[seat].connected = connected; });
+  } else if (message.type === "presence") {
+    spectators = message.spectators;
+    for (const pending of [state, ...queue]) {
+      if (pending) message.connected.forEach((connected, seat) => { pending.table.seats[seat].connected = connected; });
+    }
     render();
-  } else if (message.type === "ack") {
+  } else if (message.type === "chat") {
+    chatLines.push(message);
+    chatLines = chatLines.slice(-100);
+    renderChat();
+  } else if (message.type === "ack" || message.type === "said") {
     $("#table-error").textContent = "";
   }
 }
@@ -264,16 +302,128 @@ function send(message) {
 
 function play(text) {
   const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
-  send({ type: "move", version, move: text, id });
+  send({ type: "move", version: state.version, move: text, id });
+  sent = { id, legal: state.legal };
+  state.legal = [];  // one move a turn: the hand waits for the answer
   chosen = null;
   picked.clear();
+  render();
+}
+
+// -- the table: showing each play in turn -----------------------------------------------------
+
+function fast() {
+  return Boolean(state && state.table.fast);  // the table's pace: any player may change it
+}
+
+function pace(ms) {
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
+  return fast() ? ms / 3 : ms;
+}
+
+async function showNext() {
+  if (showing) return;
+  showing = true;
+  try {
+    while (queue.length) {
+      const next = queue.shift();
+      const before = state;
+      if (before && before.view && next.last && next.version === before.version + 1) {
+        await showPlay(next.last, next).catch(() => {});
+      }
+      state = next;
+      deadline = next.seconds_left != null ? Date.now() + next.seconds_left * 1000 : null;
+      if (!state.legal || !state.legal.length) { chosen = null; picked.clear(); }
+      render();
+    }
+  } finally {
+    showing = false;
+  }
+}
+
+function centre(element) {
+  const box = element.getBoundingClientRect();
+  return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+}
+
+function flyingCard(card, from) {
+  const flying = document.createElement("div");
+  flying.className = "card flying";
+  flying.innerHTML = card ? cardSvg(card) : backSvg();
+  flying.style.left = `${from.x - 30}px`;
+  flying.style.top = `${from.y - 42}px`;
+  document.body.append(flying);
+  return flying;
+}
+
+async function fly(elements, to, ms) {
+  await Promise.all(elements.map((element) => {
+    const from = centre(element);
+    return element.animate(
+      [{ transform: "translate(0, 0)" }, { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) scale(.6)`, opacity: 0.4 }],
+      { duration: ms, easing: "ease-in-out", fill: "forwards" },
+    ).finished;
+  }));
+}
+
+function pileOf(seat) {
+  return document.querySelector(`.seat[data-seat="${seat}"] .pile`) || $("#table-cards");
+}
+
+function seatOfSide(side) {
+  const rules = state.table.rules;
+  const seats = [...Array(rules.players).keys()];
+  return seats.find((seat) => sideOf(seat) === side) ?? 0;
+}
+
+async function showPlay(last, next) {
+  // The card goes from the seat (or your hand) to the table; what it takes goes to the pile.
+  const ms = pace(520);
+  const source = document.querySelector(`#hand .card[data-card="${last.card}"]`)
+    || document.querySelector(`.seat[data-seat="${last.seat}"] .backs`) || $("#table-cards");
+  const table = $("#table-cards");
+  const flying = flyingCard(last.card, centre(source));
+  source.closest("#hand") && source.remove();
+  const spot = table.lastElementChild ? centre(table.lastElementChild) : centre(table);
+  await fly([flying], { x: spot.x + (table.lastElementChild ? 66 : 0), y: spot.y }, ms);
+  if (last.sur) announce(t("sur_by", { name: seatName(last.seat) }));
+  if (last.take.length) {
+    const taken = last.take.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
+    taken.forEach((element) => element.classList.add("taken"));
+    await delay(pace(300));
+    await fly([flying, ...taken], centre(pileOf(last.seat)), ms);
+  }
+  flying.remove();
+  if (last.round_over && last.swept.length) {
+    const sweeper = seatOfSide(last.sweeper);
+    announce(t("swept", { name: sideName(last.sweeper), cards: last.swept.map(cardLabel).join(" ") }));
+    const left = last.swept.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
+    await delay(pace(400));
+    await fly(left, centre(pileOf(sweeper)), ms);
+  }
+  if (last.sur) await delay(pace(500));
+}
+
+function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function announce(text) {
+  const banner = $("#announce");
+  banner.textContent = text;
+  banner.hidden = false;
+  banner.classList.remove("show");
+  void banner.offsetWidth;  // restart the animation
+  banner.classList.add("show");
+  clearTimeout(announce.timer);
+  announce.timer = setTimeout(() => { banner.hidden = true; }, Math.max(1600, pace(2200)));
 }
 
 // -- the table: drawing -----------------------------------------------------------------------
 
 function seatName(seat) {
   const place = state.table.seats[seat];
-  if (place.bot) return t("bot", { level: LEVEL_NAMES[lang][place.bot] || place.bot });
+  if (place.shown) return place.shown[lang] ?? place.shown.en;
   return place.name ?? t("open_seat");
 }
 
@@ -294,6 +444,7 @@ function render() {
   $("#waiting").hidden = status !== "open";
   $("#board").hidden = status === "open";
   $("#finished").hidden = status !== "finished";
+  $("#chat-box").hidden = false;
   if (status === "open") renderWaiting();
   else renderBoard();
 }
@@ -314,28 +465,86 @@ function renderWaiting() {
   $("#start").hidden = state.table.you !== 0;
 }
 
+/** Where each seat sits around the felt, seen from yours (a spectator sees from seat 0). */
+function placeOf(seat) {
+  const players = state.table.rules.players;
+  const offset = (seat - (state.table.you ?? 0) + players) % players;
+  return { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] }[players][offset];
+}
+
+function renderSeats() {
+  const view = state.view;
+  const rules = state.table.rules;
+  const you = state.table.you;
+  const partners = rules.players === 4 && rules.partnership;
+  document.querySelectorAll(".seat").forEach((box) => box.remove());
+  const arena = $("#arena");
+  for (let seat = 0; seat < rules.players; seat++) {
+    const place = state.table.seats[seat];
+    const side = sideOf(seat);
+    const box = document.createElement("div");
+    box.className = `seat seat-${placeOf(seat)}` + (!view.over && view.turn === seat && !state.waiting ? " turn" : "");
+    box.dataset.seat = seat;
+    const name = document.createElement("div");
+    name.className = "seat-name";
+    const strong = document.createElement("strong");
+    strong.textContent = seatName(seat);  // people's names are text, never markup
+    name.append(strong);
+    const marks = [t("seat_short", { n: seat + 1 })];
+    if (seat === you) marks.push(t("you"));
+    else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
+    const small = document.createElement("small");
+    small.textContent = ` · ${marks.join(" · ")}`;
+    name.append(small);
+    if (!place.bot) {
+      const dot = document.createElement("span");
+      dot.className = place.connected ? "dot on" : "dot";
+      dot.title = place.connected ? t("connected") : t("reconnecting");
+      name.append(dot);
+    }
+    const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
+    const facts = document.createElement("div");
+    facts.className = "seat-facts";
+    facts.textContent = `${t("cards_left", { n: view.hands[seat] })} · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}`;
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const backs = document.createElement("div");
+    backs.className = "backs";
+    backs.innerHTML = seat === you ? "" : backSvg().repeat(view.hands[seat]);
+    const pile = document.createElement("div");
+    pile.className = "pile";
+    pile.title = persianIf(view.captured[side].length);
+    pile.innerHTML = view.captured[side].length ? backSvg() + `<span>${persianIf(view.captured[side].length)}</span>` : "";
+    row.append(backs, pile);
+    box.append(name, facts, row);
+    arena.append(box);
+  }
+}
+
 function renderBoard() {
   const view = state.view;
   const you = state.table.you;
   const rules = state.table.rules;
-  // scores
+  const over = state.table.status === "finished";
+  $("#arena").hidden = over;
+  $("#play-area").hidden = over;
+  // the scores
   const sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
-  $("#scorebar").innerHTML = [...Array(sides).keys()].map((side) => {
-    const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
-    const turn = !view.over && sideOf(view.turn) === side ? " turn" : "";
-    return `<span class="side${turn}"><b>${escapeHtml(sideName(side))}</b> ${persianIf(state.scores[side])}
-      · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}</span>`;
-  }).join("") + `<span>${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}</span>`;
-  // the others
-  $("#opponents").innerHTML = "";
-  for (let seat = 0; seat < rules.players; seat++) {
-    if (seat === you) continue;
-    const box = document.createElement("div");
-    box.className = "opponent" + (!view.over && view.turn === seat ? " turn" : "");
-    box.innerHTML = `<div>${escapeHtml(seatName(seat))}${state.table.seats[seat].connected ? " ●" : ""}</div>
-      <div class="backs" title="${t("cards_left", { n: view.hands[seat] })}">${backSvg().repeat(view.hands[seat])}</div>`;
-    $("#opponents").append(box);
-  }
+  const scores = [...Array(sides).keys()].map((side) => {
+    const span = document.createElement("span");
+    span.className = "side" + (!view.over && sideOf(view.turn) === side ? " turn" : "");
+    const name = document.createElement("b");
+    name.textContent = sideName(side);
+    span.append(name, ` ${persianIf(state.scores[side])}`);
+    return span;
+  });
+  const about = document.createElement("span");
+  about.textContent = `${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}`
+    + (spectators ? ` · ${t("watching", { n: spectators })}` : "");
+  $("#scorebar").replaceChildren(...scores, about);
+  $("#fast").checked = fast();
+  $("#fast-row").hidden = you === null;
+  renderSeats();
   // the table
   const options = chosen ? state.legal.filter((move) => move.card === chosen) : [];
   const table = $("#table-cards");
@@ -343,17 +552,24 @@ function renderBoard() {
   for (const card of view.table) {
     const classes = seenTable.has(card) ? [] : ["enter"];
     if (picked.has(card)) classes.push("taken");
-    if (chosen && options.some((move) => move.take.includes(card))) classes.push("pick");
+    const pickable = chosen && options.some((move) => move.take.includes(card));
+    if (pickable) classes.push("pick");
     const button = cardButton(card, classes);
+    button.tabIndex = pickable ? 0 : -1;  // a tab stop only while it may be picked
     button.addEventListener("click", () => pickTableCard(card));
     table.append(button);
   }
   seenTable = new Set(view.table);
-  // whose turn
+  // whose turn, or who the next deal waits for
   const mine = state.legal.length > 0;
-  let line = view.over ? "" : mine ? t("your_turn") : t("waiting_for", { name: seatName(view.turn) });
+  let line;
+  if (state.waiting) {
+    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you") : seatName(seat))).join(", ") });
+  } else {
+    line = view.over ? "" : mine ? t("your_turn") : t("waiting_for", { name: seatName(view.turn) });
+  }
   if (you === null) line = `${t("spectating")} · ${line}`;
-  if (deadline && !view.over) line += ` · ${t("seconds_left", { n: Math.max(0, Math.round((deadline - Date.now()) / 1000)) })}`;
+  if (deadline && !over) line += ` · ${t("seconds_left", { n: Math.max(0, Math.round((deadline - Date.now()) / 1000)) })}`;
   $("#status").textContent = line;
   // the choices
   const choices = $("#choices");
@@ -370,29 +586,40 @@ function renderBoard() {
       button.textContent = move.take.length ? t("takes", { cards: move.take.map(cardLabel).join("+") }) : t("lay_down");
       button.addEventListener("click", () => play(move.text));
       button.addEventListener("mouseenter", () => highlight(move.take));
+      button.addEventListener("focus", () => highlight(move.take));
       choices.append(button);
     }
   }
-  // the hand
+  // the hand, keeping the keyboard where it was
   const hand = $("#hand");
+  const focused = hand.contains(document.activeElement) ? [...hand.children].indexOf(document.activeElement) : -1;
   hand.innerHTML = "";
   for (const card of view.hand || []) {
     const playable = mine && state.legal.some((move) => move.card === card);
     const button = cardButton(card, [playable ? "playable" : "", chosen === card ? "chosen" : ""].filter(Boolean));
-    button.disabled = !playable;
-    button.addEventListener("click", () => chooseCard(card));
+    button.setAttribute("aria-disabled", String(!playable));
+    button.addEventListener("click", () => { if (playable) chooseCard(card); });
     hand.append(button);
   }
-  // the log: this round's plays
-  $("#log").innerHTML = view.history.map((play) => {
-    const name = escapeHtml(play.seat === you ? t("you") : seatName(play.seat));
-    const text = play.take.length
-      ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
-      : t("laid", { name, card: cardsHtml([play.card]) });
-    return `<li>${text}</li>`;
-  }).join("");
-  showFinishedRounds();
-  if (state.table.status === "finished") renderFinished();
+  const playable = [...hand.children].findIndex((button) => button.classList.contains("playable"));
+  const keep = focused >= 0 ? focused : mine && document.activeElement === document.body ? playable : -1;
+  if (keep >= 0 && hand.children.length) hand.children[Math.min(keep, hand.children.length - 1)].focus({ preventScroll: true });
+  renderLog();
+  renderRoundEnd();
+  if (over) renderFinished();
+}
+
+function playText(play) {
+  const name = escapeHtml(play.seat === state.table.you ? t("you") : seatName(play.seat));
+  return play.take.length
+    ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
+    : t("laid", { name, card: cardsHtml([play.card]) });
+}
+
+function renderLog() {
+  // This round's plays, the latest first.
+  const plays = state.view.history;
+  $("#log").innerHTML = plays.map((play, index) => `<li value="${index + 1}">${playText(play)}</li>`).reverse().join("");
 }
 
 function persianIf(value) {
@@ -411,6 +638,8 @@ function chooseCard(card) {
   chosen = chosen === card ? null : card;
   picked.clear();
   render();
+  const first = $("#choices .choice");
+  if (first) first.focus();
 }
 
 function pickTableCard(card) {
@@ -424,46 +653,175 @@ function pickTableCard(card) {
   render();
 }
 
-function showFinishedRounds() {
-  const rounds = state.rounds || [];
-  if (shownRounds === null) { shownRounds = rounds.length; return; }
-  if (rounds.length <= shownRounds) return;
-  shownRounds = rounds.length;
-  const last = rounds[rounds.length - 1];
-  $("#round-title").textContent = t("round_over", { n: last.number });
+function breakdownTable(summary, scores) {
   const rows = ["points", "haft_khaj", "two_of_clubs", "ten_of_diamonds", "aces", "jacks", "sur_points"];
-  const head = `<tr><th>${t("side")}</th>${last.sides.map((_, side) => `<th>${escapeHtml(sideName(side))}</th>`).join("")}</tr>`;
-  const body = rows.map((row) => `<tr><td>${t(row)}</td>${last.sides.map((side) => `<td>${persianIf(side[row])}</td>`).join("")}</tr>`).join("");
-  const score = `<tr><td>${t("match_score")}</td>${state.scores.map((value) => `<td><b>${persianIf(value)}</b></td>`).join("")}</tr>`;
-  $("#round-table").innerHTML = head + body + score;
+  const head = `<tr><th>${t("side")}</th>${summary.sides.map((_, side) => `<th>${escapeHtml(sideName(side))}</th>`).join("")}</tr>`;
+  const body = rows.map((row) => `<tr><td>${t(row)}</td>${summary.sides.map((side) => `<td>${persianIf(side[row])}</td>`).join("")}</tr>`).join("");
+  const total = scores ? `<tr><td>${t("match_score")}</td>${scores.map((value) => `<td><b>${persianIf(value)}</b></td>`).join("")}</tr>` : "";
+  return head + body + total;
+}
+
+function renderRoundEnd() {
+  // Between rounds: the breakdown, and Continue deals on once every player has said so.
   const dialog = $("#round-dialog");
-  if (!dialog.open) dialog.showModal();
+  if (!state.waiting) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const last = state.rounds[state.rounds.length - 1];
+  if (!last || closedRound === last.number) return;
+  $("#round-title").textContent = t("round_over", { n: last.number });
+  $("#round-table").innerHTML = breakdownTable(last, state.scores);
+  const mine = state.table.you !== null && state.waiting.includes(state.table.you);
+  $("#round-continue").hidden = !mine;
+  $("#round-close").hidden = mine;
+  if (!dialog.open) {
+    dialog.showModal();
+    (mine ? $("#round-continue") : $("#round-close")).focus();
+  }
 }
 
 function renderFinished() {
-  const scores = state.scores.join(" - ");
+  const scores = state.scores.map(persianIf).join(" – ");
   $("#winner").textContent = t("winner", { name: sideName(state.winner), scores });
+  const last = state.rounds[state.rounds.length - 1];
+  $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
+  $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
   $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  if (!replaySteps && location.hash.startsWith("#replay=")) openReplay();
 }
+
+// -- chat -------------------------------------------------------------------------------------
+
+function chatAuthor(line) {
+  return line.seat === null ? `s:${line.name}` : `p:${line.seat}`;
+}
+
+function renderChat() {
+  const list = $("#chat-lines");
+  if (!list) return;
+  const spectator = state ? state.table.you === null : false;
+  $("#chat-title").textContent = spectator ? t("chat_spectators") : t("chat_players");
+  const off = $("#mute-chat").checked;
+  list.hidden = off;
+  list.replaceChildren(...chatLines.filter((line) => !muted.has(chatAuthor(line))).map((line) => {
+    const item = document.createElement("li");
+    const who = document.createElement("b");
+    who.textContent = line.seat !== null && state ? seatName(line.seat) : line.name === "spectator" ? t("spectator") : line.name;
+    const said = document.createElement("span");
+    said.textContent = ": " + (line.phrase ? t(line.phrase) : line.text);  // what people type is text, never markup
+    item.append(who, said);
+    if (!state || line.seat !== state.table.you || line.seat === null) {
+      const mute = document.createElement("button");
+      mute.type = "button";
+      mute.className = "link mute";
+      mute.textContent = t("mute");
+      mute.addEventListener("click", () => { muted.add(chatAuthor(line)); saveMuted(); renderChat(); });
+      item.append(" ", mute);
+    }
+    return item;
+  }));
+  list.scrollTop = list.scrollHeight;
+  $("#unmute-all").hidden = muted.size === 0;
+}
+
+function saveMuted() {
+  localStorage.setItem(`pasur-muted-${tableId}`, JSON.stringify([...muted]));
+}
+
+function sendChat(event) {
+  event.preventDefault();
+  const input = $("#chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  const line = { type: "chat", text };
+  if (state && state.table.you === null) line.name = localStorage.getItem("pasur-name") || undefined;
+  send(line);
+  input.value = "";
+}
+
+function sendPhrase() {
+  const select = $("#chat-phrase");
+  if (!select.value) return;
+  const line = { type: "chat", phrase: select.value };
+  if (state && state.table.you === null) line.name = localStorage.getItem("pasur-name") || undefined;
+  send(line);
+  select.value = "";
+}
+
+function phraseOptions() {
+  $("#chat-phrase").innerHTML = `<option value="">${t("phrase")}</option>`
+    + PHRASES.map((key) => `<option value="${key}">${t(key)}</option>`).join("");
+}
+
+// -- replay -----------------------------------------------------------------------------------
 
 async function openReplay() {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!response.ok) return;
   replaySteps = await response.json();
   replayIndex = 0;
+  const wanted = /^#replay=(\d+)\.(\d+)$/.exec(location.hash);
+  if (wanted) {
+    const found = stepIndex(Number(wanted[1]), Number(wanted[2]));
+    if (found >= 0) replayIndex = found;
+  }
+  const rounds = [...new Set(replaySteps.map((step) => step.round))];
+  $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
   $("#replay").hidden = false;
+  renderReplay();
+}
+
+function stepIndex(round, move) {
+  const first = replaySteps.findIndex((step) => step.round === round);
+  if (first < 0) return -1;
+  const last = replaySteps.findLastIndex((step) => step.round === round);
+  return Math.min(first + move, last);
+}
+
+function goTo(index) {
+  replayIndex = Math.max(0, Math.min(replaySteps.length - 1, index));
   renderReplay();
 }
 
 function renderReplay() {
   const step = replaySteps[replayIndex];
-  $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: replayIndex, n: replaySteps.length - 1 })}`;
+  const first = replaySteps.findIndex((other) => other.round === step.round);
+  const last = replaySteps.findLastIndex((other) => other.round === step.round);
+  const moveInRound = replayIndex - first;
+  history.replaceState(null, "", `#replay=${step.round}.${moveInRound}`);  // a link to this position
+  $("#replay-round").value = String(step.round);
+  const slider = $("#replay-move");
+  slider.min = "0";
+  slider.max = String(last - first);
+  slider.value = String(moveInRound);
+  $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: moveInRound, n: last - first })}`;
   const move = step.move
     ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}</p>`
-    : "";
+    : `<p>${t("replay_start")}</p>`;
   const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
   const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
-  $("#replay-body").innerHTML = `${move}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}`;
+  const summary = replayIndex === last ? state.rounds.find((round) => round.number === step.round) : null;
+  const breakdown = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
+  $("#replay-body").innerHTML = `${move}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
+}
+
+// -- rules and help ---------------------------------------------------------------------------
+
+async function openRules() {
+  const dialog = $("#rules-dialog");
+  if (!openRules.text) {
+    const response = await fetch("/api/help").catch(() => null);
+    openRules.text = response && response.ok ? await response.json() : null;
+  }
+  const help = openRules.text ? openRules.text[lang] : null;
+  $("#rules-title").textContent = help ? help.title : t("rules");
+  $("#rules-body").replaceChildren(...(help ? help.lines : []).map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  if (!dialog.open) dialog.showModal();
 }
 
 // -- start ------------------------------------------------------------------------------------
@@ -472,10 +830,16 @@ function applyLanguage() {
   document.documentElement.lang = lang;
   document.documentElement.dir = lang === "fa" ? "rtl" : "ltr";
   document.querySelectorAll("[data-i18n]").forEach((element) => { element.textContent = t(element.dataset.i18n); });
+  document.querySelectorAll("[data-placeholder]").forEach((element) => { element.placeholder = t(element.dataset.placeholder); });
   $("#lang").textContent = lang === "fa" ? "English" : "فارسی";
   document.title = t("title");
+  document.querySelectorAll("select[name=timer] option").forEach((option) => {
+    option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
+  });
+  phraseOptions();
   if (!tableId) { seatChoices(); renderTables(); }
   render();
+  renderChat();
   if (replaySteps) renderReplay();
 }
 
@@ -504,8 +868,30 @@ $("#join-form").addEventListener("submit", async (event) => {
 $("#start").addEventListener("click", () => send({ type: "start" }));
 $("#copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite").value));
 $("#open-replay").addEventListener("click", openReplay);
-$("#replay-prev").addEventListener("click", () => { replayIndex = Math.max(0, replayIndex - 1); renderReplay(); });
-$("#replay-next").addEventListener("click", () => { replayIndex = Math.min(replaySteps.length - 1, replayIndex + 1); renderReplay(); });
+$("#replay-first").addEventListener("click", () => goTo(stepIndex(replaySteps[replayIndex].round, 0)));
+$("#replay-prev").addEventListener("click", () => goTo(replayIndex - 1));
+$("#replay-next").addEventListener("click", () => goTo(replayIndex + 1));
+$("#replay-last").addEventListener("click", () => goTo(stepIndex(replaySteps[replayIndex].round, 1000)));
+$("#replay-round").addEventListener("change", (event) => goTo(stepIndex(Number(event.target.value), 0)));
+$("#replay-move").addEventListener("input", (event) => goTo(stepIndex(replaySteps[replayIndex].round, Number(event.target.value))));
+$("#replay").addEventListener("keydown", (event) => {
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  if (step && event.target.tagName !== "SELECT" && event.target.type !== "range") goTo(replayIndex + (lang === "fa" ? -step : step));
+});
+$("#rules-link").addEventListener("click", openRules);
+$("#fast").addEventListener("change", (event) => {
+  state.table.fast = event.target.checked;
+  send({ type: "pace", fast: event.target.checked });
+});
+$("#round-continue").addEventListener("click", () => {
+  closedRound = state.rounds[state.rounds.length - 1].number;
+  send({ type: "continue" });
+});
+$("#round-close").addEventListener("click", () => { closedRound = state.rounds[state.rounds.length - 1].number; });
+$("#chat-form").addEventListener("submit", sendChat);
+$("#chat-phrase").addEventListener("change", sendPhrase);
+$("#mute-chat").addEventListener("change", renderChat);
+$("#unmute-all").addEventListener("click", () => { muted.clear(); saveMuted(); renderChat(); });
 setInterval(() => { if (deadline && state && !state.view?.over) render(); }, 1000);
 
 if (tableId) {
