@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import threading
 import time
@@ -329,3 +330,170 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
     assert page.locator("#hand .card").count() == 4
     assert page.evaluate("state.table.seats[1].bot") == "medium"
     page.screenshot(path=str(tmp_path / "quick-game-fa.png"))
+
+
+# -- following a game ------------------------------------------------------------------------------
+
+#: Where the tests leave screenshots of what they checked (CI keeps them).
+SCREENSHOTS = os.environ.get("PASUR_SCREENSHOTS", "build/screenshots")
+#: A deal in which seat 0's first card (the 2♣) clears the table: a Sur.
+SUR_SEED = 485
+#: What the page says, in each language, for the checks below.
+SAID = {
+    "en": {
+        "sur": "Sur!",
+        "round_over": "Round 1 is over",
+        "round_2": "Round 2",
+        "continue": "continue",
+        "partner": "partner",
+        "you": "you",
+        "surs_1": "Surs 1",
+    },
+    "fa": {
+        "sur": "سور!",
+        "round_over": "دست ۱ تمام شد",
+        "round_2": "دست ۲",
+        "continue": "ادامه",
+        "partner": "یار",
+        "you": "شما",
+        "surs_1": "سور ۱",
+    },
+}
+
+
+def snap(page: Any, name: str) -> None:
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+def in_language(page: Any, base: str, lang: str) -> None:
+    page.goto(base + "/")
+    page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
+    page.goto(base + "/")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser, lang, monkeypatch):
+    monkeypatch.setattr(random, "randrange", lambda _: SUR_SEED)  # the table's deal
+    page, frames = recorded_page(browser, motion="no-preference")
+    page.add_init_script("""
+        window.flights = 0;
+        new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach((node) => {
+          if (node.classList && node.classList.contains('flying')) window.flights += 1;
+        }))).observe(document, { childList: true, subtree: true });
+    """)
+    said = SAID[lang]
+    in_language(page, server.base, lang)
+    page.click("#quick")
+    page.wait_for_selector("#hand .card.playable")
+    page.click("#hand .card[data-card='2C']")  # takes the whole table
+    page.wait_for_function(f"document.querySelector('#announce').textContent.includes({said['sur']!r})")
+    snap(page, f"sur-{lang}")
+    page.wait_for_function(f"document.querySelector('.seat[data-seat=\"0\"]').innerText.includes({said['surs_1']!r})")
+    page.wait_for_function("window.flights >= 2", timeout=15_000)  # the 2♣ flew, then the bot's card
+    page.emulate_media(reduced_motion="reduce")  # the rest of the round without waiting for motion
+    deadline = time.monotonic() + 120
+    while not page.is_visible("#round-dialog[open]"):
+        assert time.monotonic() < deadline, "the round did not end"
+        cards = page.locator("#hand .card.playable")
+        if cards.count() and page.evaluate("state.legal.length > 0 && !showing && queue.length === 0"):
+            cards.first.click()
+            if page.locator("#choices .choice").count():
+                page.locator("#choices .choice").first.click()
+        time.sleep(0.05)
+    # the round that ended is still on the table: its last play, an empty felt, every play logged
+    assert said["round_over"] in page.inner_text("#round-title")
+    assert page.locator("#table-cards .card").count() == 0
+    plays = page.evaluate("state.view.history.length")
+    assert plays == 48 and page.locator("#log li").count() == 48
+    latest = page.evaluate("state.view.history[47]")
+    assert latest["card"][:-1] in page.inner_text("#log li:first-child") or lang == "fa"
+    assert page.evaluate("document.querySelector('#log li').value") == 48
+    assert said["continue"] in page.inner_text("#status")
+    version = page.evaluate("version")
+    snap(page, f"round-end-{lang}")
+    time.sleep(1.0)
+    assert page.evaluate("version") == version  # the bot waits for the person
+    page.click("#round-continue")
+    page.wait_for_function(f"document.querySelector('#scorebar').innerText.includes({said['round_2']!r})")
+    assert not page.is_visible("#round-dialog")
+    waiting = [frame for frame in frames if frame.get("type") == "state" and frame.get("waiting")]
+    assert waiting and all(frame["view"]["round"] == 1 for frame in waiting)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_four_seats_around_the_felt_on_a_desktop_and_a_phone(server, browser, lang):
+    said = SAID[lang]
+    for width, height in ((1280, 900), (390, 844)):
+        page, _ = recorded_page(browser, viewport={"width": width, "height": height})
+        in_language(page, server.base, lang)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing wraps away
+        page.fill("#create-form input[name=name]", "Ava")
+        page.select_option("#create-form select[name=players]", "4")
+        for seat, level in ((1, "medium"), (2, "hard"), (3, "medium")):
+            page.select_option(f"select[name=seat{seat}]", level)
+        if lang == "fa":
+            assert "۳۰" in page.inner_text("select[name=timer]")
+        page.click("#create")
+        page.wait_for_url("**/t/**")
+        page.click("#start")
+        page.wait_for_selector(".seat[data-seat='3']")
+        names = [page.inner_text(f".seat[data-seat='{seat}'] .seat-name strong") for seat in range(4)]
+        assert names[0] == "Ava" and len(set(names)) == 4
+        if lang == "en":
+            assert names[1:] == ["Shirin (medium)", "Bahram (hard)", "Laleh (medium)"]
+        assert page.get_attribute(".seat-top", "data-seat") == "2" and said["partner"] in page.inner_text(".seat-top")
+        assert said["you"] in page.inner_text(".seat-bottom")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for box in page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.getBoundingClientRect().right)"):
+            assert box <= width
+        assert page.locator("#table-cards .card[tabindex='0']").count() == 0  # table cards are no tab stops
+        snap(page, f"four-seats-{lang}-{width}")
+        # keyboard play: the focus stays in the hand from one turn to the next
+        page.wait_for_selector("#hand .card.playable")
+        page.focus("#hand .card.playable")
+        version = page.evaluate("version")
+        page.keyboard.press("Enter")
+        if page.locator("#choices .choice").count():
+            page.keyboard.press("Enter")  # the first choice has the focus
+        page.wait_for_function(f"version >= {version + 4} && state.legal.length > 0", timeout=30_000)
+        assert page.evaluate("document.getElementById('hand').contains(document.activeElement)")
+        page.click("#rules-link")
+        page.wait_for_selector("#rules-dialog[open] #rules-body li")
+        assert page.locator("#rules-body li").count() >= 6
+        assert ("سور" if lang == "fa" else "Sur") in page.inner_text("#rules-body")
+        page.context.close()
+
+
+def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, browser):
+    host, _ = recorded_page(browser)
+    url = create_table(host, server.base, ["friend"])
+    guest, _ = recorded_page(browser)
+    in_language(guest, server.base, "fa")
+    guest.goto(url)
+    guest.fill("#join-form input[name=name]", "Bahram")
+    guest.click("#join")
+    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    watcher, _ = recorded_page(browser)
+    watcher.goto(url)
+    watcher.wait_for_selector("#chat-box:not([hidden])")
+    host.fill("#chat-text", "<img src=x onerror=window.hacked=1>salaam")
+    host.press("#chat-text", "Enter")
+    guest.wait_for_function("document.querySelector('#chat-lines').innerText.includes('salaam')")
+    assert "<img src=x onerror=window.hacked=1>salaam" in guest.inner_text("#chat-lines")
+    assert guest.evaluate("window.hacked") is None
+    guest.select_option("#chat-phrase", "good_game")
+    host.wait_for_function("document.querySelector('#chat-lines').innerText.includes('Good game!')")
+    guest.wait_for_function("document.querySelector('#chat-lines').innerText.includes('بازی خوبی بود!')")
+    snap(guest, "chat-fa")
+    watcher.fill("#chat-text", "go Ava")
+    watcher.press("#chat-text", "Enter")
+    watcher.wait_for_function("document.querySelector('#chat-lines').innerText.includes('go Ava')")
+    assert "salaam" not in watcher.inner_text("#chat-lines")  # spectators do not hear the players
+    time.sleep(0.5)
+    assert "go Ava" not in host.inner_text("#chat-lines")  # nor the players the spectators
+    host.click("#chat-lines li:has-text('Bahram') .mute")
+    assert "Good game!" not in host.inner_text("#chat-lines") and "salaam" in host.inner_text("#chat-lines")
+    host.click("#unmute-all")
+    assert "Good game!" in host.inner_text("#chat-lines")
+    snap(host, "chat-en")

@@ -434,3 +434,28 @@ async def test_the_footer_speaks_persian():
         await settle(app, pilot)
         shown = {binding.description for _, binding, *_ in app.active_bindings.values() if binding.show}
         assert {"راهنما", "ذخیره", "خروج"} <= shown and not shown & {"hint", "save", "quit"}
+
+
+async def test_question_mark_shows_the_rules_and_keys_in_the_players_language():
+    for lang, rule, key in (("en", "Sur", "quit"), ("fa", "سور", "خروج")):
+        app = PasurApp.in_language(lang)(versus(), fast=True, lang=lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            before = app.game.round.copy().history if app.game.round else []
+            await pilot.press("question_mark")
+            await settle(app, pilot)
+            shown = str(app.screen.query_one("#message-body").render())
+            assert rule in shown and key in shown and "7Cx4H" in shown
+            await pilot.press("1")  # nothing is played behind the page
+            assert app.game.round is not None and app.game.round.history == before
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert not app.screen.query("#message-body")
+
+
+def test_plain_question_mark_shows_the_rules_and_keys():
+    game = versus()
+    out = io.StringIO()
+    PlainGame(game, source=io.StringIO("?\n"), sink=out).run()
+    shown = out.getvalue()
+    assert "Pasur in brief" in shown and "62" in shown and "h hint" in shown and not game.log

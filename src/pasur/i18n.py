@@ -112,6 +112,17 @@ CATALOG: dict[str, tuple[str, str]] = {
     "key_save": ("save", "ذخیره"),
     "key_theme": ("theme", "پوسته"),
     "key_quit": ("quit", "خروج"),
+    "key_rules": ("rules", "قوانین"),
+    "keys_full_screen": (
+        "Keys: ← → choose a card · Enter plays it · 1–9 pick a capture · h hint · m type a move (7Cx4H)"
+        " · s save · t theme · q quit · ? this page",
+        "کلیدها: ← → انتخاب کارت · Enter بازی آن · ۱ تا ۹ انتخاب برداشت · h راهنما · m نوشتن حرکت (7Cx4H)"
+        " · s ذخیره · t پوسته · q خروج · ? همین صفحه",
+    ),
+    "keys_plain": (
+        "Type a move's number or its text (7Cx4H); h hint · s save · q quit · ? this page",
+        "شماره حرکت یا متن آن را بنویسید (7Cx4H)؛ h راهنما · s ذخیره · q خروج · ? همین صفحه",
+    ),
     "too_many_people": (
         "--humans {humans}: a table of {players} has room for {players} people at most",
         "--humans {humans}: سر میز {players} نفره حداکثر {players} نفر جا دارند",
@@ -121,8 +132,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{bot} خطا داد ({reason})؛ ربات expert به جایش بازی کرد.",
     ),
     "prompt": (
-        "Your move, {name} (number or move text; h hint, s save, q quit): ",
-        "حرکت شما، {name} (شماره یا متن حرکت؛ h راهنما، s ذخیره، q خروج): ",
+        "Your move, {name} (number or move text; h hint, s save, q quit, ? rules): ",
+        "حرکت شما، {name} (شماره یا متن حرکت؛ h راهنما، s ذخیره، q خروج، ? قوانین): ",
     ),
     "legal_moves": ("Legal moves:", "حرکت‌های مجاز:"),
     "input_ended": ("Input ended; the match stops here.", "ورودی تمام شد؛ بازی همین‌جا متوقف می‌شود."),
@@ -231,6 +242,12 @@ def bot_name(index: int, level: str, lang: str = "en") -> str:
     name = personas[index % len(personas)] + ("" if index < len(personas) else f" {index // len(personas) + 1}")
     shown = PERSIAN_LEVELS.get(level, level) if lang == "fa" else level
     return text("bot_name", lang, name=name, level=shown)
+
+
+def rules_help(lang: str = "en", keys: str = "keys_full_screen") -> str:
+    """The rules in brief and the game's keys (``keys``: a catalog key), as ``?`` shows them."""
+    title, lines = RULES_SUMMARY[lang]
+    return "\n".join([title, "", *(f"• {line}" for line in lines), "", text(keys, lang)])
 
 
 def number_text(value: float, lang: str = "en") -> str:

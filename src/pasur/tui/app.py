@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from ..core import Card, IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
-from ..i18n import number_text, refusal, text
+from ..i18n import number_text, refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
     LocalGame,
@@ -134,6 +134,7 @@ def _bindings(lang: str) -> list[BindingType]:
         Binding("s", "save", text("key_save", lang)),
         Binding("t", "toggle_theme", text("key_theme", lang)),
         Binding("q", "quit", text("key_quit", lang)),
+        Binding("question_mark", "rules", text("key_rules", lang)),
         *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
     ]
 
@@ -438,6 +439,10 @@ class PasurApp(App[None]):
             self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
             self.selected = list(self.view().hand).index(move.card)
             self.refresh_table()
+
+    def action_rules(self) -> None:
+        """The rules in brief and the keys, over the table until Enter."""
+        self.push_screen(MessageScreen(rules_help(self.lang)))
 
     def action_save(self) -> None:
         self.say(self.game.save_reported(self.save_path or DEFAULT_SAVE, self.lang))

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from ..core import IllegalMove, Played
-from ..i18n import refusal, text
+from ..i18n import refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
     LocalGame,
@@ -117,7 +117,10 @@ class PlainGame:
                 self.say(self.t("quit"))
                 self.save_on_leaving()
                 return None
-            if answer.lower() in ("h", "?", "hint"):
+            if answer in ("?", "help"):
+                self.say(rules_help(self.lang, keys="keys_plain"))
+                continue
+            if answer.lower() in ("h", "hint"):
                 move, reason = game.hint(self.lang)
                 self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
                 continue
