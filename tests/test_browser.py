@@ -111,6 +111,21 @@ def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple
     return page, frames
 
 
+#: Where the tests leave screenshots of what they checked (CI keeps them).
+SCREENSHOTS = os.environ.get("PASUR_SCREENSHOTS", "build/screenshots")
+
+
+def snap(page: Any, name: str) -> None:
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+def in_language(page: Any, base: str, lang: str) -> None:
+    page.goto(base + "/")
+    page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
+    page.goto(base + "/")
+
+
 def create_table(page: Any, base: str, seats: list[str], target: int = 1) -> str:
     """Fill in the lobby form; the table's address."""
     page.goto(base + "/")
@@ -184,32 +199,43 @@ def record_of(server: LiveServer, url: str) -> dict[str, Any]:
     return dict(httpx.get(f"{server.base}/api/tables/{table_id}/record").json())
 
 
-def test_play_a_whole_round_against_a_bot_by_clicking(server, browser):
+FINISHED_SAID = {
+    "en": {"wins": "wins the match", "haft_khaj": "Haft Khaj", "move_1": "move 1 of", "move_5": "move 5 of"},
+    "fa": {"wins": "بازی را برد", "haft_khaj": "هفت خاج", "move_1": "حرکت ۱ از", "move_5": "حرکت ۵ از"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
+    said = FINISHED_SAID[lang]
     page, frames = recorded_page(browser)
+    in_language(page, server.base, lang)
     url = start_against_a_bot(page, server.base)
     assert page.locator("#hand .card").count() == 4 and page.locator("#table-cards .card").count() == 4
     play_until([page], lambda: finished(page))
-    assert "wins the match" in page.inner_text("#winner")
+    assert said["wins"] in page.inner_text("#winner")
     record = record_of(server, url)
     assert len(record["rounds"]) >= 1
     assert_nothing_hidden_was_sent(frames, record, 0)
     # the winner, the last breakdown and Replay together, nothing over them, no empty felt
-    assert "Haft Khaj" in page.inner_text("#final-table") and page.is_visible("#open-replay")
+    assert said["haft_khaj"] in page.inner_text("#final-table") and page.is_visible("#open-replay")
+    snap(page, f"finished-{lang}")
     assert not page.is_visible("#round-dialog") and not page.is_visible("#arena")
     page.click("#open-replay")
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-next")
-    assert "move 1 of" in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
+    assert said["move_1"] in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown
-    assert page.url.endswith(f"#replay=1.{moves}") and "Haft Khaj" in page.inner_text("#replay-body")
+    assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-body")
     if len(record["rounds"]) > 1:
         page.select_option("#replay-round", "2")
         assert page.url.endswith("#replay=2.0")
     linked = page.context.new_page()  # a link to a position opens there
     linked.goto(url + "#replay=1.5")
     linked.wait_for_selector("#replay:not([hidden])")
-    assert "move 5 of" in linked.inner_text("#replay-position")
+    assert said["move_5"] in linked.inner_text("#replay-position")
+    snap(linked, f"replay-{lang}")
 
 
 def test_reload_mid_round_and_carry_on(server, browser):
@@ -334,8 +360,6 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
 
 # -- following a game ------------------------------------------------------------------------------
 
-#: Where the tests leave screenshots of what they checked (CI keeps them).
-SCREENSHOTS = os.environ.get("PASUR_SCREENSHOTS", "build/screenshots")
 #: A deal in which seat 0's first card (the 2♣) clears the table: a Sur.
 SUR_SEED = 485
 #: What the page says, in each language, for the checks below.
@@ -359,17 +383,6 @@ SAID = {
         "surs_1": "سور ۱",
     },
 }
-
-
-def snap(page: Any, name: str) -> None:
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
-
-
-def in_language(page: Any, base: str, lang: str) -> None:
-    page.goto(base + "/")
-    page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
-    page.goto(base + "/")
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
