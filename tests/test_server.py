@@ -470,6 +470,7 @@ def test_a_round_end_is_shown_and_the_next_deal_waits_for_every_player(database)
             other.send_json({"type": "continue"})
             dealt = next_state(other, lambda message: message.get("waiting") is None)
             assert dealt["view"]["round"] == 2 and dealt["version"] == version and len(dealt["view"]["hand"]) == 4
+            assert dealt["last"] is None  # the last round's play is not this deal's
             assert (dealt["legal"] != []) == (dealt["view"]["turn"] == 1)
 
 

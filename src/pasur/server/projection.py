@@ -53,8 +53,8 @@ def state_json(
     waiting: frozenset[int] | None = None,
 ) -> dict[str, Any]:
     """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
-    last move did. Between rounds (``waiting``: the players not yet ready) it shows the round
-    that ended, not the next deal."""
+    last move did (sent while its round is the one shown). Between rounds (``waiting``: the
+    players not yet ready) it shows the round that ended, not the next deal."""
     state: dict[str, Any] = {"type": "state", "version": version, "table": table}
     if match is None:
         return state
@@ -62,7 +62,7 @@ def state_json(
     game = match.rounds[-2] if between else match.rounds[-1]
     state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
     state["waiting"] = sorted(waiting) if between and waiting is not None else None
-    state["last"] = played_json(last) if last is not None else None
+    state["last"] = played_json(last) if last is not None and last.round == game.number else None
     codes = game.legal_codes() if seat is not None and match.turn == seat and not between else []
     state["legal"] = [
         {"text": text, **Move.from_code(code).to_json()} for text, code in zip(short_texts(codes), codes, strict=True)
