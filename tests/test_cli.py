@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -128,6 +129,26 @@ def test_bench_json_has_rounds_per_second():
     assert result.returncode == 0
     figures = json.loads(result.stdout)
     assert figures["rounds_per_second"] > 0 and figures["replay_moves_per_second"] > 0
+
+
+def test_bench_and_version_say_which_engine_runs_and_the_pure_one_can_be_forced():
+    from pasur.core import native
+
+    figures = json.loads(pasur("bench", "--json", "--seconds", "0.3", "--records", "3", "--no-bots").stdout)
+    assert figures["engine"] == native.ENGINE and figures["python_rounds_per_second"] > 0
+    if native.available():
+        assert figures["rounds_per_second"] == figures["native_rounds_per_second"] > figures["python_rounds_per_second"]
+    assert f"({native.ENGINE} engine)" in pasur("--version").stdout
+    forced = subprocess.run(
+        [sys.executable, "-m", "pasur", "bench", "--json", "--seconds", "0.3", "--records", "3", "--no-bots"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PASUR_ENGINE": "python"},
+    )
+    pure = json.loads(forced.stdout)
+    assert pure["engine"] == "python" and "native_rounds_per_second" not in pure
+    assert pure["rounds_per_second"] == pure["python_rounds_per_second"]
 
 
 def test_bench_sets_the_environment_against_each_engine_loop():

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from .bots import make_bot
-from .core import Match, Round, Rules, deal_deck, replay_record, to_record
+from .core import Match, Round, Rules, deal_deck, native, replay_record, to_record
 
 
 def random_rounds_per_second(seconds: float = 2.0, seed: int = 1, rules: Rules | None = None) -> float:
@@ -24,6 +24,25 @@ def random_rounds_per_second(seconds: float = 2.0, seed: int = 1, rules: Rules |
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return count / elapsed
+
+
+def native_rounds_per_second(seconds: float = 2.0, seed: int = 1, rules: Rules | None = None) -> tuple[float, float]:
+    """Complete random rounds per second in the native core (1,000 playouts from each fresh deal),
+    and its nanoseconds a move; ValueError when it was not built."""
+    if not native.available():
+        raise ValueError("the native core was not built")
+    rules = rules or Rules()
+    rng = random.Random(seed)
+    rounds = moves = 0
+    start = time.perf_counter()
+    while True:
+        moves += native.random_round_moves(
+            Round(rules, deal_deck(rng, rules), check_deck=False), rng.getrandbits(64), 1000
+        )
+        rounds += 1000
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return rounds / elapsed, elapsed / moves * 1e9
 
 
 def random_match(rules: Rules, seed: int) -> Match:
@@ -156,8 +175,13 @@ BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pim
 def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players: int = 2) -> dict[str, Any]:
     """Every figure ``pasur bench`` prints; the environment is timed with ``env_players`` players."""
     replay = replay_throughput(records)
-    figures: dict[str, Any] = {
-        "rounds_per_second": round(random_rounds_per_second(seconds)),
+    python_rounds = random_rounds_per_second(seconds)
+    figures: dict[str, Any] = {"engine": native.ENGINE, "python_rounds_per_second": round(python_rounds)}
+    if native.available():
+        native_rounds, nanoseconds = native_rounds_per_second(seconds)
+        figures |= {"native_rounds_per_second": round(native_rounds), "native_ns_per_move": round(nanoseconds, 1)}
+    figures |= {
+        "rounds_per_second": figures.get("native_rounds_per_second", figures["python_rounds_per_second"]),
         "replay_records_per_second": round(replay["records_per_second"]),
         "replay_moves_per_second": round(replay["moves_per_second"]),
     }

@@ -23,6 +23,7 @@ from .core import (
     Rules,
     RulesError,
     format_cards,
+    native,
 )
 from .core.record import from_record, load_json, replay_line, summarize
 from .host import MatchHost, seat_bots
@@ -104,7 +105,7 @@ def _parse_value(raw: str) -> Any:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pasur")
+@click.version_option(package_name="pasur", message=f"%(prog)s %(version)s ({native.ENGINE} engine)")
 def cli() -> None:
     """Pasur (Chahar Barg): replay records, show deals and rules, watch bots, measure speed."""
 
@@ -295,7 +296,14 @@ def bench_command(seconds: float, records: int, no_bots: bool, env_players: int,
     if as_json:
         click.echo(json.dumps(figures))
         return
+    click.echo(f"engine         : {figures['engine']} (PASUR_ENGINE=python forces the pure-Python one)")
     click.echo(f"random playouts: {figures['rounds_per_second']:,} complete 2-player rounds/s (one core)")
+    if "native_rounds_per_second" in figures:
+        speedup = figures["native_rounds_per_second"] / figures["python_rounds_per_second"]
+        click.echo(
+            f"  native {figures['native_rounds_per_second']:,}/s ({figures['native_ns_per_move']} ns a move), "
+            f"pure Python {figures['python_rounds_per_second']:,}/s: {speedup:.0f}×"
+        )
     click.echo(
         f"replay         : {figures['replay_records_per_second']:,} match records/s, "
         f"{figures['replay_moves_per_second']:,} moves/s"

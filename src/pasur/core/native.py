@@ -1,0 +1,91 @@
+"""The native engine core (``_native``, C), when the install built it: the same rules as
+:class:`~pasur.core.game.Round`, which stays the readable reference and the fallback.
+
+``ENGINE`` says which runs: "native", or "python" when the module was not built or
+``PASUR_ENGINE=python`` asks for the pure one. ``tests/test_native.py`` plays both side by side.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from types import ModuleType
+from typing import Any
+
+from .cards import CardMask
+from .game import Round
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("PASUR_ENGINE", "").lower() == "python":
+        return None
+    try:
+        from . import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native  # type: ignore[no-any-return]
+
+
+_native = _load()
+#: The engine in use: "native" or "python".
+ENGINE = "native" if _native is not None else "python"
+
+
+def available() -> bool:
+    """Whether the native core runs."""
+    return _native is not None
+
+
+def round_fields(game: Round) -> tuple[Any, ...]:
+    """A round as the native core reads it."""
+    return (
+        game.players,
+        game._compulsory,
+        game.first,
+        game._side,
+        game._sur_ok,
+        game._last_deal_sur,
+        game.deck,
+        game.hands,
+        game.table,
+        game.captured,
+        game.surs,
+        game.last_capturer,
+        game.turn,
+        game.dealt,
+        game.deal,
+        game.over,
+    )
+
+
+def _set_state(game: Round, state: tuple[Any, ...], codes: list[int]) -> None:
+    hands, table, captured, surs, last_capturer, turn, dealt, deal, over = state
+    game.hands, game.table, game.captured, game.surs = list(hands), table, list(captured), list(surs)
+    game.last_capturer, game.turn, game.dealt, game.deal, game.over = last_capturer, turn, dealt, deal, over
+    game.history += codes
+
+
+def hand_moves(hand: CardMask, table: CardMask, compulsory: bool) -> list[int]:
+    """The legal move codes of a hand on a table, as :func:`captures.hand_moves` lists them."""
+    assert _native is not None, "the native core was not built"
+    return list(_native.hand_moves(hand, table, compulsory))
+
+
+def play_codes(game: Round, codes: list[int]) -> None:
+    """Play legal move codes in ``game`` through the native core (unchecked, as ``play_code``)."""
+    assert _native is not None, "the native core was not built"
+    _set_state(game, _native.play(round_fields(game), codes), codes)
+
+
+def play_random(game: Round, rng: random.Random) -> None:
+    """Finish ``game`` with uniformly random legal moves in native code (its own generator,
+    seeded from ``rng``: the moves differ from :meth:`Round.play_random`'s)."""
+    assert _native is not None, "the native core was not built"
+    state, codes = _native.play_random(round_fields(game), rng.getrandbits(64), True)
+    _set_state(game, state, codes)
+
+
+def random_round_moves(game: Round, seed: int, rounds: int) -> int:
+    """Play ``rounds`` random rounds from ``game`` (left unchanged) in native code; the moves made."""
+    assert _native is not None, "the native core was not built"
+    return int(_native.random_rounds(round_fields(game), seed, rounds))

@@ -1,0 +1,120 @@
+"""The native engine core against the pure-Python reference: the same legal moves (the same
+codes, in the same order) at every step, the same captures, Surs and final state, for every rules
+option that reaches a round, at 2, 3 and 4 players; and odd positions from hypothesis.
+
+``PASUR_NATIVE_ROUNDS`` sets how many random rounds (CI: 3,000; the full check:
+``PASUR_NATIVE_ROUNDS=100000 pytest tests/test_native.py``)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pasur import Round, Rules, deal_deck
+from pasur.core import native
+from pasur.core.captures import hand_moves
+
+if not native.available():
+    pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
+
+ROUNDS = int(os.environ.get("PASUR_NATIVE_ROUNDS", "3000"))
+
+#: Every rules option a round depends on, each value (target and Haft Khaj only score matches).
+OPTIONS = [
+    Rules(
+        players=players,
+        partnership=partnership,
+        compulsory_capture=compulsory,
+        sur_in_last_deal=last_deal,
+        sur_cutoff=cutoff,
+        bury_table_jack=bury,
+        redeal_on_faces=redeal,
+    )
+    for players, partnership, compulsory, last_deal, cutoff, bury, redeal in itertools.product(
+        (2, 3, 4), (True, False), (True, False), (False, True), (50, None, 0), (True, False), (True, False)
+    )
+    if players == 4 or partnership
+]
+
+
+def state_of(game: Round) -> tuple[object, ...]:
+    return (
+        game.hands,
+        game.table,
+        game.captured,
+        game.surs,
+        game.last_capturer,
+        game.turn,
+        game.dealt,
+        game.deal,
+        game.over,
+        game.history,
+    )
+
+
+def test_random_rounds_agree_move_by_move_on_every_option():
+    rng = random.Random(2026)
+    for index in range(ROUNDS):
+        rules = OPTIONS[index % len(OPTIONS)]
+        banked = tuple(rng.choice((0, 30, 49, 50, 70)) for _ in range(rules.sides))
+        start = Round(rules, deal_deck(rng, rules), number=rng.randint(1, 5), banked=banked, check_deck=False)
+        played = start.copy()
+        native.play_random(played, rng)  # the native core chooses and plays every move
+        reference = start.copy()
+        for code in played.history:  # the Python engine replays them, checking each step
+            legal = reference.legal_codes()
+            assert (
+                native.hand_moves(reference.hands[reference.turn], reference.table, rules.compulsory_capture) == legal
+            )
+            assert code in legal, (rules, index)
+            reference.play_code(code)
+        assert reference.over and state_of(reference) == state_of(played), (rules, index)
+        assert reference.breakdown() == played.breakdown()
+
+
+def test_native_play_from_the_middle_of_a_round_matches():
+    rng = random.Random(7)
+    for rules in OPTIONS[:: max(1, len(OPTIONS) // 24)]:
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        for _ in range(rng.randint(0, 30)):
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+        moves = []
+        probe = game.copy()
+        for _ in range(10):
+            if probe.over:
+                break
+            codes = probe.legal_codes()
+            moves.append(codes[rng.randrange(len(codes))])
+            probe.play_code(moves[-1])
+        through_native = game.copy()
+        native.play_codes(through_native, moves)
+        assert state_of(through_native) == state_of(probe)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.integers(0, (1 << 52) - 1), table=st.integers(0, (1 << 52) - 1), compulsory=st.booleans())
+def test_odd_positions_have_the_same_moves(hand, table, compulsory):
+    hand &= ~table
+    hand = sum(
+        1 << card
+        for card in random.Random(hand).sample([c for c in range(52) if hand >> c & 1], min(4, hand.bit_count()))
+    )
+    table_cards = [c for c in range(52) if table >> c & 1][:14]  # tables in play hold a dozen or so
+    table = sum(1 << card for card in table_cards)
+    assert native.hand_moves(hand, table, compulsory) == hand_moves(hand, table, compulsory)
+
+
+def test_a_round_the_native_core_cannot_read_is_refused_with_a_reason():
+    game = Round(Rules(), deal_deck(random.Random(1), Rules()))
+    fields = list(native.round_fields(game))
+    for index, bad in ((0, 5), (6, (0,) * 10), (6, (99,) * 52), (12, 7)):
+        broken = fields[:]
+        broken[index] = bad
+        with pytest.raises(ValueError):
+            native._native.play(tuple(broken), [])  # type: ignore[union-attr]
