@@ -329,7 +329,7 @@ async function showNext() {
       const next = queue.shift();
       const before = state;
       if (before && before.view && next.last && next.version === before.version + 1) {
-        await showPlay(next.last, next).catch(() => {});
+        await showPlay(next.last).catch(() => {});
       }
       state = next;
       deadline = next.seconds_left != null ? Date.now() + next.seconds_left * 1000 : null;
@@ -376,7 +376,7 @@ function seatOfSide(side) {
   return seats.find((seat) => sideOf(seat) === side) ?? 0;
 }
 
-async function showPlay(last, next) {
+async function showPlay(last) {
   // The card goes from the seat (or your hand) to the table; what it takes goes to the pile.
   const ms = pace(520);
   const source = document.querySelector(`#hand .card[data-card="${last.card}"]`)
