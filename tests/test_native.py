@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from pasur import Round, Rules, deal_deck
 from pasur.core import native
 from pasur.core.captures import hand_moves
+from pasur.core.scoring import SUR_POINTS, card_points, clears_table
 
 if not native.available():
     pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
@@ -118,3 +119,30 @@ def test_a_round_the_native_core_cannot_read_is_refused_with_a_reason():
         broken[index] = bad
         with pytest.raises(ValueError):
             native._native.play(tuple(broken), [])  # type: ignore[union-attr]
+
+
+def test_the_search_playout_agrees_with_its_python_reference():
+    """Native playouts chose each greedy move as bots/playout.py does: the first capture worth the
+    most (a Sur +5), any legal move when nothing can be taken; the final state follows the rules."""
+    rng = random.Random(11)
+    for index in range(300):
+        rules = OPTIONS[index % len(OPTIONS)]
+        start = Round(rules, deal_deck(rng, rules), check_deck=False)
+        played = start.copy()
+        native.play_mixed(played, rng, 1.0)
+        reference = start.copy()
+        for code in played.history:
+            legal = reference.legal_codes()
+            assert code in legal
+            takes = [move for move in legal if move >> 6]
+            if len(legal) > 1 and takes:
+                table = reference.table
+                values = [
+                    card_points(move >> 6 | 1 << (move & 63))
+                    + 0.3 * (move >> 6).bit_count()
+                    + (SUR_POINTS if clears_table(move & 63, move >> 6, table) else 0)
+                    for move in takes
+                ]
+                assert code == takes[values.index(max(values))], (rules, index)
+            reference.play_code(code)
+        assert state_of(reference) == state_of(played)

@@ -6,14 +6,23 @@ import math
 import random
 import time
 
-from ..core import Round
+from ..core import Round, native
 from ..core.scoring import SUR_POINTS, card_points, clears_table, relative_points
 
 
 def playout(game: Round, rng: random.Random, greedy: float) -> None:
     """Finish a round: with probability ``greedy`` each move is the capture taking the most
     points (a Sur counting 5; a random move when nothing can be taken), otherwise a uniformly
-    random legal move."""
+    random legal move. In the native core when it was built (its own random stream, seeded from
+    ``rng``); this loop is the reference it is tested against."""
+    if native.available():
+        native.play_mixed(game, rng, greedy)
+        return
+    python_playout(game, rng, greedy)
+
+
+def python_playout(game: Round, rng: random.Random, greedy: float) -> None:
+    """:func:`playout` in pure Python."""
     random_float = rng.random
     while not game.over:
         codes = game.legal_codes()

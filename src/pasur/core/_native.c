@@ -178,6 +178,51 @@ static inline uint64_t next_random(uint64_t *state) {
 
 static uint64_t codes_buffer[MAX_CODES];
 
+#define ACES 0xFULL
+#define TWO_OF_CLUBS 4
+#define TEN_OF_DIAMONDS 37
+
+/* scoring.card_points */
+static inline int card_points(mask_t cards) {
+    return __builtin_popcountll(cards & ACES) + __builtin_popcountll(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
+           3 * (int)(cards >> TEN_OF_DIAMONDS & 1);
+}
+
+static inline double uniform(uint64_t *rng) { return (double)(next_random(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* bots/playout.playout: with probability `greedy` the capture taking the most points (a Sur
+ * counting 5; a random move when nothing can be taken), otherwise a uniformly random move. */
+static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *history, int *played) {
+    while (!r->over) {
+        int count = hand_moves(r->hands[r->turn], r->table, r->compulsory, codes_buffer, MAX_CODES);
+        if (count <= 0) return -1;
+        uint64_t chosen;
+        if (count > 1 && uniform(rng) < greedy) {
+            mask_t table = r->table;
+            chosen = codes_buffer[(int)(uniform(rng) * count)];
+            double best_value = 0.0;
+            for (int i = 0; i < count; i++) {
+                uint64_t code = codes_buffer[i];
+                mask_t take = code >> 6;
+                if (!take) continue;
+                int card = (int)(code & 63);
+                double value = card_points(take | 1ULL << card) + 0.3 * __builtin_popcountll(take);
+                if (take == table && (card >> 2) != JACK) value += 5;
+                if (value > best_value) {
+                    chosen = code;
+                    best_value = value;
+                }
+            }
+        } else {
+            chosen = codes_buffer[(int)(uniform(rng) * count)];
+        }
+        if (history && *played < 64) history[*played] = chosen;
+        if (played) (*played)++;
+        play_code(r, chosen);
+    }
+    return 0;
+}
+
 /* -- Python: reading and writing a round's fields ------------------------------------------- */
 
 static int read_ints(PyObject *sequence, int *out, int count, const char *what) {
@@ -356,6 +401,26 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", state, moves);
 }
 
+/* Finish the round with the playout policy of the search bots; the final state. */
+static PyObject *py_play_mixed(PyObject *self, PyObject *args) {
+    PyObject *fields;
+    unsigned long long seed;
+    double greedy;
+    if (!PyArg_ParseTuple(args, "OKd", &fields, &seed, &greedy)) return NULL;
+    round_t r;
+    int sides = read_round(fields, &r);
+    if (sides < 0) return NULL;
+    uint64_t rng = seed;
+    uint64_t history[64];
+    int played = 0;
+    if (play_mixed(&r, &rng, greedy, history, &played) < 0)
+        return PyErr_Format(PyExc_RuntimeError, "no legal move in a round not over");
+    PyObject *moves = PyList_New(played < 64 ? played : 64);
+    if (!moves) return NULL;
+    for (int i = 0; i < played && i < 64; i++) PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(history[i]));
+    return Py_BuildValue("(NN)", round_state(&r, sides), moves);
+}
+
 /* Random rounds from a fixed start, many times: rounds played (for the benchmark). */
 static PyObject *py_random_rounds(PyObject *self, PyObject *args) {
     PyObject *fields;
@@ -385,6 +450,8 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "play(fields, codes) -> the round's changing fields after the moves"},
     {"play_random", py_play_random, METH_VARARGS,
      "play_random(fields, seed, keep_history) -> the fields at the round's end (and its first 64 moves)"},
+    {"play_mixed", py_play_mixed, METH_VARARGS,
+     "play_mixed(fields, seed, greedy) -> the fields at the round's end and the moves, played as bots/playout.py plays"},
     {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
     {NULL, NULL, 0, NULL},
 };

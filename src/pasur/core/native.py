@@ -85,6 +85,14 @@ def play_random(game: Round, rng: random.Random) -> None:
     _set_state(game, state, codes)
 
 
+def play_mixed(game: Round, rng: random.Random, greedy: float) -> None:
+    """Finish ``game`` as :func:`pasur.bots.playout.playout` does (greedy with probability
+    ``greedy``, else random), in native code."""
+    assert _native is not None, "the native core was not built"
+    state, codes = _native.play_mixed(round_fields(game), rng.getrandbits(64), greedy)
+    _set_state(game, state, codes)
+
+
 def random_round_moves(game: Round, seed: int, rounds: int) -> int:
     """Play ``rounds`` random rounds from ``game`` (left unchanged) in native code; the moves made."""
     assert _native is not None, "the native core was not built"
