@@ -1,0 +1,37 @@
+"""The package installs without a C compiler (the pure-Python engine runs) and builds a wheel that
+carries the native core when one exists."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a checkout holds besides its source (an old build would be reused without a compiler).
+BUILD_PRODUCTS = shutil.ignore_patterns(".*", "build", "dist", "*.so", "__pycache__", "*.egg-info", "screenshots")
+
+
+def run(*command: str | Path, **env: str) -> str:
+    done = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, timeout=600, env={**os.environ, **env}
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_without_a_compiler_the_install_succeeds_on_the_python_engine_and_a_wheel_carries_the_native_one(tmp_path):
+    source = tmp_path / "source"  # the tree as committed: no build products of this checkout
+    shutil.copytree(
+        ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.so", "__pycache__", "*.egg-info")
+    )
+    venv.create(tmp_path / "env", with_pip=True)
+    python = tmp_path / "env" / "bin" / "python"
+    run(python, "-m", "pip", "install", "--quiet", source, CC="false")  # and its one dependency, click
+    assert "(python engine)" in run(python, "-m", "pasur", "--version")
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", source, "-w", tmp_path / "wheels")
+    [wheel] = (tmp_path / "wheels").glob("pasur-*.whl")
+    run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", wheel)
+    assert "(native engine)" in run(python, "-m", "pasur", "--version")
