@@ -525,6 +525,10 @@ def test_a_player_may_ask_the_bots_to_play_faster_and_a_spectator_may_not(client
         spectator.send_json({"type": "pace", "fast": False})
         assert answer(spectator)["reason"] == "no_seat"
         assert client.app.state.lobby.rooms[table["id"]].fast
+        for hostile in ("banana", 7, None, [True], {"fast": True}):
+            host.send_json({"type": "pace", "fast": hostile})
+            assert answer(host)["reason"] == "not_understood", hostile
+        assert client.app.state.lobby.rooms[table["id"]].fast  # unchanged by any of them
 
 
 def chat_lines(socket: Any, count: int) -> list[dict[str, Any]]:
@@ -549,6 +553,9 @@ def test_players_and_spectators_chat_apart_and_lines_are_kept(database):
                 assert next_state(socket)["chat"] == []
             host.send_json({"type": "chat", "text": "  salaam <b>Bo</b>  "})
             assert answer(host) == {"type": "said"}
+            for name, reason in (("evil\u202e", "name_control"), ("x" * 201, "not_understood"), (7, "not_understood")):
+                spectator.send_json({"type": "chat", "phrase": "hello", "name": name})
+                assert answer(spectator)["reason"] == reason, name  # a spectator's name is checked too
             spectator.send_json({"type": "chat", "phrase": "nice_sur", "name": "Kian"})
             [watched] = chat_lines(spectator, 1)  # a line is told before its writer's answer
             assert watched["channel"] == "spectators" and watched["phrase"] == "nice_sur" and watched["name"] == "Kian"
