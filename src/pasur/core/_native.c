@@ -225,27 +225,8 @@ static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *histor
 
 /* -- Python: reading and writing a round's fields ------------------------------------------- */
 
-static int read_ints(PyObject *sequence, int *out, int count, const char *what) {
-    PyObject *fast = PySequence_Fast(sequence, what);
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != count) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, count);
-        Py_DECREF(fast);
-        return -1;
-    }
-    for (int i = 0; i < count; i++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        out[i] = (int)value;
-    }
-    Py_DECREF(fast);
-    return 0;
-}
-
-static int read_masks(PyObject *sequence, mask_t *out, int count, const char *what) {
+/* Read `count` non-negative integers (cards, sides, counts or masks) from a sequence. */
+static int read_values(PyObject *sequence, uint64_t *out, int count, const char *what) {
     PyObject *fast = PySequence_Fast(sequence, what);
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != count) {
@@ -256,11 +237,29 @@ static int read_masks(PyObject *sequence, mask_t *out, int count, const char *wh
     for (int i = 0; i < count; i++) {
         out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
         if (PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "%s: values are whole numbers from 0 to 2**64 - 1", what);
+            }
             Py_DECREF(fast);
             return -1;
         }
     }
     Py_DECREF(fast);
+    return 0;
+}
+
+/* The same, for small numbers (cards, sides, flags, counts). */
+static int read_ints(PyObject *sequence, int *out, int count, const char *what) {
+    uint64_t values[52];
+    if (count > 52 || read_values(sequence, values, count, what) < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        if (values[i] > 1000) {
+            PyErr_Format(PyExc_ValueError, "%s: a value out of range", what);
+            return -1;
+        }
+        out[i] = (int)values[i];
+    }
     return 0;
 }
 
@@ -288,8 +287,8 @@ static int read_round(PyObject *fields, round_t *r) {
     r->first = (int)PyLong_AsLong(first);
     if (read_ints(side_of, r->side_of, r->players, "side_of") < 0 || read_ints(sur_ok, r->sur_ok, sides, "sur_ok") < 0 ||
         read_ints(last_deal_sur, r->last_deal_sur, sides, "last_deal_sur") < 0 ||
-        read_ints(deck, deck_ints, 52, "deck") < 0 || read_masks(hands, r->hands, r->players, "hands") < 0 ||
-        read_masks(captured, r->captured, sides, "captured") < 0 || read_ints(surs, r->surs, sides, "surs") < 0)
+        read_ints(deck, deck_ints, 52, "deck") < 0 || read_values(hands, r->hands, r->players, "hands") < 0 ||
+        read_values(captured, r->captured, sides, "captured") < 0 || read_ints(surs, r->surs, sides, "surs") < 0)
         return -1;
     for (int i = 0; i < 52; i++) {
         if (deck_ints[i] < 0 || deck_ints[i] > 51) {

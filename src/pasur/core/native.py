@@ -31,6 +31,13 @@ _native = _load()
 ENGINE = "native" if _native is not None else "python"
 
 
+def _core() -> ModuleType:
+    """The native module; RuntimeError when it was not built (see :func:`available`)."""
+    if _native is None:
+        raise RuntimeError("the native core was not built (or PASUR_ENGINE=python)")
+    return _native
+
+
 def available() -> bool:
     """Whether the native core runs."""
     return _native is not None
@@ -67,33 +74,28 @@ def _set_state(game: Round, state: tuple[Any, ...], codes: list[int]) -> None:
 
 def hand_moves(hand: CardMask, table: CardMask, compulsory: bool) -> list[int]:
     """The legal move codes of a hand on a table, as :func:`captures.hand_moves` lists them."""
-    assert _native is not None, "the native core was not built"
-    return list(_native.hand_moves(hand, table, compulsory))
+    return list(_core().hand_moves(hand, table, compulsory))
 
 
 def play_codes(game: Round, codes: list[int]) -> None:
     """Play legal move codes in ``game`` through the native core (unchecked, as ``play_code``)."""
-    assert _native is not None, "the native core was not built"
-    _set_state(game, _native.play(round_fields(game), codes), codes)
+    _set_state(game, _core().play(round_fields(game), codes), codes)
 
 
 def play_random(game: Round, rng: random.Random) -> None:
     """Finish ``game`` with uniformly random legal moves in native code (its own generator,
     seeded from ``rng``: the moves differ from :meth:`Round.play_random`'s)."""
-    assert _native is not None, "the native core was not built"
-    state, codes = _native.play_random(round_fields(game), rng.getrandbits(64), True)
+    state, codes = _core().play_random(round_fields(game), rng.getrandbits(64), True)
     _set_state(game, state, codes)
 
 
 def play_mixed(game: Round, rng: random.Random, greedy: float) -> None:
     """Finish ``game`` as :func:`pasur.bots.playout.playout` does (greedy with probability
     ``greedy``, else random), in native code."""
-    assert _native is not None, "the native core was not built"
-    state, codes = _native.play_mixed(round_fields(game), rng.getrandbits(64), greedy)
+    state, codes = _core().play_mixed(round_fields(game), rng.getrandbits(64), greedy)
     _set_state(game, state, codes)
 
 
 def random_round_moves(game: Round, seed: int, rounds: int) -> int:
     """Play ``rounds`` random rounds from ``game`` (left unchanged) in native code; the moves made."""
-    assert _native is not None, "the native core was not built"
-    return int(_native.random_rounds(round_fields(game), seed, rounds))
+    return int(_core().random_rounds(round_fields(game), seed, rounds))

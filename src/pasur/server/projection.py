@@ -58,10 +58,10 @@ def state_json(
     state: dict[str, Any] = {"type": "state", "version": version, "table": table}
     if match is None:
         return state
-    between = waiting is not None and len(match.rounds) > 1
+    state["waiting"] = sorted(waiting) if waiting is not None and len(match.rounds) > 1 else None
+    between = state["waiting"] is not None
     game = match.rounds[-2] if between else match.rounds[-1]
     state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
-    state["waiting"] = sorted(waiting) if between and waiting is not None else None
     state["last"] = played_json(last) if last is not None and last.round == game.number else None
     codes = game.legal_codes() if seat is not None and match.turn == seat and not between else []
     state["legal"] = [

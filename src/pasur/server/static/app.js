@@ -711,7 +711,8 @@ function renderChat() {
     const said = document.createElement("span");
     said.textContent = ": " + (line.phrase ? t(line.phrase) : line.text);  // what people type is text, never markup
     item.append(who, said);
-    if (!state || line.seat !== state.table.you || line.seat === null) {
+    const own = state && line.seat !== null && line.seat === state.table.you;
+    if (!own) {  // anyone else's line may be muted
       const mute = document.createElement("button");
       mute.type = "button";
       mute.className = "link mute";
