@@ -11,7 +11,8 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 stamp=".venv/.pasur-installed-${extras//,/-}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ src/pasur/core/_native.c -nt "$stamp" ]; then
+# Reinstall when the project or the native core's sources changed since the last install.
+if [ ! -f "$stamp" ] || [ -n "$(find pyproject.toml src/pasur/core -maxdepth 1 \( -name pyproject.toml -o -name '_*.[ch]' \) -newer "$stamp")" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   if [ "$extras" = dev ]; then
     # The CPU build of torch (the training example). On this project's machines pip takes it from

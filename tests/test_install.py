@@ -1,5 +1,5 @@
-"""The package installs without a C compiler (the pure-Python engine runs) and builds a wheel that
-carries the native core when one exists."""
+"""The package installs without a C compiler (the pure-Python engine runs), and ``python -m build``
+makes a source archive and, from it, a wheel that carries the native core and its solver."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import venv
 from pathlib import Path
+
+from pasur.core import CARDS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a checkout holds besides its source (an old build would be reused without a compiler).
@@ -24,14 +26,15 @@ def run(*command: str | Path, **env: str) -> str:
 
 def test_without_a_compiler_the_install_succeeds_on_the_python_engine_and_a_wheel_carries_the_native_one(tmp_path):
     source = tmp_path / "source"  # the tree as committed: no build products of this checkout
-    shutil.copytree(
-        ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.so", "__pycache__", "*.egg-info")
-    )
+    shutil.copytree(ROOT, source, ignore=BUILD_PRODUCTS)
     venv.create(tmp_path / "env", with_pip=True)
     python = tmp_path / "env" / "bin" / "python"
     run(python, "-m", "pip", "install", "--quiet", source, CC="false")  # and its one dependency, click
     assert "(python engine)" in run(python, "-m", "pasur", "--version")
-    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", source, "-w", tmp_path / "wheels")
-    [wheel] = (tmp_path / "wheels").glob("pasur-*.whl")
+    run(python, "-m", "pip", "install", "--quiet", "build")
+    run(python, "-m", "build", "--outdir", tmp_path / "dist", source)  # the wheel is built from the sdist
+    [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
     run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", wheel)
     assert "(native engine)" in run(python, "-m", "pasur", "--version")
+    deck = "7C KD 2S 4H " + " ".join(str(card) for card in CARDS if str(card) not in ("7C", "KD", "2S", "4H"))
+    assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")

@@ -20,6 +20,7 @@ from .core import (
     replay_record,
     to_record,
 )
+from .core.solver import Solution, SolveError, solve
 
 __version__ = "0.1.0"
 
@@ -38,8 +39,11 @@ __all__ = [
     "RulesError",
     "SeatView",
     "SideScore",
+    "Solution",
+    "SolveError",
     "deal_deck",
     "from_record",
     "replay_record",
+    "solve",
     "to_record",
 ]

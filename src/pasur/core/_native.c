@@ -1,227 +1,16 @@
-/* The native engine core: the rules of a round in C, mirroring pasur/core/captures.py and
- * Round.play_code in pasur/core/game.py (the readable reference). Same encodings: a card is
+/* The native engine core, as Python sees it: the rules of a round (_engine.h, mirroring
+ * pasur/core/captures.py and Round.play_code in pasur/core/game.py, the readable reference) and the
+ * exact solver (_solver.h). Same encodings: a card is
  * rank * 4 + suit (rank 0 = Ace ... 9 = Ten, 10 Jack, 11 Queen, 12 King); a hand, the table and a
  * pile are 52-bit masks; a move is card | take << 6. Built by the normal install when a C compiler
  * exists; otherwise everything runs on the pure-Python engine.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
-#include <string.h>
 
-#define JACK 10
-#define LOW_NUMERALS ((1ULL << 20) - 1)
-#define NUMERALS ((1ULL << 40) - 1)
-#define JACKS (0xFULL << (JACK * 4))
-#define NUMERALS_AND_JACKS (NUMERALS | JACKS)
-#define MAX_PARTIAL 4096 /* subsets of the 20 low cards worth 10 or less: 3,451 at most */
-#define MAX_CODES 32768
+#include "_engine.h"
+#include "_solver.h"
 
-typedef uint64_t mask_t;
-
-static inline int lowest(mask_t m) { return __builtin_ctzll(m); }
-static inline mask_t up_to(int t) { return t >= 13 ? ~0ULL : ((1ULL << (4 * t)) - 1); }
-
-/* -- captures (captures.py) ------------------------------------------------------------------ */
-
-typedef struct {
-    mask_t subset;
-    int total;
-} partial_t;
-
-/* Append to codes[*count] every take of a numeral of value `value` on `table`, in the order
- * captures._compute_takes lists them. */
-static int numeral_takes(mask_t table, int value, mask_t *takes, int *count, int limit) {
-    int target = 11 - value;
-    static partial_t partial[MAX_PARTIAL];
-    /* found[s]: subsets summing to s, in the order _subset_sums finds them */
-    static mask_t found[11][MAX_PARTIAL];
-    int found_n[11] = {0};
-    int n = 1;
-    partial[0].subset = 0;
-    partial[0].total = 0;
-    found[0][found_n[0]++] = 0;
-    /* _subset_sums walks every low card of the table (values up to 5), not only those <= target */
-    mask_t walk = table & LOW_NUMERALS;
-    while (walk) {
-        mask_t bit = walk & -walk;
-        walk ^= bit;
-        int v = (lowest(bit) >> 2) + 1;
-        int before = n;
-        for (int i = 0; i < before; i++) {
-            int total = partial[i].total + v;
-            if (total <= 10) {
-                if (n >= MAX_PARTIAL) return -1;
-                partial[n].subset = partial[i].subset | bit;
-                partial[n].total = total;
-                found[total][found_n[total]++] = partial[n].subset;
-                n++;
-            }
-        }
-    }
-    for (int i = 0; i < found_n[target]; i++) {
-        if (*count >= limit) return -1;
-        takes[(*count)++] = found[target][i];
-    }
-    mask_t high = table & up_to(target) & ~LOW_NUMERALS;
-    while (high) {
-        mask_t bit = high & -high;
-        high ^= bit;
-        int rest = target - ((lowest(bit) >> 2) + 1);
-        for (int i = 0; i < found_n[rest]; i++) {
-            if (*count >= limit) return -1;
-            takes[(*count)++] = bit | found[rest][i];
-        }
-    }
-    return 0;
-}
-
-/* Append the legal move codes of `card` on `table` (card_moves): its captures, then laying it
- * down when it has none or capture is not compulsory. */
-static int card_moves(mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
-    static mask_t takes[MAX_CODES];
-    int n = 0;
-    int rank = card >> 2;
-    if (rank < JACK) {
-        if (numeral_takes(table, rank + 1, takes, &n, MAX_CODES) < 0) return -1;
-    } else if (rank == JACK) {
-        mask_t taken = table & NUMERALS_AND_JACKS;
-        if (taken) takes[n++] = taken;
-    } else {
-        mask_t same = table & (0xFULL << (rank * 4));
-        while (same) {
-            mask_t bit = same & -same;
-            same ^= bit;
-            takes[n++] = bit;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        if (*count >= limit) return -1;
-        codes[(*count)++] = (uint64_t)card | takes[i] << 6;
-    }
-    if (!n || !compulsory) {
-        if (*count >= limit) return -1;
-        codes[(*count)++] = (uint64_t)card;
-    }
-    return 0;
-}
-
-static int hand_moves(mask_t hand, mask_t table, int compulsory, uint64_t *codes, int limit) {
-    int count = 0;
-    while (hand) {
-        mask_t bit = hand & -hand;
-        hand ^= bit;
-        if (card_moves(table, lowest(bit), compulsory, codes, &count, limit) < 0) return -1;
-    }
-    return count;
-}
-
-/* -- a round (game.Round) -------------------------------------------------------------------- */
-
-typedef struct {
-    int players, compulsory, first;
-    int side_of[4], sur_ok[4], last_deal_sur[4];
-    uint8_t deck[52];
-    mask_t hands[4], table, captured[4];
-    int surs[4];
-    int last_capturer, turn, dealt, deal, over;
-} round_t;
-
-static void deal_hands(round_t *r) {
-    for (int offset = 0; offset < r->players; offset++) {
-        mask_t hand = 0;
-        for (int i = 0; i < 4; i++) hand |= 1ULL << r->deck[r->dealt + i];
-        r->hands[(r->first + offset) % r->players] = hand;
-        r->dealt += 4;
-    }
-}
-
-static void play_code(round_t *r, uint64_t code) {
-    int card = (int)(code & 63);
-    mask_t take = code >> 6;
-    int seat = r->turn;
-    r->hands[seat] ^= 1ULL << card;
-    if (take) {
-        mask_t table = r->table ^ take;
-        r->table = table;
-        int side = r->side_of[seat];
-        r->captured[side] |= take | 1ULL << card;
-        r->last_capturer = side;
-        if (!table && (card >> 2) != JACK && (r->dealt < 52 ? r->sur_ok : r->last_deal_sur)[side]) r->surs[side]++;
-    } else {
-        r->table |= 1ULL << card;
-    }
-    seat += 1;
-    if (seat == r->players) seat = 0;
-    r->turn = seat;
-    if (!r->hands[seat]) {
-        if (r->dealt < 52) {
-            deal_hands(r);
-            r->deal += 1;
-        } else {
-            if (r->last_capturer >= 0) {
-                r->captured[r->last_capturer] |= r->table;
-                r->table = 0;
-            }
-            r->over = 1;
-        }
-    }
-}
-
-/* splitmix64: the playouts' generator (its stream differs from Python's random). */
-static inline uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static uint64_t codes_buffer[MAX_CODES];
-
-#define ACES 0xFULL
-#define TWO_OF_CLUBS 4
-#define TEN_OF_DIAMONDS 37
-
-/* scoring.card_points */
-static inline int card_points(mask_t cards) {
-    return __builtin_popcountll(cards & ACES) + __builtin_popcountll(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
-           3 * (int)(cards >> TEN_OF_DIAMONDS & 1);
-}
-
-static inline double uniform(uint64_t *rng) { return (double)(next_random(rng) >> 11) * (1.0 / 9007199254740992.0); }
-
-/* bots/playout.playout: with probability `greedy` the capture taking the most points (a Sur
- * counting 5; a random move when nothing can be taken), otherwise a uniformly random move. */
-static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *history, int *played) {
-    while (!r->over) {
-        int count = hand_moves(r->hands[r->turn], r->table, r->compulsory, codes_buffer, MAX_CODES);
-        if (count <= 0) return -1;
-        uint64_t chosen;
-        if (count > 1 && uniform(rng) < greedy) {
-            mask_t table = r->table;
-            chosen = codes_buffer[(int)(uniform(rng) * count)];
-            double best_value = 0.0;
-            for (int i = 0; i < count; i++) {
-                uint64_t code = codes_buffer[i];
-                mask_t take = code >> 6;
-                if (!take) continue;
-                int card = (int)(code & 63);
-                double value = card_points(take | 1ULL << card) + 0.3 * __builtin_popcountll(take);
-                if (take == table && (card >> 2) != JACK) value += 5;
-                if (value > best_value) {
-                    chosen = code;
-                    best_value = value;
-                }
-            }
-        } else {
-            chosen = codes_buffer[(int)(uniform(rng) * count)];
-        }
-        if (history && *played < 64) history[*played] = chosen;
-        if (played) (*played)++;
-        play_code(r, chosen);
-    }
-    return 0;
-}
 
 /* -- Python: reading and writing a round's fields ------------------------------------------- */
 
@@ -444,6 +233,156 @@ static PyObject *py_random_rounds(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(moves);
 }
 
+
+/* -- the solver ------------------------------------------------------------------------------ */
+
+/* A solver for a round read from Python; NULL with the error set. */
+static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, unsigned long long node_limit,
+                             round_t *r) {
+    int sides = read_round(fields, r);
+    if (sides < 0) return NULL;
+    if (sides != 2) {
+        PyErr_SetString(PyExc_ValueError, "the solver solves two sides only: 2 players, or 4 in partnership");
+        return NULL;
+    }
+    for (int seat = 0; seat < r->players; seat++) {
+        if (r->side_of[seat] == r->side_of[(seat + 1) % r->players]) {
+            PyErr_SetString(PyExc_ValueError, "the solver needs the two sides to play in turn");
+            return NULL;
+        }
+    }
+    if (table_bits < 0 || table_bits > 30) {
+        PyErr_SetString(PyExc_ValueError, "table_bits: 0 (no table) to 30");
+        return NULL;
+    }
+    solver_t *S = malloc(sizeof(solver_t));
+    if (!S || solver_init(S, r, most_clubs, table_bits) < 0) {
+        free(S);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    S->node_limit = node_limit;
+    return S;
+}
+
+/* NULL with the error set when the search stopped short. */
+static PyObject *solver_result(solver_t *S, PyObject *result) {
+    if (S->error) {
+        Py_XDECREF(result);
+        if (S->error == 1)
+            PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
+        else
+            PyErr_Format(PyExc_RuntimeError, "the node limit (%llu) was reached before the position was solved",
+                         (unsigned long long)S->node_limit);
+        result = NULL;
+    }
+    solver_free(S);
+    free(S);
+    return result;
+}
+
+/* Points taken so far this round that the rest cannot change: cards and Surs, side 0 minus 1. */
+static int points_taken(const round_t *r) {
+    return card_points(r->captured[0]) - card_points(r->captured[1]) + SUR_POINTS * (r->surs[0] - r->surs[1]);
+}
+
+/* solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes): values
+ * are the round's final points, side 0 minus side 1, under perfect play by both sides. */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *fields;
+    int most_clubs, table_bits;
+    unsigned long long node_limit;
+    if (!PyArg_ParseTuple(args, "OpiK", &fields, &most_clubs, &table_bits, &node_limit)) return NULL;
+    round_t r;
+    solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
+    if (!S) return NULL;
+    position_t root = position_of(&r);
+    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
+    static uint64_t codes[MAX_NODE_MOVES];
+    static int values[MAX_NODE_MOVES];
+    int count = root.over ? 0 : hand_moves(root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) S->error = 1;
+    int best = root.over ? final_value(S, &root) : -UNBOUNDED;
+    for (int i = 0; i < count && !S->error; i++) {
+        uint64_t signature = move_signature(codes[i]);
+        int j = 0;
+        while (j < i && move_signature(codes[j]) != signature) j++;
+        if (j < i) {
+            values[i] = values[j];
+        } else {
+            position_t child = root;
+            int gain = solver_play(S, &child, codes[i]);
+            values[i] = gain - exact_value(S, &child);
+        }
+        if (values[i] > best) best = values[i];
+    }
+    /* the principal line: at each step the first move (in search order) that keeps the value */
+    PyObject *line = PyList_New(0);
+    position_t at = root;
+    int value = best;
+    while (line && !at.over && !S->error) {
+        uint64_t *step = S->moves[MAX_PLIES - 1];
+        int n = ordered_moves(S, &at, step, 0);
+        int found = 0;
+        for (int i = 0; i < n && !found && !S->error; i++) {
+            position_t child = at;
+            int gain = solver_play(S, &child, step[i]);
+            int rest = exact_value(S, &child);
+            if (gain - rest == value) {
+                PyObject *code = PyLong_FromUnsignedLongLong(step[i]);
+                if (!code || PyList_Append(line, code) < 0) Py_CLEAR(line);
+                Py_XDECREF(code);
+                at = child;
+                value = rest;
+                found = 1;
+            }
+        }
+        if (!found && !S->error) {
+            Py_CLEAR(line);
+            PyErr_SetString(PyExc_RuntimeError, "the solver lost its principal line");
+        }
+    }
+    if (!line) {
+        solver_free(S);
+        free(S);
+        return NULL;
+    }
+    PyObject *moves = PyList_New(count);
+    for (int i = 0; moves && i < count; i++)
+        PyList_SET_ITEM(moves, i, Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * values[i]));
+    PyObject *result = moves ? Py_BuildValue("(iNNK)", base + sign * best, moves, line, (unsigned long long)S->nodes) : NULL;
+    return solver_result(S, result);
+}
+
+/* minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes) by plain minimax. */
+static PyObject *py_minimax(PyObject *self, PyObject *args) {
+    PyObject *fields;
+    int most_clubs;
+    unsigned long long node_limit;
+    if (!PyArg_ParseTuple(args, "OpK", &fields, &most_clubs, &node_limit)) return NULL;
+    round_t r;
+    solver_t *S = read_solver(fields, most_clubs, 0, node_limit, &r);
+    if (!S) return NULL;
+    position_t root = position_of(&r);
+    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
+    static uint64_t codes[MAX_NODE_MOVES];
+    int count = root.over ? 0 : hand_moves(root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) S->error = 1;
+    int best = root.over ? final_value(S, &root) : -UNBOUNDED;
+    PyObject *moves = PyList_New(0);
+    for (int i = 0; moves && i < count && !S->error; i++) {
+        position_t child = root;
+        int gain = solver_play(S, &child, codes[i]);
+        int value = gain - plain_minimax(S, &child, 1);
+        if (value > best) best = value;
+        PyObject *pair = Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * value);
+        if (!pair || PyList_Append(moves, pair) < 0) Py_CLEAR(moves);
+        Py_XDECREF(pair);
+    }
+    PyObject *result = moves ? Py_BuildValue("(iNK)", base + sign * best, moves, (unsigned long long)S->nodes) : NULL;
+    return solver_result(S, result);
+}
+
 static PyMethodDef methods[] = {
     {"hand_moves", py_hand_moves, METH_VARARGS, "hand_moves(hand, table, compulsory) -> the legal move codes"},
     {"play", py_play, METH_VARARGS, "play(fields, codes) -> the round's changing fields after the moves"},
@@ -451,6 +390,9 @@ static PyMethodDef methods[] = {
      "play_random(fields, seed, keep_history) -> the fields at the round's end (and its first 64 moves)"},
     {"play_mixed", py_play_mixed, METH_VARARGS,
      "play_mixed(fields, seed, greedy) -> the fields at the round's end and the moves, played as bots/playout.py plays"},
+    {"solve", py_solve, METH_VARARGS,
+     "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
+    {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
     {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
     {NULL, NULL, 0, NULL},
 };

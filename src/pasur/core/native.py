@@ -99,3 +99,18 @@ def play_mixed(game: Round, rng: random.Random, greedy: float) -> None:
 def random_round_moves(game: Round, seed: int, rounds: int) -> int:
     """Play ``rounds`` random rounds from ``game`` (left unchanged) in native code; the moves made."""
     return int(_core().random_rounds(round_fields(game), seed, rounds))
+
+
+def solve(
+    game: Round, most_clubs: bool, table_bits: int, node_limit: int
+) -> tuple[int, list[tuple[int, int]], list[int], int]:
+    """The exact solver (see :mod:`pasur.core.solver`): value, each legal move's value, a
+    principal line and the nodes searched."""
+    value, moves, line, nodes = _core().solve(round_fields(game), most_clubs, table_bits, node_limit)
+    return value, moves, line, nodes
+
+
+def minimax(game: Round, most_clubs: bool, node_limit: int) -> tuple[int, list[tuple[int, int]], int]:
+    """Plain minimax in native code: value, each legal move's value and the nodes searched."""
+    value, moves, nodes = _core().minimax(round_fields(game), most_clubs, node_limit)
+    return value, moves, nodes

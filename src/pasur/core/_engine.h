@@ -1,0 +1,225 @@
+/* The rules of a round in C, mirroring pasur/core/captures.py and Round.play_code in
+ * pasur/core/game.py (the readable reference): captures, dealing, a play, the playout policies.
+ * Included by _native.c (one translation unit); every function is static. */
+#ifndef PASUR_ENGINE_H
+#define PASUR_ENGINE_H
+
+#include <stdint.h>
+#include <string.h>
+
+
+#define JACK 10
+#define LOW_NUMERALS ((1ULL << 20) - 1)
+#define NUMERALS ((1ULL << 40) - 1)
+#define JACKS (0xFULL << (JACK * 4))
+#define NUMERALS_AND_JACKS (NUMERALS | JACKS)
+#define MAX_PARTIAL 4096 /* subsets of the 20 low cards worth 10 or less: 3,451 at most */
+#define MAX_CODES 32768
+
+typedef uint64_t mask_t;
+
+static inline int lowest(mask_t m) { return __builtin_ctzll(m); }
+static inline mask_t up_to(int t) { return t >= 13 ? ~0ULL : ((1ULL << (4 * t)) - 1); }
+
+/* -- captures (captures.py) ------------------------------------------------------------------ */
+
+typedef struct {
+    mask_t subset;
+    int total;
+} partial_t;
+
+/* Append to codes[*count] every take of a numeral of value `value` on `table`, in the order
+ * captures._compute_takes lists them. */
+static int numeral_takes(mask_t table, int value, mask_t *takes, int *count, int limit) {
+    int target = 11 - value;
+    static partial_t partial[MAX_PARTIAL];
+    /* found[s]: subsets summing to s, in the order _subset_sums finds them */
+    static mask_t found[11][MAX_PARTIAL];
+    int found_n[11] = {0};
+    int n = 1;
+    partial[0].subset = 0;
+    partial[0].total = 0;
+    found[0][found_n[0]++] = 0;
+    /* _subset_sums walks every low card of the table (values up to 5), not only those <= target */
+    mask_t walk = table & LOW_NUMERALS;
+    while (walk) {
+        mask_t bit = walk & -walk;
+        walk ^= bit;
+        int v = (lowest(bit) >> 2) + 1;
+        int before = n;
+        for (int i = 0; i < before; i++) {
+            int total = partial[i].total + v;
+            if (total <= 10) {
+                if (n >= MAX_PARTIAL) return -1;
+                partial[n].subset = partial[i].subset | bit;
+                partial[n].total = total;
+                found[total][found_n[total]++] = partial[n].subset;
+                n++;
+            }
+        }
+    }
+    for (int i = 0; i < found_n[target]; i++) {
+        if (*count >= limit) return -1;
+        takes[(*count)++] = found[target][i];
+    }
+    mask_t high = table & up_to(target) & ~LOW_NUMERALS;
+    while (high) {
+        mask_t bit = high & -high;
+        high ^= bit;
+        int rest = target - ((lowest(bit) >> 2) + 1);
+        for (int i = 0; i < found_n[rest]; i++) {
+            if (*count >= limit) return -1;
+            takes[(*count)++] = bit | found[rest][i];
+        }
+    }
+    return 0;
+}
+
+/* Append the legal move codes of `card` on `table` (card_moves): its captures, then laying it
+ * down when it has none or capture is not compulsory. */
+static int card_moves(mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
+    static mask_t takes[MAX_CODES];
+    int n = 0;
+    int rank = card >> 2;
+    if (rank < JACK) {
+        if (numeral_takes(table, rank + 1, takes, &n, MAX_CODES) < 0) return -1;
+    } else if (rank == JACK) {
+        mask_t taken = table & NUMERALS_AND_JACKS;
+        if (taken) takes[n++] = taken;
+    } else {
+        mask_t same = table & (0xFULL << (rank * 4));
+        while (same) {
+            mask_t bit = same & -same;
+            same ^= bit;
+            takes[n++] = bit;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (*count >= limit) return -1;
+        codes[(*count)++] = (uint64_t)card | takes[i] << 6;
+    }
+    if (!n || !compulsory) {
+        if (*count >= limit) return -1;
+        codes[(*count)++] = (uint64_t)card;
+    }
+    return 0;
+}
+
+static int hand_moves(mask_t hand, mask_t table, int compulsory, uint64_t *codes, int limit) {
+    int count = 0;
+    while (hand) {
+        mask_t bit = hand & -hand;
+        hand ^= bit;
+        if (card_moves(table, lowest(bit), compulsory, codes, &count, limit) < 0) return -1;
+    }
+    return count;
+}
+
+/* -- a round (game.Round) -------------------------------------------------------------------- */
+
+typedef struct {
+    int players, compulsory, first;
+    int side_of[4], sur_ok[4], last_deal_sur[4];
+    uint8_t deck[52];
+    mask_t hands[4], table, captured[4];
+    int surs[4];
+    int last_capturer, turn, dealt, deal, over;
+} round_t;
+
+static void deal_hands(round_t *r) {
+    for (int offset = 0; offset < r->players; offset++) {
+        mask_t hand = 0;
+        for (int i = 0; i < 4; i++) hand |= 1ULL << r->deck[r->dealt + i];
+        r->hands[(r->first + offset) % r->players] = hand;
+        r->dealt += 4;
+    }
+}
+
+static void play_code(round_t *r, uint64_t code) {
+    int card = (int)(code & 63);
+    mask_t take = code >> 6;
+    int seat = r->turn;
+    r->hands[seat] ^= 1ULL << card;
+    if (take) {
+        mask_t table = r->table ^ take;
+        r->table = table;
+        int side = r->side_of[seat];
+        r->captured[side] |= take | 1ULL << card;
+        r->last_capturer = side;
+        if (!table && (card >> 2) != JACK && (r->dealt < 52 ? r->sur_ok : r->last_deal_sur)[side]) r->surs[side]++;
+    } else {
+        r->table |= 1ULL << card;
+    }
+    seat += 1;
+    if (seat == r->players) seat = 0;
+    r->turn = seat;
+    if (!r->hands[seat]) {
+        if (r->dealt < 52) {
+            deal_hands(r);
+            r->deal += 1;
+        } else {
+            if (r->last_capturer >= 0) {
+                r->captured[r->last_capturer] |= r->table;
+                r->table = 0;
+            }
+            r->over = 1;
+        }
+    }
+}
+
+/* splitmix64: the playouts' generator (its stream differs from Python's random). */
+static inline uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t codes_buffer[MAX_CODES];
+
+#define ACES 0xFULL
+#define TWO_OF_CLUBS 4
+#define TEN_OF_DIAMONDS 37
+
+/* scoring.card_points */
+static inline int card_points(mask_t cards) {
+    return __builtin_popcountll(cards & ACES) + __builtin_popcountll(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
+           3 * (int)(cards >> TEN_OF_DIAMONDS & 1);
+}
+
+static inline double uniform(uint64_t *rng) { return (double)(next_random(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* bots/playout.playout: with probability `greedy` the capture taking the most points (a Sur
+ * counting 5; a random move when nothing can be taken), otherwise a uniformly random move. */
+static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *history, int *played) {
+    while (!r->over) {
+        int count = hand_moves(r->hands[r->turn], r->table, r->compulsory, codes_buffer, MAX_CODES);
+        if (count <= 0) return -1;
+        uint64_t chosen;
+        if (count > 1 && uniform(rng) < greedy) {
+            mask_t table = r->table;
+            chosen = codes_buffer[(int)(uniform(rng) * count)];
+            double best_value = 0.0;
+            for (int i = 0; i < count; i++) {
+                uint64_t code = codes_buffer[i];
+                mask_t take = code >> 6;
+                if (!take) continue;
+                int card = (int)(code & 63);
+                double value = card_points(take | 1ULL << card) + 0.3 * __builtin_popcountll(take);
+                if (take == table && (card >> 2) != JACK) value += 5;
+                if (value > best_value) {
+                    chosen = code;
+                    best_value = value;
+                }
+            }
+        } else {
+            chosen = codes_buffer[(int)(uniform(rng) * count)];
+        }
+        if (history && *played < 64) history[*played] = chosen;
+        if (played) (*played)++;
+        play_code(r, chosen);
+    }
+    return 0;
+}
+
+#endif

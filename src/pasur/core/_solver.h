@@ -1,0 +1,392 @@
+/* The exact open-deck solver: the value of a round's position when every card's place is known,
+ * for two sides (2 players, or 4 in partnership), by alpha-beta search to the round's end.
+ *
+ * A position's value is the round's final point difference still to come, from the side to move's
+ * point of view: what a move takes (its card points, and 5 for a Sur that counts) is added as it
+ * is played, and the end-of-round sweep and Haft Khaj at the end. Everything that decides the rest
+ * of the round is in the key of the transposition table: the cards in the hands (whose owner is
+ * fixed within a search), the table, the cards dealt, the turn, the side that captured last and
+ * the clubs taken so far while Haft Khaj is undecided. What was taken before only adds points, so
+ * the stored values hold whatever the path. Techniques: principal-variation (null-window) search,
+ * a two-way bucketed table of bounds with its size an option, moves ordered by the table's best
+ * move and then by what they take, cheap bounds on the points still to win, and equivalent cards
+ * (same rank, both plain or both clubs: nothing scores them apart) searched once.
+ * Included by _native.c after _engine.h.
+ */
+#ifndef PASUR_SOLVER_H
+#define PASUR_SOLVER_H
+
+#include <stdlib.h>
+
+#include "_engine.h"
+
+#define CLUB_CARDS 0x1111111111111ULL
+#define SUR_POINTS 5
+#define HAFT_KHAJ_POINTS 7
+#define HAFT_KHAJ_CLUBS 7
+#define MAX_NODE_MOVES 1024
+#define MAX_PLIES 64
+#define UNBOUNDED 10000
+
+typedef struct {
+    mask_t hands[4], table;
+    int dealt, turn, last, over, clubs[2];
+} position_t;
+
+typedef struct {
+    mask_t hands, table; /* the key: every hand's cards together, and the table */
+    uint64_t best;       /* the best move found here, 0 when none */
+    uint32_t small;      /* the key's small fields (bits 0-13) and the cards left to play (16-23) */
+    int16_t lower, upper;
+} entry_t;
+
+typedef struct {
+    int players, first, compulsory, most_clubs;
+    int side_of[4], sur_ok[2], last_deal_sur[2];
+    uint8_t deck[52];
+    mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
+    entry_t *entries;      /* NULL: no table */
+    uint64_t entry_mask;
+    uint64_t nodes, node_limit;
+    int error; /* 1: too many moves at a node, 2: the node limit */
+    uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
+} solver_t;
+
+/* Equivalent cards: one class per rank for the club and one for the other three suits, the 10 of
+ * diamonds alone (it scores 3). A move's signature is its card's class and how many cards of each
+ * class it takes (2 bits a class, 27 classes). */
+static int card_class(int card) {
+    if (card == TEN_OF_DIAMONDS) return 26;
+    return (card >> 2) * 2 + ((card & 3) != 0);
+}
+
+static uint64_t move_signature(uint64_t code) {
+    uint64_t signature = (uint64_t)card_class((int)(code & 63)) << 54;
+    mask_t take = code >> 6;
+    while (take) {
+        signature += 1ULL << (2 * card_class(lowest(take)));
+        take &= take - 1;
+    }
+    return signature;
+}
+
+static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_bits) {
+    S->players = r->players;
+    S->first = r->first;
+    S->compulsory = r->compulsory;
+    S->most_clubs = most_clubs;
+    for (int i = 0; i < 4; i++) S->side_of[i] = r->side_of[i];
+    for (int i = 0; i < 2; i++) {
+        S->sur_ok[i] = r->sur_ok[i];
+        S->last_deal_sur[i] = r->last_deal_sur[i];
+    }
+    memcpy(S->deck, r->deck, 52);
+    S->pack_after[52] = 0;
+    for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
+    S->nodes = 0;
+    S->error = 0;
+    S->entries = NULL;
+    S->entry_mask = 0;
+    if (table_bits > 0) {
+        S->entries = calloc((size_t)1 << table_bits, sizeof(entry_t));
+        if (!S->entries) return -1;
+        S->entry_mask = ((uint64_t)1 << table_bits) - 1;
+    }
+    return 0;
+}
+
+static void solver_free(solver_t *S) {
+    free(S->entries);
+    S->entries = NULL;
+}
+
+static position_t position_of(const round_t *r) {
+    position_t p;
+    memset(&p, 0, sizeof(p));
+    for (int i = 0; i < 4; i++) p.hands[i] = r->hands[i];
+    p.table = r->table;
+    p.dealt = r->dealt;
+    p.turn = r->turn;
+    p.last = r->last_capturer;
+    p.over = r->over;
+    for (int side = 0; side < 2; side++) p.clubs[side] = __builtin_popcountll(r->captured[side] & CLUB_CARDS);
+    return p;
+}
+
+/* Play a move; what it takes for the mover's side (card points, and a Sur). */
+static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
+    int card = (int)(code & 63);
+    mask_t take = code >> 6;
+    int seat = p->turn;
+    int gain = 0;
+    p->hands[seat] ^= 1ULL << card;
+    if (take) {
+        mask_t taken = take | 1ULL << card;
+        int side = S->side_of[seat];
+        p->table ^= take;
+        p->clubs[side] += __builtin_popcountll(taken & CLUB_CARDS);
+        p->last = side;
+        gain = card_points(taken);
+        if (!p->table && (card >> 2) != JACK && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) gain += SUR_POINTS;
+    } else {
+        p->table |= 1ULL << card;
+    }
+    seat = seat + 1 == S->players ? 0 : seat + 1;
+    p->turn = seat;
+    if (!p->hands[seat]) {
+        if (p->dealt < 52) {
+            for (int offset = 0; offset < S->players; offset++) {
+                mask_t hand = 0;
+                for (int i = 0; i < 4; i++) hand |= 1ULL << S->deck[p->dealt + i];
+                p->hands[(S->first + offset) % S->players] = hand;
+                p->dealt += 4;
+            }
+        } else {
+            p->over = 1;
+        }
+    }
+    return gain;
+}
+
+/* Haft Khaj for side 0 minus side 1. */
+static int haft_khaj(const solver_t *S, int clubs0, int clubs1) {
+    if (S->most_clubs) return clubs0 > clubs1 ? HAFT_KHAJ_POINTS : clubs1 > clubs0 ? -HAFT_KHAJ_POINTS : 0;
+    return (clubs0 >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : 0) - (clubs1 >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : 0);
+}
+
+/* At the round's end: the sweep of the table to the last capturer, and Haft Khaj; for the side
+ * whose turn it would be. */
+static int final_value(const solver_t *S, const position_t *p) {
+    int clubs0 = p->clubs[0], clubs1 = p->clubs[1], value = 0;
+    if (p->last >= 0) {
+        int points = card_points(p->table), clubs = __builtin_popcountll(p->table & CLUB_CARDS);
+        if (p->last == 0) {
+            value += points;
+            clubs0 += clubs;
+        } else {
+            value -= points;
+            clubs1 += clubs;
+        }
+    }
+    value += haft_khaj(S, clubs0, clubs1);
+    return S->side_of[p->turn] == 0 ? value : -value;
+}
+
+/* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
+ * both ways of scoring it, since the other side can have at most 6). */
+static int club_state(const position_t *p) {
+    if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 14;
+    if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 15;
+    return p->clubs[0];
+}
+
+/* Cheap bounds on the value: every point card still out, Haft Khaj while open, and a Sur for a
+ * side at each of its turns where one could count. */
+static void value_bounds(const solver_t *S, const position_t *p, int *lower, int *upper) {
+    mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
+    int points = card_points(hands | p->table | S->pack_after[p->dealt]);
+    int plays = __builtin_popcountll(hands) + 52 - p->dealt;
+    int before_last = p->dealt < 52 ? plays - 4 * S->players : 0;
+    int mover = S->side_of[p->turn];
+    /* the mover plays the 1st, 3rd, ... of the plays left, the other side the rest */
+    int mover_before = (before_last + 1) / 2, other_before = before_last / 2;
+    int mover_last = (plays + 1) / 2 - mover_before, other_last = plays / 2 - other_before;
+    int mover_surs = (S->sur_ok[mover] ? mover_before : 0) + (S->last_deal_sur[mover] ? mover_last : 0);
+    int other_surs = (S->sur_ok[!mover] ? other_before : 0) + (S->last_deal_sur[!mover] ? other_last : 0);
+    int state = club_state(p), haft_low = -HAFT_KHAJ_POINTS, haft_high = HAFT_KHAJ_POINTS;
+    if (state >= 14) {
+        int haft = (state == 14) == (mover == 0) ? HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
+        haft_low = haft_high = haft;
+    }
+    *lower = -points - SUR_POINTS * other_surs + haft_low;
+    *upper = points + SUR_POINTS * mover_surs + haft_high;
+}
+
+/* -- the transposition table ----------------------------------------------------------------- */
+
+static inline uint32_t small_key(const position_t *p) {
+    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | club_state(p) << 10);
+}
+
+static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p, uint32_t small) {
+    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
+    h ^= h >> 31;
+    entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
+    for (int i = 0; i < 2; i++) {
+        entry_t *e = bucket + i;
+        if (e->hands == hands && e->table == p->table && (e->small & 0xFFFF) == small)
+            return e;
+    }
+    return NULL;
+}
+
+static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t small, int lower, int upper,
+                        uint64_t best) {
+    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
+    h ^= h >> 31;
+    entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
+    uint32_t left = (uint32_t)(__builtin_popcountll(hands) + 52 - p->dealt);
+    entry_t *e = NULL;
+    for (int i = 0; i < 2 && !e; i++)
+        if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & 0xFFFF) == small) e = bucket + i;
+    if (e) {
+        /* every stored bound is a true bound of the same position: keep the tightest */
+        if (e->lower > lower) lower = e->lower;
+        if (e->upper < upper) upper = e->upper;
+        if (!best) best = e->best;
+    } else {
+        /* replace the entry with the fewer cards left to play (the cheaper one to find again) */
+        e = (bucket[0].small >> 16) <= (bucket[1].small >> 16) ? bucket : bucket + 1;
+    }
+    e->hands = hands;
+    e->table = p->table;
+    e->small = small | left << 16;
+    e->lower = (int16_t)lower;
+    e->upper = (int16_t)upper;
+    e->best = best;
+}
+
+/* -- moves ----------------------------------------------------------------------------------- */
+
+/* A move's place in the search order: captures by what they take (a Sur first), then the cards
+ * laid down, the least valuable first. */
+static int move_priority(uint64_t code, mask_t table) {
+    int card = (int)(code & 63);
+    mask_t take = code >> 6;
+    if (take) {
+        int sur = take == table && (card >> 2) != JACK;
+        return 1000 + 100 * sur + 10 * card_points(take | 1ULL << card) +
+               __builtin_popcountll((take | 1ULL << card) & CLUB_CARDS) * 2 + __builtin_popcountll(take);
+    }
+    return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK);
+}
+
+/* The moves to search at a node: the legal ones, one of each equivalent set, best first. */
+static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint64_t hint) {
+    int count = hand_moves(p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) {
+        S->error = 1;
+        return 0;
+    }
+    uint64_t signatures[MAX_NODE_MOVES];
+    int priorities[MAX_NODE_MOVES];
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t signature = move_signature(codes[i]);
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++) seen = signatures[j] == signature;
+        if (seen) continue;
+        signatures[kept] = signature;
+        codes[kept] = codes[i];
+        priorities[kept] = codes[i] == hint ? 1 << 20 : move_priority(codes[i], p->table);
+        kept++;
+    }
+    for (int i = 1; i < kept; i++) { /* insertion sort: a handful of moves */
+        uint64_t code = codes[i];
+        int priority = priorities[i], j = i - 1;
+        while (j >= 0 && priorities[j] < priority) {
+            codes[j + 1] = codes[j];
+            priorities[j + 1] = priorities[j];
+            j--;
+        }
+        codes[j + 1] = code;
+        priorities[j + 1] = priority;
+    }
+    return kept;
+}
+
+/* -- the search ------------------------------------------------------------------------------ */
+
+/* Fail-soft principal-variation search: a value v with v <= alpha meaning "at most v", v >= beta
+ * "at least v", anything between exact. */
+static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply) {
+    S->nodes++;
+    if (p->over) return final_value(S, p);
+    if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
+        if (!S->error) S->error = 2;
+        return 0;
+    }
+    int lower, upper;
+    value_bounds(S, p, &lower, &upper);
+    if (upper <= alpha) return upper;
+    if (lower >= beta) return lower;
+    mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
+    uint32_t small = small_key(p);
+    uint64_t hint = 0;
+    if (S->entries) {
+        entry_t *e = find_entry(S, hands, p, small);
+        if (e) {
+            if (e->lower >= beta) return e->lower;
+            if (e->upper <= alpha) return e->upper;
+            if (e->lower == e->upper) return e->lower;
+            if (e->lower > lower) lower = e->lower;
+            if (e->upper < upper) upper = e->upper;
+            hint = e->best;
+        }
+    }
+    if (lower > alpha) alpha = lower;
+    if (upper < beta) beta = upper;
+    uint64_t *codes = S->moves[ply];
+    int count = ordered_moves(S, p, codes, hint);
+    int best = -UNBOUNDED, floor = alpha;
+    uint64_t best_code = 0;
+    for (int i = 0; i < count; i++) {
+        position_t child = *p;
+        int gain = solver_play(S, &child, codes[i]);
+        int value;
+        if (i == 0) {
+            value = gain - search(S, &child, gain - beta, gain - floor, ply + 1);
+        } else {
+            value = gain - search(S, &child, gain - floor - 1, gain - floor, ply + 1);
+            if (value > floor && value < beta) value = gain - search(S, &child, gain - beta, gain - value + 1, ply + 1);
+        }
+        if (value > best) {
+            best = value;
+            best_code = codes[i];
+            if (value > floor) {
+                floor = value;
+                if (floor >= beta) break;
+            }
+        }
+    }
+    if (S->error) return 0;
+    if (S->entries) {
+        if (best <= alpha)
+            store_entry(S, hands, p, small, -UNBOUNDED, best, 0);
+        else if (best >= beta)
+            store_entry(S, hands, p, small, best, UNBOUNDED, best_code);
+        else
+            store_entry(S, hands, p, small, best, best, best_code);
+    }
+    return best;
+}
+
+/* The exact value (the mover's side's view) by a full window. */
+static int exact_value(solver_t *S, const position_t *p) { return search(S, p, -UNBOUNDED, UNBOUNDED, 0); }
+
+/* Plain minimax: every legal move, no pruning, no table, no bounds, no merging; the reference the
+ * tests hold the solver to. */
+static int plain_minimax(solver_t *S, const position_t *p, int ply) {
+    S->nodes++;
+    if (p->over) return final_value(S, p);
+    if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
+        if (!S->error) S->error = 2;
+        return 0;
+    }
+    uint64_t *codes = S->moves[ply];
+    int count = hand_moves(p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) {
+        S->error = 1;
+        return 0;
+    }
+    int best = -UNBOUNDED;
+    for (int i = 0; i < count; i++) {
+        position_t child = *p;
+        int gain = solver_play(S, &child, codes[i]);
+        int value = gain - plain_minimax(S, &child, ply + 1);
+        if (value > best) best = value;
+    }
+    return best;
+}
+
+#endif

@@ -1,0 +1,112 @@
+"""The exact open-deck solver: what a round's position is worth when every card's place is known
+(the hands, the table and the pack in order) and both sides play perfectly.
+
+The search is native (``_solver.h``; docs/SOLVER.md has the method). A value is the round's final
+point difference, side 0 minus side 1, the points already taken this round included, under the
+rules in force (Sur and its cut-off from the banked scores, the last capturer's sweep, Haft Khaj).
+Two sides only: 2 players, or 4 in partnership.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import native
+from .game import Round
+from .moves import Move, MoveCode
+
+__all__ = ["DEFAULT_TABLE_MB", "MoveValue", "Solution", "SolveError", "minimax", "solve", "solve_problem"]
+
+#: The transposition table's default size; each entry takes 32 bytes.
+DEFAULT_TABLE_MB = 64
+ENTRY_BYTES = 32
+
+
+class SolveError(ValueError):
+    """A position the solver cannot take: more than two sides, no native core, or a limit reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """A legal move, its full text (``7Cx4H``, ``KD``), and the round's value after it."""
+
+    code: MoveCode
+    text: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The value of a position under perfect play, each legal move's value and a principal line."""
+
+    value: int
+    moves: tuple[MoveValue, ...]
+    line: tuple[str, ...]
+    nodes: int
+    seconds: float
+
+    @property
+    def best(self) -> tuple[MoveValue, ...]:
+        """The moves that keep the value (the best for the side to move)."""
+        return tuple(move for move in self.moves if move.value == self.value)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"value", "moves": [{"move", "value"}], "line", "nodes", "seconds"}``."""
+        return {
+            "value": self.value,
+            "moves": [{"move": move.text, "value": move.value} for move in self.moves],
+            "line": list(self.line),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def solve_problem(game: Round) -> str | None:
+    """Why the solver cannot take this round's position, or None when it can."""
+    if game.rules.sides != 2:
+        return (
+            f"the solver solves two sides only (2 players, or 4 in partnership); "
+            f"this round has {game.rules.sides} sides ({game.players} players"
+            f"{' without partnership' if game.players == 4 else ''})"
+        )
+    if not native.available():
+        return "the solver needs the native core: reinstall pasur where a C compiler (gcc) is present"
+    return None
+
+
+def _table_bits(table_mb: float) -> int:
+    entries = max(2, int(table_mb * (1 << 20)) // ENTRY_BYTES)
+    return min(30, entries.bit_length() - 1)
+
+
+def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 0) -> Solution:
+    """Solve ``game`` (left unchanged) from its current position. ``table_mb`` sizes the
+    transposition table (0: none); ``node_limit`` stops the search (0: no limit).
+    :class:`SolveError` says why a position cannot be solved."""
+    problem = solve_problem(game)
+    if problem:
+        raise SolveError(problem)
+    bits = _table_bits(table_mb) if table_mb > 0 else 0
+    started = time.perf_counter()
+    try:
+        value, moves, line, nodes = native.solve(game, game.rules.haft_khaj == "most", bits, node_limit)
+    except (RuntimeError, OverflowError, MemoryError) as error:
+        raise SolveError(str(error)) from None
+    seconds = time.perf_counter() - started
+    values = tuple(MoveValue(code, Move.from_code(code).text(), move_value) for code, move_value in moves)
+    return Solution(value, values, tuple(Move.from_code(code).text() for code in line), nodes, seconds)
+
+
+def minimax(game: Round, node_limit: int = 0) -> tuple[int, dict[MoveCode, int]]:
+    """The value and each legal move's value by plain minimax (every move, no pruning, no table):
+    the reference the solver is tested against, for positions near a round's end."""
+    problem = solve_problem(game)
+    if problem:
+        raise SolveError(problem)
+    try:
+        value, moves, _nodes = native.minimax(game, game.rules.haft_khaj == "most", node_limit)
+    except RuntimeError as error:
+        raise SolveError(str(error)) from None
+    return value, dict(moves)
