@@ -10,6 +10,7 @@ from typing import Any
 
 from .bots import make_bot
 from .core import Match, Round, Rules, deal_deck, native, replay_record, to_record
+from .core.solver import Solution, solve
 
 
 def random_rounds_per_second(seconds: float = 2.0, seed: int = 1, rules: Rules | None = None) -> float:
@@ -168,8 +169,42 @@ def environment_steps_per_second(seconds: float = 2.0, seed: int = 1, players: i
     return figures
 
 
+def solve_deals(
+    deals: int, seed: int = 1, rules: Rules | None = None, plays: tuple[int, int] = (0, 0)
+) -> list[Solution]:
+    """Exact solutions of ``deals`` random deals, each after a number of random plays drawn from
+    ``plays`` (0: from the first move); SolveError without the native core."""
+    rules = rules or Rules()
+    rng = random.Random(seed)
+    solutions = []
+    for _ in range(deals):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        for _ in range(rng.randint(*plays)):
+            codes = game.legal_codes()
+            game.play_code(codes[rng.randrange(len(codes))])
+        solutions.append(solve(game))
+    return solutions
+
+
+def solver_figures(solutions: list[Solution]) -> dict[str, float]:
+    """Time and nodes of many solutions: median, 95th percentile and largest."""
+    times = sorted(solution.seconds * 1000 for solution in solutions)
+    nodes = sorted(solution.nodes for solution in solutions)
+    return {
+        "positions": len(solutions),
+        "median_ms": round(statistics.median(times), 3),
+        "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))], 3),
+        "max_ms": round(times[-1], 3),
+        "median_nodes": statistics.median(nodes),
+        "max_nodes": nodes[-1],
+        "nodes_per_second": round(sum(nodes) / (sum(times) / 1000)),
+    }
+
+
 #: The bots ``pasur bench`` times, with how many decisions each.
 BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48}
+#: How many whole 2-player deals ``pasur bench`` solves from the first move.
+BENCH_SOLVER_DEALS = 40
 
 
 def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players: int = 2) -> dict[str, Any]:
@@ -185,6 +220,8 @@ def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players
         "replay_records_per_second": round(replay["records_per_second"]),
         "replay_moves_per_second": round(replay["moves_per_second"]),
     }
+    if native.available():
+        figures["solver"] = solver_figures(solve_deals(BENCH_SOLVER_DEALS))
     if bots:
         figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
     environment = environment_steps_per_second(seconds, players=env_players)

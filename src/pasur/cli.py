@@ -312,6 +312,13 @@ def bench_command(seconds: float, records: int, no_bots: bool, env_players: int,
         f"replay         : {figures['replay_records_per_second']:,} match records/s, "
         f"{figures['replay_moves_per_second']:,} moves/s"
     )
+    if "solver" in figures:
+        solver = figures["solver"]
+        click.echo(
+            f"exact solver   : whole 2-player deals from the first move, median {solver['median_ms']:.1f} ms, "
+            f"95% {solver['p95_ms']:.1f} ms, largest {solver['max_ms']:.1f} ms over {solver['positions']} deals; "
+            f"{solver['nodes_per_second']:,} nodes/s"
+        )
     for name, speed in figures.get("bots", {}).items():
         click.echo(
             f"bot {name:<11}: {speed['decisions_per_second']:>10,.1f} decisions/s, median {speed['median_ms']:.3f} ms"

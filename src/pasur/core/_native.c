@@ -276,7 +276,6 @@ static PyObject *solver_result(solver_t *S, PyObject *result) {
                          (unsigned long long)S->node_limit);
         result = NULL;
     }
-    solver_free(S);
     free(S);
     return result;
 }
@@ -343,7 +342,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
     }
     if (!line) {
-        solver_free(S);
         free(S);
         return NULL;
     }

@@ -36,7 +36,7 @@ typedef struct {
 typedef struct {
     mask_t hands, table; /* the key: every hand's cards together, and the table */
     uint64_t best;       /* the best move found here, 0 when none */
-    uint32_t small;      /* the key's small fields (bits 0-13) and the cards left to play (16-23) */
+    uint32_t small;      /* the key's small fields (bits 0-13), the cards left to play (16-23), the search (24-31) */
     int16_t lower, upper;
 } entry_t;
 
@@ -47,6 +47,7 @@ typedef struct {
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
     entry_t *entries;      /* NULL: no table */
     uint64_t entry_mask;
+    uint32_t search_tag;   /* this search's number in bits 24-31: entries with another are empty */
     uint64_t nodes, node_limit;
     int error; /* 1: too many moves at a node, 2: the node limit */
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
@@ -70,6 +71,37 @@ static uint64_t move_signature(uint64_t code) {
     return signature;
 }
 
+/* The table is kept from one search to the next (allocating and clearing it would cost more than
+ * a whole deal's search); each search tags its entries, and the table is cleared once every 255. */
+static entry_t *kept_entries;
+static int kept_bits;
+static uint32_t last_tag;
+
+static int take_table(solver_t *S, int table_bits) {
+    S->entries = NULL;
+    S->entry_mask = 0;
+    S->search_tag = 0;
+    if (table_bits <= 0) return 0;
+    size_t count = (size_t)1 << table_bits;
+    if (table_bits != kept_bits) {
+        free(kept_entries);
+        kept_bits = 0;
+        kept_entries = calloc(count, sizeof(entry_t));
+        if (!kept_entries) return -1;
+        kept_bits = table_bits;
+        last_tag = 0;
+    }
+    last_tag = (last_tag + 1) & 0xFF;
+    if (!last_tag) {
+        memset(kept_entries, 0, count * sizeof(entry_t));
+        last_tag = 1;
+    }
+    S->entries = kept_entries;
+    S->entry_mask = count - 1;
+    S->search_tag = last_tag << 24;
+    return 0;
+}
+
 static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_bits) {
     S->players = r->players;
     S->first = r->first;
@@ -85,19 +117,7 @@ static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_
     for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
     S->nodes = 0;
     S->error = 0;
-    S->entries = NULL;
-    S->entry_mask = 0;
-    if (table_bits > 0) {
-        S->entries = calloc((size_t)1 << table_bits, sizeof(entry_t));
-        if (!S->entries) return -1;
-        S->entry_mask = ((uint64_t)1 << table_bits) - 1;
-    }
-    return 0;
-}
-
-static void solver_free(solver_t *S) {
-    free(S->entries);
-    S->entries = NULL;
+    return take_table(S, table_bits);
 }
 
 static position_t position_of(const round_t *r) {
@@ -204,8 +224,10 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
 
 /* -- the transposition table ----------------------------------------------------------------- */
 
-static inline uint32_t small_key(const position_t *p) {
-    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | club_state(p) << 10);
+#define KEY_BITS 0xFF003FFFu /* the small fields and the search's tag */
+
+static inline uint32_t small_key(const solver_t *S, const position_t *p) {
+    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | club_state(p) << 10) | S->search_tag;
 }
 
 static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p, uint32_t small) {
@@ -214,8 +236,7 @@ static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p,
     entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
     for (int i = 0; i < 2; i++) {
         entry_t *e = bucket + i;
-        if (e->hands == hands && e->table == p->table && (e->small & 0xFFFF) == small)
-            return e;
+        if (e->hands == hands && e->table == p->table && (e->small & KEY_BITS) == small) return e;
     }
     return NULL;
 }
@@ -228,15 +249,23 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
     uint32_t left = (uint32_t)(__builtin_popcountll(hands) + 52 - p->dealt);
     entry_t *e = NULL;
     for (int i = 0; i < 2 && !e; i++)
-        if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & 0xFFFF) == small) e = bucket + i;
+        if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & KEY_BITS) == small)
+            e = bucket + i;
     if (e) {
         /* every stored bound is a true bound of the same position: keep the tightest */
         if (e->lower > lower) lower = e->lower;
         if (e->upper < upper) upper = e->upper;
         if (!best) best = e->best;
     } else {
-        /* replace the entry with the fewer cards left to play (the cheaper one to find again) */
-        e = (bucket[0].small >> 16) <= (bucket[1].small >> 16) ? bucket : bucket + 1;
+        /* replace an entry of an earlier search, else the one with the fewer cards left to play
+         * (the cheaper one to find again) */
+        uint32_t tag = S->search_tag;
+        if ((bucket[0].small & 0xFF000000u) != tag)
+            e = bucket;
+        else if ((bucket[1].small & 0xFF000000u) != tag)
+            e = bucket + 1;
+        else
+            e = (bucket[0].small >> 16 & 0xFF) <= (bucket[1].small >> 16 & 0xFF) ? bucket : bucket + 1;
     }
     e->hands = hands;
     e->table = p->table;
@@ -311,7 +340,7 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (upper <= alpha) return upper;
     if (lower >= beta) return lower;
     mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
-    uint32_t small = small_key(p);
+    uint32_t small = small_key(S, p);
     uint64_t hint = 0;
     if (S->entries) {
         entry_t *e = find_entry(S, hands, p, small);

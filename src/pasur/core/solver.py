@@ -19,8 +19,9 @@ from .moves import Move, MoveCode
 
 __all__ = ["DEFAULT_TABLE_MB", "MoveValue", "Solution", "SolveError", "minimax", "solve", "solve_problem"]
 
-#: The transposition table's default size; each entry takes 32 bytes.
-DEFAULT_TABLE_MB = 64
+#: The transposition table's default size; each entry takes 32 bytes. It is allocated once and kept for
+#: the next solve (a new size allocates again).
+DEFAULT_TABLE_MB = 16
 ENTRY_BYTES = 32
 
 
