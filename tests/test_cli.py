@@ -138,6 +138,8 @@ def test_bench_and_version_say_which_engine_runs_and_the_pure_one_can_be_forced(
     assert figures["engine"] == native.ENGINE and figures["python_rounds_per_second"] > 0
     if native.available():
         assert figures["rounds_per_second"] == figures["native_rounds_per_second"] > figures["python_rounds_per_second"]
+        assert figures["solver"]["positions"] == 40 and figures["solver"]["median_ms"] > 0
+        assert figures["vector_env"]["vector_steps_per_second"] > 0 and figures["vector_env"]["speedup"] > 0
     assert f"({native.ENGINE} engine)" in pasur("--version").stdout
     forced = subprocess.run(
         [sys.executable, "-m", "pasur", "bench", "--json", "--seconds", "0.3", "--records", "3", "--no-bots"],
@@ -148,6 +150,7 @@ def test_bench_and_version_say_which_engine_runs_and_the_pure_one_can_be_forced(
     )
     pure = json.loads(forced.stdout)
     assert pure["engine"] == "python" and "native_rounds_per_second" not in pure
+    assert "solver" not in pure and "vector_env" not in pure
     assert pure["rounds_per_second"] == pure["python_rounds_per_second"]
 
 

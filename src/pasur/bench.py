@@ -201,6 +201,47 @@ def solver_figures(solutions: list[Solution]) -> dict[str, float]:
     }
 
 
+def vector_env_figures(seconds: float = 2.0, seed: int = 1, num_envs: int = 64) -> dict[str, float] | None:
+    """Steps per second of the Gymnasium environment (``greedy`` opponents) and of the native
+    vector environment of ``num_envs`` episodes, each agent playing uniformly random legal
+    actions; None without the ``rl`` extra or the native core."""
+    try:
+        import numpy as np
+
+        from .envs.gymnasium import PasurEnv
+        from .envs.vector import PasurVectorEnv
+    except ImportError:
+        return None
+    if not native.available():
+        return None
+    rng = np.random.default_rng(seed)
+    single = PasurEnv(opponents="greedy")
+    observation, _ = single.reset(seed=seed)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds / 2:
+        allowed = np.flatnonzero(observation["action_mask"])
+        observation, _, terminated, _, _ = single.step(allowed[rng.integers(len(allowed))])
+        if terminated:
+            observation, _ = single.reset()
+        steps += 1
+    single_rate = steps / (time.perf_counter() - start)
+    batch = PasurVectorEnv(num_envs, opponents="greedy")
+    observations, _ = batch.reset(seed=seed)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds / 2:
+        # a random legal action a row: the largest of random numbers where the mask allows
+        actions = (observations["action_mask"] * rng.random((num_envs, observations["action_mask"].shape[1]))).argmax(1)
+        observations, *_ = batch.step(actions)
+        steps += num_envs
+    vector_rate = steps / (time.perf_counter() - start)
+    return {
+        "num_envs": num_envs,
+        "single_steps_per_second": round(single_rate),
+        "vector_steps_per_second": round(vector_rate),
+        "speedup": round(vector_rate / single_rate, 1),
+    }
+
+
 #: The bots ``pasur bench`` times, with how many decisions each.
 BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48}
 #: How many whole 2-player deals ``pasur bench`` solves from the first move.
@@ -224,6 +265,9 @@ def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players
         figures["solver"] = solver_figures(solve_deals(BENCH_SOLVER_DEALS))
     if bots:
         figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
+    vector = vector_env_figures(seconds)
+    if vector is not None:
+        figures["vector_env"] = vector
     environment = environment_steps_per_second(seconds, players=env_players)
     if environment is not None:
         figures["pettingzoo"] = environment

@@ -323,6 +323,13 @@ def bench_command(seconds: float, records: int, no_bots: bool, env_players: int,
         click.echo(
             f"bot {name:<11}: {speed['decisions_per_second']:>10,.1f} decisions/s, median {speed['median_ms']:.3f} ms"
         )
+    if "vector_env" in figures:
+        vector = figures["vector_env"]
+        click.echo(
+            f"vector env     : {vector['num_envs']} episodes stepped natively, {vector['vector_steps_per_second']:,} "
+            f"steps/s; the Gymnasium env {vector['single_steps_per_second']:,} steps/s ({vector['speedup']}×; "
+            "greedy opponents, random legal actions)"
+        )
     if "pettingzoo" in figures:
         environment = figures["pettingzoo"]
         click.echo(

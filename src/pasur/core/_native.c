@@ -10,6 +10,7 @@
 
 #include "_engine.h"
 #include "_solver.h"
+#include "_vector.h"
 
 
 /* -- Python: reading and writing a round's fields ------------------------------------------- */
@@ -381,6 +382,142 @@ static PyObject *py_minimax(PyObject *self, PyObject *args) {
     return solver_result(S, result);
 }
 
+
+/* -- many episodes at once (pasur.envs.vector) ------------------------------------------------ */
+
+/* The episodes live in a writable buffer of count * sizeof(episode_t) bytes owned by Python. */
+static episode_t *episodes_in(Py_buffer *buffer, Py_ssize_t *count) {
+    if (buffer->len % (Py_ssize_t)sizeof(episode_t)) {
+        PyErr_SetString(PyExc_ValueError, "episodes: not a whole number of episodes");
+        return NULL;
+    }
+    *count = buffer->len / (Py_ssize_t)sizeof(episode_t);
+    return (episode_t *)buffer->buf;
+}
+
+static PyObject *py_episode_size(PyObject *self, PyObject *args) { return PyLong_FromSize_t(sizeof(episode_t)); }
+
+/* episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel): start
+ * episode `index` on a round (its fields), the opponents seeded with the 32-bit words `keys[seat]`;
+ * the opponents then play until the agent is to move. */
+static PyObject *py_episode_reset(PyObject *self, PyObject *args) {
+    Py_buffer buffer;
+    Py_ssize_t index, count;
+    PyObject *fields, *policies, *keys;
+    int agent, most_clubs, sur_cancel;
+    if (!PyArg_ParseTuple(args, "w*nOiOOpp", &buffer, &index, &fields, &agent, &policies, &keys, &most_clubs,
+                          &sur_cancel))
+        return NULL;
+    episode_t *episodes = episodes_in(&buffer, &count);
+    PyObject *result = NULL;
+    if (!episodes) goto done;
+    if (index < 0 || index >= count) {
+        PyErr_SetString(PyExc_IndexError, "episode index out of range");
+        goto done;
+    }
+    episode_t *e = episodes + index;
+    memset(e, 0, sizeof(*e));
+    int sides = read_round(fields, &e->round);
+    if (sides < 0) goto done;
+    int players = e->round.players;
+    if (agent < 0 || agent >= players || read_ints(policies, e->policy, players, "policies") < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "agent: a seat of the round");
+        goto done;
+    }
+    PyObject *fast = PySequence_Fast(keys, "keys");
+    if (!fast) goto done;
+    if (PySequence_Fast_GET_SIZE(fast) != players) {
+        PyErr_SetString(PyExc_ValueError, "keys: one a seat");
+        Py_DECREF(fast);
+        goto done;
+    }
+    for (int seat = 0; seat < players; seat++) {
+        uint64_t words[8];
+        PyObject *key = PySequence_Fast_GET_ITEM(fast, seat);
+        Py_ssize_t length = PySequence_Size(key);
+        if (length < 1 || length > 8 || read_values(key, words, (int)length, "key") < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "key: 1 to 8 words of 32 bits");
+            Py_DECREF(fast);
+            goto done;
+        }
+        uint32_t key_words[8];
+        for (int i = 0; i < length; i++) key_words[i] = (uint32_t)words[i];
+        twister_seed_key(&e->rng[seat], key_words, (int)length);
+    }
+    Py_DECREF(fast);
+    e->sides = sides;
+    e->agent = agent;
+    e->most_clubs = most_clubs;
+    e->sur_cancel = sur_cancel;
+    e->card = -1;
+    e->policy[agent] = POLICY_AGENT;
+    opponents_play(e);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&buffer);
+    return result;
+}
+
+/* episode_step(episodes, actions, skip, rewards, terminated, illegal): one action for every
+ * episode not skipped (int64 actions; uint8 skip, terminated, illegal; float64 rewards). An
+ * illegal action ends its episode with -1, as PasurEnv does. */
+static PyObject *py_episode_step(PyObject *self, PyObject *args) {
+    Py_buffer buffers[6];
+    if (!PyArg_ParseTuple(args, "w*y*y*w*w*w*", &buffers[0], &buffers[1], &buffers[2], &buffers[3], &buffers[4],
+                          &buffers[5]))
+        return NULL;
+    Py_ssize_t count;
+    PyObject *result = NULL;
+    episode_t *episodes = episodes_in(&buffers[0], &count);
+    if (episodes) {
+        if (buffers[1].len != count * 8 || buffers[2].len != count || buffers[3].len != count * 8 ||
+            buffers[4].len != count || buffers[5].len != count) {
+            PyErr_SetString(PyExc_ValueError, "one action, skip flag, reward and flag an episode");
+        } else {
+            const int64_t *actions = buffers[1].buf;
+            const uint8_t *skip = buffers[2].buf;
+            double *rewards = buffers[3].buf;
+            uint8_t *terminated = buffers[4].buf, *illegal = buffers[5].buf;
+            for (Py_ssize_t i = 0; i < count; i++) {
+                rewards[i] = 0;
+                terminated[i] = illegal[i] = 0;
+                if (skip[i]) continue;
+                if (episode_step(&episodes[i], (long)actions[i], &rewards[i])) {
+                    rewards[i] = -1.0;
+                    terminated[i] = illegal[i] = 1;
+                } else {
+                    terminated[i] = (uint8_t)episodes[i].round.over;
+                }
+            }
+            result = Py_NewRef(Py_None);
+        }
+    }
+    for (int i = 0; i < 6; i++) PyBuffer_Release(&buffers[i]);
+    return result;
+}
+
+/* episode_observe(episodes, observations, action_masks): every episode's observation (int8, 629
+ * each) and action mask (int8, 105 each), from the agent's seat. */
+static PyObject *py_episode_observe(PyObject *self, PyObject *args) {
+    Py_buffer buffers[3];
+    if (!PyArg_ParseTuple(args, "y*w*w*", &buffers[0], &buffers[1], &buffers[2])) return NULL;
+    Py_ssize_t count;
+    PyObject *result = NULL;
+    episode_t *episodes = episodes_in(&buffers[0], &count);
+    if (episodes) {
+        if (buffers[1].len != count * OBSERVATION_VALUES || buffers[2].len != count * ACTIONS) {
+            PyErr_SetString(PyExc_ValueError, "one observation and one action mask an episode");
+        } else {
+            for (Py_ssize_t i = 0; i < count; i++)
+                episode_observe(&episodes[i], (int8_t *)buffers[1].buf + i * OBSERVATION_VALUES,
+                                (int8_t *)buffers[2].buf + i * ACTIONS);
+            result = Py_NewRef(Py_None);
+        }
+    }
+    for (int i = 0; i < 3; i++) PyBuffer_Release(&buffers[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"hand_moves", py_hand_moves, METH_VARARGS, "hand_moves(hand, table, compulsory) -> the legal move codes"},
     {"play", py_play, METH_VARARGS, "play(fields, codes) -> the round's changing fields after the moves"},
@@ -391,6 +528,11 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
+    {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},
+    {"episode_reset", py_episode_reset, METH_VARARGS,
+     "episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel)"},
+    {"episode_step", py_episode_step, METH_VARARGS, "episode_step(episodes, actions, skip, rewards, terminated, illegal)"},
+    {"episode_observe", py_episode_observe, METH_VARARGS, "episode_observe(episodes, observations, action_masks)"},
     {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
     {NULL, NULL, 0, NULL},
 };

@@ -1,0 +1,69 @@
+"""``PasurVectorEnv`` equals ``SyncVectorEnv`` of ``PasurEnv`` step by step: the same
+observations, action masks, rewards and ends, through many episodes and restarts, with random and
+greedy opponents at 2, 3 and 4 players, and actions the mask refuses now and then."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is installed by scripts/test.sh")
+
+from pasur.core import native  # noqa: E402
+from pasur.envs.gymnasium import PasurEnv  # noqa: E402
+
+if not native.available():
+    pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
+
+from pasur.envs.vector import PasurVectorEnv, twister_key  # noqa: E402
+
+SETTINGS = [
+    {"opponents": "greedy"},
+    {"opponents": "random", "sur_in_last_deal": True},
+    {"opponents": "greedy", "players": 3, "haft_khaj": "most"},
+    {"opponents": ["greedy", "random", "greedy"], "players": 4, "seat": 2},
+    {"opponents": "greedy", "players": 4, "partnership": False, "compulsory_capture": False, "seat": 1},
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda settings: str(sorted(settings.items())))
+def test_the_vector_env_equals_single_environments_step_by_step(settings):
+    count = 5
+    batched = PasurVectorEnv(count, **settings)
+    single = gymnasium.vector.SyncVectorEnv([lambda: PasurEnv(**settings) for _ in range(count)])
+    observed, _ = batched.reset(seed=21)
+    expected, _ = single.reset(seed=21)
+    rng = np.random.default_rng(21)
+    ended = rewarded = refused = 0
+    for step in range(500):
+        assert (observed["observation"] == expected["observation"]).all(), step
+        assert (observed["action_mask"] == expected["action_mask"]).all(), step
+        actions = np.array(
+            [rng.choice(np.flatnonzero(mask)) if mask.any() else 0 for mask in observed["action_mask"]], dtype=np.int64
+        )
+        if step % 50 == 7:  # now and then an action the mask refuses
+            actions[step % count] = 104 if not observed["action_mask"][step % count][104] else 51
+        observed, rewards, terminated, truncated, infos = batched.step(actions)
+        expected, expected_rewards, expected_terminated, _, expected_infos = single.step(actions)
+        assert (rewards == expected_rewards).all() and (terminated == expected_terminated).all(), step
+        assert not truncated.any()
+        mine = np.asarray(infos.get("illegal_action", np.zeros(count, bool)), bool)
+        assert (mine == np.asarray(expected_infos.get("illegal_action", np.zeros(count, bool)), bool)).all()
+        refused += int(mine.sum())
+        ended += int(terminated.sum())
+        rewarded += int((rewards != 0).sum())
+    assert ended > 20 and rewarded > 10 and refused > 0  # episodes ended, paid and were refused
+
+
+def test_the_seed_words_are_those_of_python_random():
+    assert twister_key(0) == [0] and twister_key(5) == [5]
+    assert twister_key(2**40 + 3) == [3, 256]
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="opponents"):
+        PasurVectorEnv(2, opponents="expert")
+    with pytest.raises(ValueError, match="seat"):
+        PasurVectorEnv(2, seat=2)
+    with pytest.raises(ValueError, match="num_envs"):
+        PasurVectorEnv(0)
