@@ -146,3 +146,14 @@ def test_the_search_playout_agrees_with_its_python_reference():
                 assert code == takes[values.index(max(values))], (rules, index)
             reference.play_code(code)
         assert state_of(reference) == state_of(played)
+
+
+def test_the_bare_loop_benchmark_builds_and_runs():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "benchmarks" / "bare_loop.py"
+    done = subprocess.run([sys.executable, str(script), "--rounds", "300"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "300 random 2-player rounds (14,400 moves)" in done.stdout and "bare loop" in done.stdout
