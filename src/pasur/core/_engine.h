@@ -126,13 +126,22 @@ typedef struct {
     int last_capturer, turn, dealt, deal, over;
 } round_t;
 
-static void deal_hands(round_t *r) {
-    for (int offset = 0; offset < r->players; offset++) {
+/* Deal 4 cards to each hand from deck[*dealt], the first player first. */
+static void deal_from(const uint8_t *deck, int *dealt, mask_t *hands, int first, int players) {
+    for (int offset = 0; offset < players; offset++) {
         mask_t hand = 0;
-        for (int i = 0; i < 4; i++) hand |= 1ULL << r->deck[r->dealt + i];
-        r->hands[(r->first + offset) % r->players] = hand;
-        r->dealt += 4;
+        for (int i = 0; i < 4; i++) hand |= 1ULL << deck[*dealt + i];
+        hands[(first + offset) % players] = hand;
+        *dealt += 4;
     }
+}
+
+static void deal_hands(round_t *r) { deal_from(r->deck, &r->dealt, r->hands, r->first, r->players); }
+
+/* A Sur (scoring.clears_table and sur_counts): a capture by a card that is not a Jack leaves the
+ * table empty, for a side whose Surs count in this deal (the last deal, or an earlier one). */
+static inline int makes_sur(mask_t table_left, int card, int side, int dealt, const int *sur_ok, const int *last_deal_sur) {
+    return !table_left && (card >> 2) != JACK && (dealt < 52 ? sur_ok : last_deal_sur)[side];
 }
 
 static void play_code(round_t *r, uint64_t code) {
@@ -146,7 +155,7 @@ static void play_code(round_t *r, uint64_t code) {
         int side = r->side_of[seat];
         r->captured[side] |= take | 1ULL << card;
         r->last_capturer = side;
-        if (!table && (card >> 2) != JACK && (r->dealt < 52 ? r->sur_ok : r->last_deal_sur)[side]) r->surs[side]++;
+        if (makes_sur(table, card, side, r->dealt, r->sur_ok, r->last_deal_sur)) r->surs[side]++;
     } else {
         r->table |= 1ULL << card;
     }

@@ -147,7 +147,7 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
         p->clubs[side] += __builtin_popcountll(taken & CLUB_CARDS);
         p->last = side;
         gain = card_points(taken);
-        if (!p->table && (card >> 2) != JACK && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) gain += SUR_POINTS;
+        if (makes_sur(p->table, card, side, p->dealt, S->sur_ok, S->last_deal_sur)) gain += SUR_POINTS;
     } else {
         p->table |= 1ULL << card;
     }
@@ -155,12 +155,7 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
     p->turn = seat;
     if (!p->hands[seat]) {
         if (p->dealt < 52) {
-            for (int offset = 0; offset < S->players; offset++) {
-                mask_t hand = 0;
-                for (int i = 0; i < 4; i++) hand |= 1ULL << S->deck[p->dealt + i];
-                p->hands[(S->first + offset) % S->players] = hand;
-                p->dealt += 4;
-            }
+            deal_from(S->deck, &p->dealt, p->hands, S->first, S->players);
         } else {
             p->over = 1;
         }
@@ -279,11 +274,11 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
 
 /* A move's place in the search order: captures by what they take (a Sur first), then the cards
  * laid down, the least valuable first. */
-static int move_priority(uint64_t code, mask_t table) {
+static int move_priority(const solver_t *S, const position_t *p, uint64_t code) {
     int card = (int)(code & 63);
     mask_t take = code >> 6;
     if (take) {
-        int sur = take == table && (card >> 2) != JACK;
+        int sur = makes_sur(p->table ^ take, card, S->side_of[p->turn], p->dealt, S->sur_ok, S->last_deal_sur);
         return 1000 + 100 * sur + 10 * card_points(take | 1ULL << card) +
                __builtin_popcountll((take | 1ULL << card) & CLUB_CARDS) * 2 + __builtin_popcountll(take);
     }
@@ -307,7 +302,7 @@ static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint
         if (seen) continue;
         signatures[kept] = signature;
         codes[kept] = codes[i];
-        priorities[kept] = codes[i] == hint ? 1 << 20 : move_priority(codes[i], p->table);
+        priorities[kept] = codes[i] == hint ? 1 << 20 : move_priority(S, p, codes[i]);
         kept++;
     }
     for (int i = 1; i < kept; i++) { /* insertion sort: a handful of moves */

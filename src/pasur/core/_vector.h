@@ -113,7 +113,7 @@ static double immediate_value(const round_t *r, uint64_t code) {
         return -taken_value(card_mask) - 0.01 * (rank < JACK ? rank + 1 : 0);
     }
     int side = r->side_of[r->turn];
-    int sur = take == r->table && (card >> 2) != JACK && (r->dealt < 52 ? r->sur_ok : r->last_deal_sur)[side];
+    int sur = makes_sur(r->table ^ take, card, side, r->dealt, r->sur_ok, r->last_deal_sur);
     return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * __builtin_popcountll(take);
 }
 
