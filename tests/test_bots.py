@@ -49,7 +49,14 @@ def random_positions(rules: Rules, count: int, seed: int):
 @pytest.mark.parametrize("rules", CONFIGS, ids=str)
 @pytest.mark.parametrize(
     "spec,count",
-    [("random", 1500), ("greedy", 1500), ("expert", 1500), ("ismcts:iterations=25", 60), ("pimc:playouts=20", 60)],
+    [
+        ("random", 1500),
+        ("greedy", 1500),
+        ("expert", 1500),
+        ("ismcts:iterations=25", 60),
+        ("pimc:playouts=20", 60),
+        ("solver:samples=3", 60),
+    ],
 )
 def test_bots_return_only_legal_moves(rules, spec, count):
     bot = make_bot(spec, seed=3)
@@ -59,10 +66,21 @@ def test_bots_return_only_legal_moves(rules, spec, count):
         assert move in legal
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "expert", "ismcts:iterations=60", "pimc:playouts=40"])
-def test_a_decision_does_not_change_when_unseen_cards_are_reshuffled(spec):
+@pytest.mark.parametrize(
+    "spec,players",
+    [
+        ("random", 3),
+        ("greedy", 3),
+        ("expert", 3),
+        ("ismcts:iterations=60", 3),
+        ("pimc:playouts=40", 3),
+        ("solver:samples=4", 2),
+        ("solver:samples=2", 4),
+    ],
+)
+def test_a_decision_does_not_change_when_unseen_cards_are_reshuffled(spec, players):
     rng = random.Random(5)
-    for index, game in enumerate(random_positions(Rules(players=3), 40, seed=9)):
+    for index, game in enumerate(random_positions(Rules(players=players), 40, seed=9)):
         seat = game.turn
         other = game.copy()
         other.reshuffle_unseen(seat, rng)
@@ -76,7 +94,7 @@ def test_bot_specs():
     assert parse_spec("ismcts:iterations=2000,ms=500") == ("ismcts", {"iterations": 2000, "ms": 500})
     assert parse_spec("exec:python3 my bot.py") == ("exec", {"command": "python3 my bot.py"})
     assert make_bot("ismcts:iterations=10").iterations == 10
-    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts", "pimc"}
+    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts", "pimc", "solver"}
     assert make_bot("master").name == "pimc" and make_bot("beginner").name == "random"
     assert make_bot("hard:iterations=5").iterations == 5
     for bad, message in [
@@ -96,6 +114,11 @@ def test_greedy_takes_the_sur():
     assert str(move) == "ACx10D"  # the 10♦ is worth 3; 6♠x5♥ takes nothing of value
     game = position("10D", "AC 5S")
     assert str(make_bot("greedy", seed=1).choose(game.view(0), game.legal_moves())) == "ACx10D"
+
+
+def test_solver_takes_the_ten_of_diamonds_and_the_sur():
+    game = position("10D 5H", "AC 6S 9C")
+    assert str(make_bot("solver:samples=6", seed=1).choose(game.view(0), game.legal_moves())) == "ACx10D"
 
 
 def test_expert_does_not_leave_an_easy_sur():

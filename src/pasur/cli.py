@@ -728,7 +728,8 @@ def bots_command() -> None:
     """List the built-in bots, weakest first, with the difficulty level each plays."""
     levels = {bot: level for level, bot in LEVELS.items()}
     for name, description in BOT_DESCRIPTIONS.items():
-        click.echo(f"{name:<8} [{levels[name]}] {description}")
+        level = f"[{levels[name]}]" if name in levels else "[no level yet]"
+        click.echo(f"{name:<8} {level} {description}")
     click.echo("exec:COMMAND  any program speaking pasur-bot/1 on stdin/stdout")
 
 
@@ -784,8 +785,9 @@ def match_command(
 ) -> None:
     """Play bots against each other on duplicate deals and report their strength.
 
-    BOTS are names (random, greedy, expert, ismcts, pimc), with options (ismcts:iterations=2000),
-    or exec:COMMAND. With 2 bots at 4 players, each bot takes two partnered seats.
+    BOTS are names (random, greedy, expert, ismcts, pimc, solver; see pasur bots), with options
+    (ismcts:iterations=2000), or exec:COMMAND. With 2 bots at 4 players, each bot takes two
+    partnered seats.
     """
     from .arena import Plan, Sprt, run
 

@@ -12,6 +12,7 @@ from .ismcts import IsmctsBot
 from .pimc import PimcBot
 from .protocol import ExternalBot
 from .simple import GreedyBot, RandomBot
+from .solver import SolverBot
 
 #: Each built-in bot with its one-line description, weakest first.
 BOT_DESCRIPTIONS = {
@@ -23,6 +24,8 @@ BOT_DESCRIPTIONS = {
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
     "(options: playouts=N, ms=N, greedy=X)",
+    "solver": "sampled deals of the unseen cards, each solved exactly to the round's end; two sides "
+    "only, else it plays as pimc (options: samples=N, ms=N)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 _MAKERS: dict[str, Callable[..., Bot]] = {
@@ -31,6 +34,7 @@ _MAKERS: dict[str, Callable[..., Bot]] = {
     "expert": ExpertBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
+    "solver": SolverBot,
     "exec": ExternalBot,
 }
 

@@ -1,0 +1,59 @@
+"""``solver``: sampled deals, each solved exactly.
+
+For each decision it deals the cards its seat has not seen at random, consistently with its view,
+and solves each such deal exactly with the native open-deck solver (:func:`pasur.solve`), which
+values every legal move under perfect play by both sides to the round's end. The move played has
+the best mean over the samples. This is the method that made bridge programs strong (GIB).
+
+Two sides only (2 players, or 4 in partnership), and only with the native core: otherwise it
+plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from ..core import Move, Round, SeatView, native
+from ..core.solver import solve
+from .pimc import PimcBot
+from .playout import budget, deadline
+
+
+class SolverBot:
+    """A budget of ``samples`` (default 24) solved deals or ``ms`` per decision."""
+
+    name = "solver"
+    DEFAULT_SAMPLES = 24
+
+    def __init__(self, samples: int | None = None, ms: float | None = None, seed: int | None = None) -> None:
+        """``samples`` or ``ms`` bound each decision (both: whichever comes first; one deal is
+        always solved)."""
+        self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
+        self.ms = ms
+        self._rng = random.Random(seed)
+        self._fallback = PimcBot(ms=ms, seed=seed)
+
+    def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
+        """The move with the best mean exact value over the sampled deals."""
+        if len(legal) == 1:
+            return legal[0]
+        if view.rules.sides != 2 or not native.available():
+            return self._fallback.choose(view, legal)
+        rng = self._rng
+        base = Round.from_view(view, rng)
+        codes = [move.code for move in legal]
+        totals = dict.fromkeys(codes, 0)
+        sign = 1 if view.side == 0 else -1  # values are side 0 minus side 1
+        samples = self.samples if self.samples is not None else 1 << 60
+        stop = deadline(self.ms)
+        done = 0
+        while done < samples and (done == 0 or time.perf_counter() < stop):
+            deal = base.copy()
+            deal.reshuffle_unseen(view.seat, rng)
+            for move in solve(deal).moves:
+                totals[move.code] += sign * move.value
+            done += 1
+        best = max(codes, key=totals.__getitem__)
+        return legal[codes.index(best)]
