@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from . import bench
 from .bots import BOT_DESCRIPTIONS, LEVELS
+from .bots.analysis import MISTAKE, analysis_tasks, judge_move, players_summary, rounds_summary
 from .core import (
     Card,
     DeckError,
@@ -721,6 +722,65 @@ def _deck_position(text: str, number: int, scores: str | None, rules: Rules) -> 
         return Round(rules, cards, number, banked)
     except DeckError as error:
         raise click.UsageError(f"--deck: {error}") from None
+
+
+@cli.command(name="analyze")
+@click.argument("record", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option(
+    "--seat", "seats", type=click.IntRange(0, 3), multiple=True, help="a seat to judge (again for more) [all]"
+)
+@click.option("--samples", type=click.IntRange(2, 10_000), default=32, show_default=True, help="solved deals a move")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes [all cores]")
+@click.option("--seed", type=int, default=1, show_default=True, help="seed of the sampled deals")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def analyze_command(
+    record: str, seats: tuple[int, ...], samples: int, jobs: int | None, seed: int, as_json: bool
+) -> None:
+    """Judge every move of a record from the mover's view only: the expected final round points
+    (side minus other side) of each legal move over sampled deals solved exactly, the best move,
+    and what the move played lost, with its 95% interval; then a summary per round and player.
+    Two sides only: 2 players, or 4 in partnership."""
+    with _open_text(record) as stream:
+        text = stream.read()
+    try:
+        match = from_record(load_json(text))
+    except RecordError as error:
+        raise click.ClickException(f"invalid record: {error}") from None
+    if any(seat >= match.rules.players for seat in seats):
+        raise click.UsageError(f"--seat: this record has seats 0 to {match.rules.players - 1}")
+    try:
+        tasks = analysis_tasks(match, seats or None, seed)
+    except SolveError as error:
+        raise click.ClickException(str(error)) from None
+    with multiprocessing.get_context("spawn").Pool(jobs or os.cpu_count() or 1) as pool:
+        judged = pool.imap(_judge_one, [(task, samples) for task in tasks])
+        if sys.stderr.isatty() and not as_json:
+            with click.progressbar(judged, length=len(tasks), label="judging moves", file=sys.stderr) as bar:
+                judgements = list(bar)
+        else:
+            judgements = list(judged)
+    players, rounds = players_summary(judgements), rounds_summary(judgements)
+    if as_json:
+        click.echo(json.dumps({"moves": [one.to_json() for one in judgements], "players": players, "rounds": rounds}))
+        return
+    for one in judgements:
+        if one.verdict != "good":
+            low, high = one.loss_interval
+            click.echo(
+                f"round {one.round} move {one.move:>2} seat {one.seat}: {one.played:<12} {one.verdict:<10} "
+                f"loses {one.loss:.2f} [{low:.2f}, {high:.2f}]; best {one.best}"
+            )
+    for row in players:
+        largest = row["largest"]
+        click.echo(
+            f"seat {row['seat']}: {row['moves']} moves, mean loss {row['mean_loss']:.2f} a move, "
+            f"{row['mistakes']} mistakes (over {MISTAKE:g} point), {row['inaccuracies']} inaccuracies; largest "
+            f"{largest['loss']:.2f} (round {largest['round']} move {largest['move']}, {largest['played']})"
+        )
+
+
+def _judge_one(item: tuple[Any, int]) -> Any:
+    return judge_move(*item)
 
 
 @cli.command(name="bots")
