@@ -106,8 +106,9 @@ def test_a_stored_table_naming_a_program_is_refused_at_restore(tmp_path, no_prog
 
 
 def test_every_level_thinks_within_the_ceiling():
-    levels = server_levels(40, {"grandmaster": "pimc:playouts=5000,ms=9000"})
-    assert set(levels) == {"beginner", "easy", "medium", "hard", "master", "grandmaster"}
+    levels = server_levels(40, {"grandmaster": "pimc:playouts=5000,ms=9000", "exact": "solver:samples=100000"})
+    assert set(levels) == {"beginner", "easy", "medium", "hard", "master", "grandmaster", "exact"}
+    assert levels["exact"].searches and levels["exact"].spec == "solver:samples=100000,ms=40"
     for level in levels.values():
         if level.searches:
             assert "ms=40" in level.spec, level

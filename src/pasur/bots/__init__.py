@@ -6,6 +6,7 @@ from .ismcts import IsmctsBot
 from .pimc import PimcBot
 from .registry import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, make_bot, parse_spec, validate_spec
 from .simple import GreedyBot, RandomBot
+from .solver import SolverBot
 
 __all__ = [
     "BOT_DESCRIPTIONS",
@@ -18,6 +19,7 @@ __all__ = [
     "IsmctsBot",
     "PimcBot",
     "RandomBot",
+    "SolverBot",
     "checked_choice",
     "make_bot",
     "parse_spec",

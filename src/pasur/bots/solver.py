@@ -16,9 +16,12 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView, native
-from ..core.solver import solve
+from ..core.solver import SolveError, solve
 from .pimc import PimcBot
 from .playout import budget, deadline
+
+#: Nodes the solver searches in about a millisecond, for a time budget's node limit.
+NODES_A_MILLISECOND = 5000
 
 
 class SolverBot:
@@ -28,8 +31,9 @@ class SolverBot:
     DEFAULT_SAMPLES = 24
 
     def __init__(self, samples: int | None = None, ms: float | None = None, seed: int | None = None) -> None:
-        """``samples`` or ``ms`` bound each decision (both: whichever comes first; one deal is
-        always solved)."""
+        """``samples`` or ``ms`` bound each decision (both: whichever comes first). With ``ms``,
+        a deal whose search would take far longer is not solved: when not even the first one is,
+        the decision is ``pimc``'s."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
         self.ms = ms
         self._rng = random.Random(seed)
@@ -49,11 +53,20 @@ class SolverBot:
         samples = self.samples if self.samples is not None else 1 << 60
         stop = deadline(self.ms)
         done = 0
+        # with a time budget, one deal may take at most about that long (the solver searches some
+        # 5 million nodes a second); one that takes longer ends the sampling
+        node_limit = int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0
         while done < samples and (done == 0 or time.perf_counter() < stop):
             deal = base.copy()
             deal.reshuffle_unseen(view.seat, rng)
-            for move in solve(deal).moves:
+            try:
+                solution = solve(deal, node_limit=node_limit)
+            except SolveError:
+                break
+            for move in solution.moves:
                 totals[move.code] += sign * move.value
             done += 1
+        if not done:  # not even one deal solved within the budget
+            return self._fallback.choose(view, legal)
         best = max(codes, key=totals.__getitem__)
         return legal[codes.index(best)]

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from ..bots import LEVELS, IsmctsBot, PimcBot, make_bot, validate_spec
+from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 
@@ -27,7 +27,11 @@ log = logging.getLogger("pasur.server")
 
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
-SEARCHING = {"ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS), "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS)}
+SEARCHING = {
+    "ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS),
+    "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS),
+    "solver": ("samples", SolverBot.DEFAULT_SAMPLES),
+}
 
 
 @dataclass(frozen=True, slots=True)
