@@ -220,3 +220,38 @@ def test_solve_refuses_a_bad_record_and_a_missing_position(tmp_path):
     assert "moves" in assert_one_line_error(pasur("solve", str(path), "--move", "5"), 1)
     assert "rounds" in assert_one_line_error(pasur("solve", str(path), "--round", "3"), 1)
     assert "own rules" in assert_one_line_error(pasur("solve", str(path), "--players", "4"), 2)
+
+
+def deal_minimax(game: Round, deal: int) -> int:
+    """Minimax over the Python engine to the end of ``deal``: the points taken by then (cards and
+    Surs, side 0 minus side 1) and Haft Khaj once a side holds 7 clubs; the round's points if it ends."""
+    if game.over:
+        points = game.points()
+        return points[0] - points[1]
+    if game.deal > deal:
+        score = game.breakdown()
+        taken = [side.total - side.haft_khaj for side in score]
+        haft = [7 if side.clubs >= 7 else 0 for side in score]
+        return taken[0] - taken[1] + haft[0] - haft[1]
+    values = []
+    for code in game.legal_codes():
+        child = game.copy()
+        child.play_code(code)
+        values.append(deal_minimax(child, deal))
+    return absolute_best(game, values)
+
+
+def test_searching_to_the_end_of_the_deal_only():
+    rng = random.Random(22)
+    for index in range(40):
+        rules = OPTIONS[index % 2]
+        game = random_position(rng, rules, rng.randint(1, 47))
+        if game.over:
+            continue
+        # near the deal's end, so that the Python minimax stays small
+        while sum(hand.bit_count() for hand in game.hands) > 6:
+            game.play_code(rng.choice(game.legal_codes()))
+        solution = solve(game, deal_only=True)
+        assert solution.value == deal_minimax(game, game.deal), index
+        if game.last_deal:
+            assert solution.value == solve(game).value

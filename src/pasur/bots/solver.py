@@ -30,11 +30,16 @@ class SolverBot:
     name = "solver"
     DEFAULT_SAMPLES = 24
 
-    def __init__(self, samples: int | None = None, ms: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, samples: int | None = None, ms: float | None = None, horizon: str = "round", seed: int | None = None
+    ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first). With ``ms``,
         a deal whose search would take far longer is not solved: when not even the first one is,
         the decision is ``pimc``'s."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
+        if horizon not in ("round", "deal"):
+            raise ValueError('horizon must be "round" or "deal"')
+        self.deal_only = horizon == "deal"
         self.ms = ms
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
@@ -60,7 +65,7 @@ class SolverBot:
             deal = base.copy()
             deal.reshuffle_unseen(view.seat, rng)
             try:
-                solution = solve(deal, node_limit=node_limit)
+                solution = solve(deal, node_limit=node_limit, deal_only=self.deal_only)
             except SolveError:
                 break
             for move in solution.moves:

@@ -292,10 +292,12 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *fields;
     int most_clubs, table_bits;
     unsigned long long node_limit;
-    if (!PyArg_ParseTuple(args, "OpiK", &fields, &most_clubs, &table_bits, &node_limit)) return NULL;
+    int deal_only = 0;
+    if (!PyArg_ParseTuple(args, "OpiK|p", &fields, &most_clubs, &table_bits, &node_limit, &deal_only)) return NULL;
     round_t r;
     solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
+    if (deal_only) S->horizon = r.dealt;
     position_t root = position_of(&r);
     int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
     static uint64_t codes[MAX_NODE_MOVES];
@@ -320,7 +322,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *line = PyList_New(0);
     position_t at = root;
     int value = best;
-    while (line && !at.over && !S->error) {
+    while (line && !at.over && !S->error && !(S->horizon && at.dealt > S->horizon)) {
         uint64_t *step = S->moves[MAX_PLIES - 1];
         int n = ordered_moves(S, &at, step, 0);
         int found = 0;

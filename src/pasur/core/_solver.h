@@ -49,6 +49,7 @@ typedef struct {
     uint64_t entry_mask;
     uint32_t search_tag;   /* this search's number in bits 24-31: entries with another are empty */
     uint64_t nodes, node_limit;
+    int horizon; /* 0: search to the round's end; else stop once more than this many cards are dealt */
     int error; /* 1: too many moves at a node, 2: the node limit */
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
@@ -117,6 +118,7 @@ static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_
     for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
     S->nodes = 0;
     S->error = 0;
+    S->horizon = 0;
     return take_table(S, table_bits);
 }
 
@@ -185,6 +187,13 @@ static int final_value(const solver_t *S, const position_t *p) {
     }
     value += haft_khaj(S, clubs0, clubs1);
     return S->side_of[p->turn] == 0 ? value : -value;
+}
+
+/* At the horizon (the end of the deal searched): what is certain of the rest, Haft Khaj once
+ * decided, for the side to move; the points still to win are not guessed. */
+static int horizon_value(const solver_t *S, const position_t *p) {
+    int haft = p->clubs[0] >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : p->clubs[1] >= HAFT_KHAJ_CLUBS ? -HAFT_KHAJ_POINTS : 0;
+    return S->side_of[p->turn] == 0 ? haft : -haft;
 }
 
 /* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
@@ -326,6 +335,7 @@ static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint
 static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply) {
     S->nodes++;
     if (p->over) return final_value(S, p);
+    if (S->horizon && p->dealt > S->horizon) return horizon_value(S, p);
     if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
         if (!S->error) S->error = 2;
         return 0;

@@ -102,11 +102,11 @@ def random_round_moves(game: Round, seed: int, rounds: int) -> int:
 
 
 def solve(
-    game: Round, most_clubs: bool, table_bits: int, node_limit: int
+    game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool = False
 ) -> tuple[int, list[tuple[int, int]], list[int], int]:
     """The exact solver (see :mod:`pasur.core.solver`): value, each legal move's value, a
-    principal line and the nodes searched."""
-    value, moves, line, nodes = _core().solve(round_fields(game), most_clubs, table_bits, node_limit)
+    principal line and the nodes searched; ``deal_only`` stops at the end of the current deal."""
+    value, moves, line, nodes = _core().solve(round_fields(game), most_clubs, table_bits, node_limit, deal_only)
     return value, moves, line, nodes
 
 

@@ -82,9 +82,11 @@ def _table_bits(table_mb: float) -> int:
     return min(30, entries.bit_length() - 1)
 
 
-def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 0) -> Solution:
+def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 0, deal_only: bool = False) -> Solution:
     """Solve ``game`` (left unchanged) from its current position. ``table_mb`` sizes the
-    transposition table (0: none); ``node_limit`` stops the search (0: no limit).
+    transposition table (0: none); ``node_limit`` stops the search (0: no limit). ``deal_only``
+    searches only to the end of the current deal (the later deals unknown): values are then the
+    points taken by then, and Haft Khaj once decided, not the round's final points.
     :class:`SolveError` says why a position cannot be solved."""
     problem = solve_problem(game)
     if problem:
@@ -92,7 +94,7 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
     bits = _table_bits(table_mb) if table_mb > 0 else 0
     started = time.perf_counter()
     try:
-        value, moves, line, nodes = native.solve(game, game.rules.haft_khaj == "most", bits, node_limit)
+        value, moves, line, nodes = native.solve(game, game.rules.haft_khaj == "most", bits, node_limit, deal_only)
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
     seconds = time.perf_counter() - started
