@@ -205,8 +205,10 @@ def test_bots_command_lists_every_bot():
         "expert",
         "ismcts",
         "pimc",
+        "solver",
         "exec:COMMAND",
     ]
+    assert "solver   [no level yet]" in result.stdout and "pimc     [master]" in result.stdout
 
 
 def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():
