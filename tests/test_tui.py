@@ -459,3 +459,22 @@ def test_plain_question_mark_shows_the_rules_and_keys():
     PlainGame(game, source=io.StringIO("?\n"), sink=out).run()
     shown = out.getvalue()
     assert "Pasur in brief" in shown and "62" in shown and "h hint" in shown and not game.log
+
+
+def test_replay_view_with_analysis_shows_each_verdict(tmp_path):
+    from pasur.host import MatchHost, seat_bots
+
+    match = Match(Rules(target=1), seed=12)
+    for _ in MatchHost(match, seat_bots(["random", "greedy"], 12)).play_bots():
+        pass
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_record(match)))
+    for lang, words in (("en", ("loses", "best")), ("fa", ("از دست رفت", "بهترین"))):
+        result = CliRunner().invoke(
+            cli, ["replay", str(path), "--view", "--plain", "--analyze", "--samples", "4", "--lang", lang]
+        )
+        assert result.exit_code == 0, result.output
+        judged = [line for line in result.output.splitlines() if all(word in line for word in words)]
+        assert len(judged) == 48  # one line under every move played
+    refused = CliRunner().invoke(cli, ["replay", str(path), "--analyze"])
+    assert refused.exit_code == 2 and "--view" in refused.output

@@ -17,7 +17,7 @@ from click.core import ParameterSource
 
 from . import bench
 from .bots import BOT_DESCRIPTIONS, LEVELS
-from .bots.analysis import MISTAKE, analysis_tasks, judge_move, players_summary, rounds_summary
+from .bots.analysis import MISTAKE, MoveJudgement, analysis_tasks, judge_move, players_summary, rounds_summary
 from .core import (
     Card,
     DeckError,
@@ -125,7 +125,23 @@ def cli() -> None:
 @click.option(
     "--record", "record_number", type=click.IntRange(min=1), default=1, help="with --view and many records: which one"
 )
-def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, lang: str, record_number: int) -> None:
+@click.option(
+    "--analyze", is_flag=True, help="with --view: judge every move first (as pasur analyze) and show each verdict"
+)
+@click.option(
+    "--samples", type=click.IntRange(2, 10_000), default=32, show_default=True, help="with --analyze: deals a move"
+)
+def replay(
+    file: str,
+    as_json: bool,
+    jobs: int | None,
+    view: bool,
+    plain: bool,
+    lang: str,
+    record_number: int,
+    analyze: bool,
+    samples: int,
+) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
     A .jsonl file, or - for standard input, holds one record a line; each gets one line out,
@@ -155,8 +171,17 @@ def replay(file: str, as_json: bool, jobs: int | None, view: bool, plain: bool, 
             click.echo(json.dumps(error.to_json()))
             sys.exit(1)
         raise click.ClickException(f"invalid record: {error}") from None
+    if analyze and not view:
+        raise click.UsageError("--analyze goes with --view (or use pasur analyze)")
     if view:
-        _view_record(match, record, plain, lang)
+        judgements = None
+        if analyze:
+            try:
+                tasks = analysis_tasks(match, None, seed=1)
+            except SolveError as error:
+                raise click.ClickException(str(error)) from None
+            judgements = {(one.round, one.move): one for one in _judge_moves(tasks, samples, jobs, progress=True)}
+        _view_record(match, record, plain, lang, judgements)
         return
     summary = summarize(match)
     if as_json:
@@ -191,13 +216,13 @@ def _nth_line(lines: Iterator[str], number: int, file: str) -> str:
     raise click.ClickException(f"{file} holds fewer than {number} records")
 
 
-def _view_record(match: Match, record: Any, plain: bool, lang: str) -> None:
-    """Show a valid record position by position."""
+def _view_record(match: Match, record: Any, plain: bool, lang: str, judgements: Any = None) -> None:
+    """Show a valid record position by position (with each move's judgement when analyzed)."""
     names = record.get("names") or [f"seat {seat}" for seat in range(match.rules.players)]
     if plain:
         from .tui.replay import RecordSteps, describe_step
 
-        steps = RecordSteps(match)
+        steps = RecordSteps(match, judgements)
         for index in range(len(steps)):
             click.echo("\n".join(describe_step(steps.step(index), names, lang)) + "\n")
         return
@@ -205,7 +230,7 @@ def _view_record(match: Match, record: Any, plain: bool, lang: str) -> None:
         from .tui.replay import ReplayApp
     except ImportError:
         raise click.ClickException("the viewer needs Textual: pip install 'pasur[tui]' (or add --plain)") from None
-    ReplayApp(match, names, lang).run()
+    ReplayApp(match, names, lang, judgements).run()
 
 
 def _replay_lines(stream: Iterable[str], jobs: int) -> Iterator[dict[str, Any]]:
@@ -752,13 +777,7 @@ def analyze_command(
         tasks = analysis_tasks(match, seats or None, seed)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
-    with multiprocessing.get_context("spawn").Pool(jobs or os.cpu_count() or 1) as pool:
-        judged = pool.imap(_judge_one, [(task, samples) for task in tasks])
-        if sys.stderr.isatty() and not as_json:
-            with click.progressbar(judged, length=len(tasks), label="judging moves", file=sys.stderr) as bar:
-                judgements = list(bar)
-        else:
-            judgements = list(judged)
+    judgements = _judge_moves(tasks, samples, jobs, progress=not as_json)
     players, rounds = players_summary(judgements), rounds_summary(judgements)
     if as_json:
         click.echo(json.dumps({"moves": [one.to_json() for one in judgements], "players": players, "rounds": rounds}))
@@ -779,7 +798,17 @@ def analyze_command(
         )
 
 
-def _judge_one(item: tuple[Any, int]) -> Any:
+def _judge_moves(tasks: list[Any], samples: int, jobs: int | None, progress: bool) -> list[MoveJudgement]:
+    """Judge every move over ``jobs`` processes (all cores), with a progress bar on a terminal."""
+    with multiprocessing.get_context("spawn").Pool(jobs or os.cpu_count() or 1) as pool:
+        judged = pool.imap(_judge_one, [(task, samples) for task in tasks])
+        if progress and sys.stderr.isatty():
+            with click.progressbar(judged, length=len(tasks), label="judging moves", file=sys.stderr) as bar:
+                return list(bar)
+        return list(judged)
+
+
+def _judge_one(item: tuple[Any, int]) -> MoveJudgement:
     return judge_move(*item)
 
 

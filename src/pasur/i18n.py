@@ -150,6 +150,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "برداشت بهتری نیست؛ برای نفر بعد چیز کمی می‌ماند",
     ),
     "replay_position": ("move {index} of {count}", "حرکت {index} از {count}"),
+    "judged": (
+        "{verdict}: loses {loss} [{low} to {high}] · best {best}",
+        "{verdict}: {loss} امتیاز از دست رفت [{low} تا {high}] · بهترین {best}",
+    ),
+    "verdict_good": ("good", "خوب"),
+    "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
+    "verdict_mistake": ("mistake", "اشتباه"),
 }
 
 

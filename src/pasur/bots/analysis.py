@@ -117,6 +117,8 @@ def judge_move(task: Task, samples: int) -> MoveJudgement:
             values[move.code].append(sign * move.value)
     means = {code: statistics.fmean(found) for code, found in values.items()}
     best = max(codes, key=means.__getitem__)
+    if means[played] == means[best]:
+        best = played  # the move played is as good as any
     differences = [b - p for b, p in zip(values[best], values[played], strict=True)]
     loss = means[best] - means[played]
     spread = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0

@@ -3,6 +3,7 @@ the viewer shows every hand, as a game score shows the whole board."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -10,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
+from ..bots.analysis import MoveJudgement
 from ..core import Match, Move, Round
 from ..core.cards import format_cards
 from ..core.record import positions
@@ -25,20 +27,25 @@ class Step:
     #: Moves played so far in the record, and in all.
     index: int
     count: int
+    #: The judgement of the move just played, when the record was analyzed.
+    judgement: MoveJudgement | None = None
 
 
 class RecordSteps:
-    """Positions of a replayed match, by move number (0 = before the first move)."""
+    """Positions of a replayed match, by move number (0 = before the first move), with the
+    judgement of each move played when ``judgements`` has one (by round and move number)."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, judgements: Mapping[tuple[int, int], MoveJudgement] | None = None) -> None:
         self.positions = [(game.copy(), move) for game, move in positions(match)]
+        self.judgements = judgements or {}
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def step(self, index: int) -> Step:
         game, move = self.positions[index]
-        return Step(game, move, index, len(self) - 1)
+        judged = self.judgements.get((game.number, len(game.history))) if move is not None else None
+        return Step(game, move, index, len(self) - 1, judged)
 
 
 def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
@@ -57,6 +64,8 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
     if step.move is not None:
         seat = (game.first + len(game.history) - 1) % rules.players
         lines.append(f"{names[seat]}: {step.move.text(symbols=True)}")
+        if step.judgement is not None:
+            lines.append("  " + judgement_line(step.judgement, lang))
     lines.append(f"{text('table', lang)}: {format_cards(game.table, symbols=True) or text('table_empty', lang)}")
     for seat in range(rules.players):
         marker = "▶" if seat == game.turn and not game.over else " "
@@ -64,6 +73,20 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
     if game.over:
         lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
     return lines
+
+
+def judgement_line(judgement: MoveJudgement, lang: str = "en") -> str:
+    """What the analysis says of a move: its verdict, its loss with the interval, the best move."""
+    low, high = judgement.loss_interval
+    return text(
+        "judged",
+        lang,
+        verdict=text(f"verdict_{judgement.verdict}", lang),
+        loss=round(judgement.loss, 2),
+        low=round(low, 2),
+        high=round(high, 2),
+        best=judgement.best,
+    )
 
 
 class ReplayApp(App[None]):
@@ -81,9 +104,15 @@ class ReplayApp(App[None]):
         Binding("q,escape", "quit", "quit"),
     ]
 
-    def __init__(self, match: Match, names: list[str], lang: str = "en") -> None:
+    def __init__(
+        self,
+        match: Match,
+        names: list[str],
+        lang: str = "en",
+        judgements: Mapping[tuple[int, int], MoveJudgement] | None = None,
+    ) -> None:
         super().__init__()
-        self.steps = RecordSteps(match)
+        self.steps = RecordSteps(match, judgements)
         self.names = names
         self.lang = lang
         self.index = 0
