@@ -704,14 +704,19 @@ def solve_command(
     click.echo(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s")
 
 
-def _record_position(file: str, round_number: int | None, move_number: int) -> Round:
-    """The position after ``move_number`` moves of a round of a record."""
+def _read_match(file: str) -> Match:
+    """The match of a single record file; one line of error when it is not a valid record."""
     with _open_text(file) as stream:
         text = stream.read()
     try:
-        match = from_record(load_json(text))
+        return from_record(load_json(text))
     except RecordError as error:
         raise click.ClickException(f"invalid record: {error}") from None
+
+
+def _record_position(file: str, round_number: int | None, move_number: int) -> Round:
+    """The position after ``move_number`` moves of a round of a record."""
+    match = _read_match(file)
     if not match.rounds:
         raise click.ClickException("the record has no round")
     number = round_number or len(match.rounds)
@@ -765,12 +770,7 @@ def analyze_command(
     (side minus other side) of each legal move over sampled deals solved exactly, the best move,
     and what the move played lost, with its 95% interval; then a summary per round and player.
     Two sides only: 2 players, or 4 in partnership."""
-    with _open_text(record) as stream:
-        text = stream.read()
-    try:
-        match = from_record(load_json(text))
-    except RecordError as error:
-        raise click.ClickException(f"invalid record: {error}") from None
+    match = _read_match(record)
     if any(seat >= match.rules.players for seat in seats):
         raise click.UsageError(f"--seat: this record has seats 0 to {match.rules.players - 1}")
     try:
