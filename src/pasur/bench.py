@@ -243,7 +243,7 @@ def vector_env_figures(seconds: float = 2.0, seed: int = 1, num_envs: int = 64) 
 
 
 #: The bots ``pasur bench`` times, with how many decisions each.
-BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48}
+BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48, "solver": 48}
 #: How many whole 2-player deals ``pasur bench`` solves from the first move.
 BENCH_SOLVER_DEALS = 40
 
