@@ -9,6 +9,7 @@ the value), unchanged by the table's size; and ``pasur solve`` as a user runs it
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 
@@ -222,17 +223,28 @@ def test_solve_refuses_a_bad_record_and_a_missing_position(tmp_path):
     assert "own rules" in assert_one_line_error(pasur("solve", str(path), "--players", "4"), 2)
 
 
+def expected_haft_khaj(clubs: list[int]) -> int:
+    """Haft Khaj, side 0 minus side 1, when each club still out goes either way with even chances,
+    to the nearest point (halves away from zero); exact once a side holds 7."""
+    if max(clubs) >= 7:
+        return 7 if clubs[0] >= 7 else -7
+    out, need = 13 - sum(clubs), 7 - clubs[0]
+    chance = sum(math.comb(out, taken) for taken in range(need, out + 1)) / 2**out
+    value = 7 * (2 * chance - 1)
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
 def deal_minimax(game: Round, deal: int) -> int:
     """Minimax over the Python engine to the end of ``deal``: the points taken by then (cards and
-    Surs, side 0 minus side 1) and Haft Khaj once a side holds 7 clubs; the round's points if it ends."""
+    Surs, side 0 minus side 1) and Haft Khaj as expected from the clubs still out; the round's
+    points if it ends."""
     if game.over:
         points = game.points()
         return points[0] - points[1]
     if game.deal > deal:
         score = game.breakdown()
         taken = [side.total - side.haft_khaj for side in score]
-        haft = [7 if side.clubs >= 7 else 0 for side in score]
-        return taken[0] - taken[1] + haft[0] - haft[1]
+        return taken[0] - taken[1] + expected_haft_khaj([side.clubs for side in score])
     values = []
     for code in game.legal_codes():
         child = game.copy()

@@ -16,6 +16,7 @@
 #ifndef PASUR_SOLVER_H
 #define PASUR_SOLVER_H
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "_engine.h"
@@ -189,10 +190,23 @@ static int final_value(const solver_t *S, const position_t *p) {
     return S->side_of[p->turn] == 0 ? value : -value;
 }
 
-/* At the horizon (the end of the deal searched): what is certain of the rest, Haft Khaj once
- * decided, for the side to move; the points still to win are not guessed. */
+/* At the horizon (the end of the deal searched), for the side to move: Haft Khaj as expected when
+ * each club still out goes to either side with even chances (exact once decided), to the nearest
+ * point; the other points still to win are not guessed. */
 static int horizon_value(const solver_t *S, const position_t *p) {
-    int haft = p->clubs[0] >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : p->clubs[1] >= HAFT_KHAJ_CLUBS ? -HAFT_KHAJ_POINTS : 0;
+    int haft;
+    if (p->clubs[0] >= HAFT_KHAJ_CLUBS || p->clubs[1] >= HAFT_KHAJ_CLUBS) {
+        haft = p->clubs[0] >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
+    } else { /* P(side 0 takes at least 7 - clubs[0] of the `out` clubs), each with chance 1/2 */
+        int out = 13 - p->clubs[0] - p->clubs[1], need = HAFT_KHAJ_CLUBS - p->clubs[0];
+        double ways = 0, choose = 1;
+        for (int k = 0; k <= out; k++) {
+            if (k >= need) ways += choose;
+            choose = choose * (out - k) / (k + 1);
+        }
+        double chance = ways / (double)(1 << out);
+        haft = (int)lround(HAFT_KHAJ_POINTS * (2 * chance - 1));
+    }
     return S->side_of[p->turn] == 0 ? haft : -haft;
 }
 

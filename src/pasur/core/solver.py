@@ -86,7 +86,8 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
     """Solve ``game`` (left unchanged) from its current position. ``table_mb`` sizes the
     transposition table (0: none); ``node_limit`` stops the search (0: no limit). ``deal_only``
     searches only to the end of the current deal (the later deals unknown): values are then the
-    points taken by then, and Haft Khaj once decided, not the round's final points.
+    points taken by then and the Haft Khaj expected from the clubs still out, not the round's
+    final points.
     :class:`SolveError` says why a position cannot be solved."""
     problem = solve_problem(game)
     if problem:
