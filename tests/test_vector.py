@@ -53,6 +53,9 @@ def test_the_vector_env_equals_single_environments_step_by_step(settings):
         ended += int(terminated.sum())
         rewarded += int((rewards != 0).sum())
     assert ended > 20 and rewarded > 10 and refused > 0  # episodes ended, paid and were refused
+    observed, _ = batched.reset()  # no seed: each episode goes on with its own stream, as Env.reset does
+    expected, _ = single.reset()
+    assert (observed["observation"] == expected["observation"]).all()
 
 
 def test_the_seed_words_are_those_of_python_random():

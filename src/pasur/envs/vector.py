@@ -90,7 +90,8 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         if len(seeds) != self.num_envs:
             raise ValueError(f"give one seed, or {self.num_envs}")
         for index, episode_seed in enumerate(seeds):
-            self._generators[index] = seeding.np_random(episode_seed)[0]
+            if episode_seed is not None:  # as Env.reset: no seed goes on with the episode's stream
+                self._generators[index] = seeding.np_random(episode_seed)[0]
             self._start(index)
         self._restart[:] = 0
         return self._observed(), {}
