@@ -24,8 +24,8 @@ BOT_DESCRIPTIONS = {
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
     "(options: playouts=N, ms=N, greedy=X)",
-    "solver": "sampled deals of the unseen cards, each solved exactly to the round's end; two sides "
-    "only, else it plays as pimc (options: samples=N, ms=N, horizon=deal)",
+    "solver": "sampled deals of the unseen cards, each solved exactly to the end of the deal; two sides "
+    "only, else it plays as pimc (options: samples=N, ms=N, horizon=deal|round)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 _MAKERS: dict[str, Callable[..., Bot]] = {

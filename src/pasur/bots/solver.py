@@ -2,8 +2,11 @@
 
 For each decision it deals the cards its seat has not seen at random, consistently with its view,
 and solves each such deal exactly with the native open-deck solver (:func:`pasur.solve`), which
-values every legal move under perfect play by both sides to the round's end. The move played has
-the best mean over the samples. This is the method that made bridge programs strong (GIB).
+values every legal move under perfect play by both sides — by default to the end of the current
+deal, with the Haft Khaj each side can expect from the clubs still out (``horizon=deal``: the
+pack's order, which nobody knows, then plays no part), or to the round's end (``horizon=round``).
+The move played has the best mean over the samples, as bridge programs do (GIB); docs/STRENGTH.md
+has the measurements behind the default.
 
 Two sides only (2 players, or 4 in partnership), and only with the native core: otherwise it
 plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
@@ -31,7 +34,7 @@ class SolverBot:
     DEFAULT_SAMPLES = 24
 
     def __init__(
-        self, samples: int | None = None, ms: float | None = None, horizon: str = "round", seed: int | None = None
+        self, samples: int | None = None, ms: float | None = None, horizon: str = "deal", seed: int | None = None
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first). With ``ms``,
         a deal whose search would take far longer is not solved: when not even the first one is,
