@@ -28,10 +28,10 @@ NODES_A_MILLISECOND = 5000
 
 
 class SolverBot:
-    """A budget of ``samples`` (default 24) solved deals or ``ms`` per decision."""
+    """A budget of ``samples`` (default 96) solved deals or ``ms`` per decision."""
 
     name = "solver"
-    DEFAULT_SAMPLES = 24
+    DEFAULT_SAMPLES = 96
 
     def __init__(
         self, samples: int | None = None, ms: float | None = None, horizon: str = "deal", seed: int | None = None
