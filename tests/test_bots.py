@@ -224,7 +224,7 @@ def test_serve_reports_a_message_it_cannot_read_and_goes_on(capsys):
 def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_legal(monkeypatch):
     rules = Rules(players=4)
     game = Round(rules, deal_deck(random.Random(3), rules), check_deck=False)  # a whole 4-player deal
-    bot = make_bot("solver:ms=1", seed=2)  # about 5,000 nodes a deal; a whole deal takes ~500,000
+    bot = make_bot("solver:ms=1,horizon=round", seed=2)  # about 5,000 nodes a deal; a whole deal ~500,000
     asked = []
     fallback = bot._fallback.choose
     monkeypatch.setattr(bot._fallback, "choose", lambda view, legal: asked.append(1) or fallback(view, legal))
