@@ -163,6 +163,14 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return round_state(&r, sides);
 }
 
+/* The first 64 moves of a playout as a list (a round has at most 48). */
+static PyObject *moves_list(const uint64_t *history, int played) {
+    if (played > 64) played = 64;
+    PyObject *moves = PyList_New(played);
+    for (int i = 0; moves && i < played; i++) PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(history[i]));
+    return moves;
+}
+
 /* Play the round to its end with uniformly random legal moves; the final state and the moves. */
 static PyObject *py_play_random(PyObject *self, PyObject *args) {
     PyObject *fields;
@@ -185,9 +193,7 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     }
     PyObject *state = round_state(&r, sides);
     if (!state || !keep_history) return state;
-    PyObject *moves = PyList_New(played < 64 ? played : 64);
-    for (int i = 0; i < played && i < 64; i++) PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(history[i]));
-    return Py_BuildValue("(NN)", state, moves);
+    return Py_BuildValue("(NN)", state, moves_list(history, played));
 }
 
 /* Finish the round with the playout policy of the search bots; the final state. */
@@ -204,10 +210,7 @@ static PyObject *py_play_mixed(PyObject *self, PyObject *args) {
     int played = 0;
     if (play_mixed(&r, &rng, greedy, history, &played) < 0)
         return PyErr_Format(PyExc_RuntimeError, "no legal move in a round not over");
-    PyObject *moves = PyList_New(played < 64 ? played : 64);
-    if (!moves) return NULL;
-    for (int i = 0; i < played && i < 64; i++) PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(history[i]));
-    return Py_BuildValue("(NN)", round_state(&r, sides), moves);
+    return Py_BuildValue("(NN)", round_state(&r, sides), moves_list(history, played));
 }
 
 /* Random rounds from a fixed start, many times: rounds played (for the benchmark). */
