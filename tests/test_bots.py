@@ -103,6 +103,9 @@ def test_bot_specs():
         ("ismcts:iterations", "KEY=VALUE"),
         ("exec:", "needs a command"),
         ("ismcts:iterations=0", "at least 1"),
+        ("solver:horizon=forever", "horizon"),
+        ("solver:samples=0", "at least 1"),
+        ("solver:table_mb=99999", "unexpected keyword"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)
