@@ -12,12 +12,13 @@ import json
 import math
 import os
 import random
+import statistics
 
 import pytest
 
 from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
 from pasur.core import CARDS, Card, native
-from pasur.core.solver import minimax
+from pasur.core.solver import minimax, sampled_values
 
 from .test_cli import assert_one_line_error, pasur
 
@@ -267,3 +268,85 @@ def test_searching_to_the_end_of_the_deal_only():
         assert solution.value == deal_minimax(game, game.deal), index
         if game.last_deal:
             assert solution.value == solve(game).value
+
+
+def mover_sign(game: Round) -> int:
+    return 1 if game.side_of(game.turn) == 0 else -1
+
+
+def test_sampled_deals_where_the_mover_can_infer_everything_are_the_position_itself():
+    """With nothing relevant hidden, every sampled deal is worth what the position is: in the last
+    deal of 2 players (the other hand is what is left) to the round's end; when only the pack is
+    unseen, to the deal's end (the pack's order does not matter there)."""
+    rng = random.Random(31)
+    checked = 0
+    for index in range(120):
+        rules = OPTIONS[index % len(OPTIONS)]
+        game = random_position(rng, rules, rng.randint(1, 40))
+        deal_only = not (rules.players == 2 and game.last_deal)
+        if deal_only:  # play on until the mover holds the deal's last cards, alone
+            while not game.over and any(hand for seat, hand in enumerate(game.hands) if seat != game.turn):
+                game.play_code(rng.choice(game.legal_codes()))
+        if game.over or len(game.legal_codes()) < 2:
+            continue
+        values = sampled_values(game, 5, index, deal_only=deal_only)
+        solution = solve(game, deal_only=deal_only)
+        assert {move.code: [mover_sign(game) * move.value] * 5 for move in solution.moves} == values, index
+        checked += 1
+    assert checked >= 20
+
+
+def test_sampled_deals_depend_on_the_movers_view_only():
+    rng = random.Random(32)
+    checked = 0
+    for index in range(30):
+        rules = OPTIONS[index % len(OPTIONS)]
+        game = random_position(rng, rules, rng.randint(20, 44))
+        if game.over or game.dealt == 52:
+            continue
+        holding = [seat for seat in range(game.players) if seat != game.turn and game.hands[seat]]
+        if not holding:
+            continue
+        other = holding[0]
+        checked += 1
+        swapped = game.copy()  # a card of another hand changes places with one in the pack
+        hand_card = (swapped.hands[other] & -swapped.hands[other]).bit_length() - 1
+        deck = list(swapped.deck)
+        pack_index = rng.randrange(game.dealt, 52)
+        pack_card = deck[pack_index]
+        deck[pack_index] = hand_card
+        swapped.deck = tuple(deck)
+        swapped.hands[other] ^= (1 << hand_card) | (1 << pack_card)
+        for deal_only in (True, False):
+            assert sampled_values(game, 8, index, deal_only=deal_only) == sampled_values(
+                swapped, 8, index, deal_only=deal_only
+            ), index
+    assert checked >= 15
+
+
+def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
+    """Mean values over many native samples agree with the Python engine's reshuffle and solve."""
+    rng = random.Random(33)
+    for rules in (Rules(), Rules(players=4)):
+        game = random_position(rng, rules, 30)
+        samples = 600
+        native_values = sampled_values(game, samples, 5, deal_only=True)
+        python_values: dict[int, list[int]] = {code: [] for code in native_values}
+        for _ in range(samples):
+            deal = game.copy()
+            deal.reshuffle_unseen(game.turn, rng)
+            for move in solve(deal, deal_only=True).moves:
+                python_values[move.code].append(mover_sign(game) * move.value)
+        for code, values in native_values.items():
+            assert len(set(values)) > 1  # the deals differ
+            spread = math.sqrt(
+                statistics.pvariance(values) / samples + statistics.pvariance(python_values[code]) / samples
+            )
+            assert abs(statistics.fmean(values) - statistics.fmean(python_values[code])) < 4 * spread + 1e-9
+
+
+def test_sampling_stops_at_the_node_limit():
+    game = random_position(random.Random(34), Rules(), 40)
+    assert all(values == [] for values in sampled_values(game, 10, 1, node_limit=1).values())
+    with pytest.raises(SolveError, match="two sides"):
+        sampled_values(random_position(random.Random(35), Rules(players=3), 30), 4, 1)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Match, Round, Rules
-from ..core.solver import SolveError, solve, solve_problem
+from ..core.solver import SolveError, sampled_values, solve_problem
 
 __all__ = ["MISTAKE", "MoveJudgement", "analysis_tasks", "judge_move", "players_summary", "rounds_summary"]
 
@@ -108,13 +108,7 @@ def judge_move(task: Task, samples: int) -> MoveJudgement:
     view = game.view(seat)
     rng = random.Random(seed)
     base = Round.from_view(view, rng)
-    sign = 1 if view.side == 0 else -1
-    values: dict[int, list[int]] = {code: [] for code in codes}
-    for _ in range(samples if len(codes) > 1 else 1):
-        deal = base.copy()
-        deal.reshuffle_unseen(seat, rng)
-        for move in solve(deal).moves:
-            values[move.code].append(sign * move.value)
+    values = sampled_values(base, samples if len(codes) > 1 else 1, rng.getrandbits(64))
     means = {code: statistics.fmean(found) for code, found in values.items()}
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:

@@ -19,12 +19,15 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, Round, SeatView, native
-from ..core.solver import SolveError, solve
+from ..core.solver import DEFAULT_TABLE_MB, sampled_values
 from .pimc import PimcBot
 from .playout import budget, deadline
 
 #: Nodes the solver searches in about a millisecond, for a time budget's node limit.
 NODES_A_MILLISECOND = 5000
+#: The transposition table at the deal horizon: searches to a deal's end are small, and a small
+#: table stays in the cache (1,024 samples of a position: 14 ms with 1 MB, 20 ms with 16 MB).
+DEAL_TABLE_MB = 1
 
 
 class SolverBot:
@@ -32,6 +35,8 @@ class SolverBot:
 
     name = "solver"
     DEFAULT_SAMPLES = 96
+    #: Deals solved in one native call when a time budget is checked between calls.
+    BATCH = 32
 
     def __init__(
         self, samples: int | None = None, ms: float | None = None, horizon: str = "deal", seed: int | None = None
@@ -43,6 +48,7 @@ class SolverBot:
         if horizon not in ("round", "deal"):
             raise ValueError('horizon must be "round" or "deal"')
         self.deal_only = horizon == "deal"
+        self.table_mb = DEAL_TABLE_MB if self.deal_only else DEFAULT_TABLE_MB
         self.ms = ms
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
@@ -53,27 +59,31 @@ class SolverBot:
             return legal[0]
         if view.rules.sides != 2 or not native.available():
             return self._fallback.choose(view, legal)
-        rng = self._rng
-        base = Round.from_view(view, rng)
+        base = Round.from_view(view, self._rng)
         codes = [move.code for move in legal]
         totals = dict.fromkeys(codes, 0)
-        sign = 1 if view.side == 0 else -1  # values are side 0 minus side 1
-        samples = self.samples if self.samples is not None else 1 << 60
+        samples = self.samples if self.samples is not None else 1 << 30
         stop = deadline(self.ms)
         done = 0
         # with a time budget, one deal may take at most about that long (the solver searches some
         # 5 million nodes a second); one that takes longer ends the sampling
         node_limit = int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0
         while done < samples and (done == 0 or time.perf_counter() < stop):
-            deal = base.copy()
-            deal.reshuffle_unseen(view.seat, rng)
-            try:
-                solution = solve(deal, node_limit=node_limit, deal_only=self.deal_only)
-            except SolveError:
+            batch = min(samples - done, self.BATCH if self.ms is not None else samples)
+            values = sampled_values(
+                base,
+                batch,
+                self._rng.getrandbits(64),
+                deal_only=self.deal_only,
+                node_limit=node_limit,
+                table_mb=self.table_mb,
+            )
+            solved = len(values[codes[0]])
+            for code in codes:
+                totals[code] += sum(values[code])
+            done += solved
+            if solved < batch:
                 break
-            for move in solution.moves:
-                totals[move.code] += sign * move.value
-            done += 1
         if not done:  # not even one deal solved within the budget
             return self._fallback.choose(view, legal)
         best = max(codes, key=totals.__getitem__)

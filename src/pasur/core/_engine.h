@@ -184,6 +184,32 @@ static inline uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* Deal again at random every card `seat` cannot see (the other hands and the pack), each hand
+ * keeping its size: Round.reshuffle_unseen with this generator. */
+static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
+    mask_t unseen = 0; /* taken in card order, so that the deals depend on what is unseen only */
+    for (int other = 0; other < r->players; other++)
+        if (other != seat) unseen |= r->hands[other];
+    for (int i = r->dealt; i < 52; i++) unseen |= 1ULL << r->deck[i];
+    uint8_t cards[52];
+    int count = 0;
+    for (; unseen; unseen &= unseen - 1) cards[count++] = (uint8_t)lowest(unseen);
+    for (int i = count - 1; i > 0; i--) {
+        int j = (int)(next_random(rng) % (uint64_t)(i + 1));
+        uint8_t card = cards[i];
+        cards[i] = cards[j];
+        cards[j] = card;
+    }
+    int next = 0;
+    for (int other = 0; other < r->players; other++) {
+        if (other == seat) continue;
+        int size = __builtin_popcountll(r->hands[other]);
+        r->hands[other] = 0;
+        for (int k = 0; k < size; k++) r->hands[other] |= 1ULL << cards[next++];
+    }
+    for (int i = r->dealt; i < 52; i++) r->deck[i] = cards[next++];
+}
+
 static uint64_t codes_buffer[MAX_CODES];
 
 #define ACES 0xFULL

@@ -305,22 +305,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
     static uint64_t codes[MAX_NODE_MOVES];
     static int values[MAX_NODE_MOVES];
-    int count = root.over ? 0 : hand_moves(root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
-    if (count < 0) S->error = 1;
+    int count = root.over ? 0 : root_values(S, &root, r.compulsory, codes, values);
     int best = root.over ? final_value(S, &root) : -UNBOUNDED;
-    for (int i = 0; i < count && !S->error; i++) {
-        uint64_t signature = move_signature(codes[i]);
-        int j = 0;
-        while (j < i && move_signature(codes[j]) != signature) j++;
-        if (j < i) {
-            values[i] = values[j];
-        } else {
-            position_t child = root;
-            int gain = solver_play(S, &child, codes[i]);
-            values[i] = gain - exact_value(S, &child);
-        }
+    for (int i = 0; i < count; i++)
         if (values[i] > best) best = values[i];
-    }
     /* the principal line: at each step the first move (in search order) that keeps the value */
     PyObject *line = PyList_New(0);
     position_t at = root;
@@ -356,6 +344,75 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(moves, i, Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * values[i]));
     PyObject *result = moves ? Py_BuildValue("(iNNK)", base + sign * best, moves, line, (unsigned long long)S->nodes) : NULL;
     return solver_result(S, result);
+}
+
+/* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed) ->
+ * (codes, values, solved, nodes): the legal moves, and for each of `samples` deals of the cards
+ * `seat` cannot see (dealt again at random from `seed`) every move's value as solve() gives it,
+ * as int32s, deal by deal. Stops early, with the deals solved so far, at a deal that reaches the
+ * node limit. */
+static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
+    PyObject *fields;
+    int most_clubs, table_bits, deal_only, seat, samples;
+    unsigned long long node_limit, seed;
+    if (!PyArg_ParseTuple(args, "OpiKpiiK", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat, &samples,
+                          &seed))
+        return NULL;
+    round_t r;
+    solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
+    if (!S) return NULL;
+    if (seat != r.turn || samples < 0 || r.over) {
+        free(S);
+        PyErr_SetString(PyExc_ValueError, "the seat to move, samples >= 0, and a round not over");
+        return NULL;
+    }
+    static uint64_t codes[MAX_NODE_MOVES];
+    static int values[MAX_NODE_MOVES];
+    int count = hand_moves(r.hands[r.turn], r.table, r.compulsory, codes, MAX_NODE_MOVES);
+    if (count <= 0) {
+        free(S);
+        PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
+        return NULL;
+    }
+    int32_t *out = malloc(sizeof(int32_t) * (size_t)count * (size_t)(samples ? samples : 1));
+    if (!out) {
+        free(S);
+        return PyErr_NoMemory();
+    }
+    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1, solved = 0;
+    uint64_t rng = seed, nodes = 0;
+    for (; solved < samples; solved++) {
+        round_t deal = r;
+        reshuffle_unseen(&deal, seat, &rng);
+        solver_take_deck(S, &deal);
+        if (take_table(S, table_bits) < 0) break;
+        S->nodes = 0;
+        S->horizon = deal_only ? deal.dealt : 0;
+        position_t root = position_of(&deal);
+        root_values(S, &root, r.compulsory, codes, values);
+        nodes += S->nodes;
+        if (S->error) break;
+        for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
+    }
+    int error = S->error;
+    free(S);
+    if (error == 1) {
+        free(out);
+        PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
+        return NULL;
+    }
+    PyObject *code_list = PyList_New(count);
+    for (int i = 0; code_list && i < count; i++) {
+        PyObject *code = PyLong_FromUnsignedLongLong(codes[i]);
+        if (!code) Py_CLEAR(code_list);
+        else PyList_SET_ITEM(code_list, i, code);
+    }
+    PyObject *result = code_list ? Py_BuildValue("(Ny#iK)", code_list, (const char *)out,
+                                                 (Py_ssize_t)(sizeof(int32_t) * (size_t)count * (size_t)solved), solved,
+                                                 (unsigned long long)nodes)
+                                 : NULL;
+    free(out);
+    return result;
 }
 
 /* minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes) by plain minimax. */
@@ -532,6 +589,9 @@ static PyMethodDef methods[] = {
      "play_mixed(fields, seed, greedy) -> the fields at the round's end and the moves, played as bots/playout.py plays"},
     {"solve", py_solve, METH_VARARGS,
      "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
+    {"solve_samples", py_solve_samples, METH_VARARGS,
+     "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed) -> (codes, values, "
+     "solved, nodes)"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
     {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},
     {"episode_reset", py_episode_reset, METH_VARARGS,

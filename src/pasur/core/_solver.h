@@ -104,6 +104,13 @@ static int take_table(solver_t *S, int table_bits) {
     return 0;
 }
 
+/* The pack's order, from round r. */
+static void solver_take_deck(solver_t *S, const round_t *r) {
+    memcpy(S->deck, r->deck, 52);
+    S->pack_after[52] = 0;
+    for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
+}
+
 static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_bits) {
     S->players = r->players;
     S->first = r->first;
@@ -114,9 +121,7 @@ static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_
         S->sur_ok[i] = r->sur_ok[i];
         S->last_deal_sur[i] = r->last_deal_sur[i];
     }
-    memcpy(S->deck, r->deck, 52);
-    S->pack_after[52] = 0;
-    for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
+    solver_take_deck(S, r);
     S->nodes = 0;
     S->error = 0;
     S->horizon = 0;
@@ -411,6 +416,29 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
 
 /* The exact value (the mover's side's view) by a full window. */
 static int exact_value(solver_t *S, const position_t *p) { return search(S, p, -UNBOUNDED, UNBOUNDED, 0); }
+
+/* Every legal move at the root and its exact value for the mover's side (what it takes, and the
+ * rest), equivalent moves searched once; the number of moves (S->error set on failure). */
+static int root_values(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values) {
+    int count = hand_moves(root->hands[root->turn], root->table, compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) {
+        S->error = 1;
+        return 0;
+    }
+    for (int i = 0; i < count && !S->error; i++) {
+        uint64_t signature = move_signature(codes[i]);
+        int j = 0;
+        while (j < i && move_signature(codes[j]) != signature) j++;
+        if (j < i) {
+            values[i] = values[j];
+        } else {
+            position_t child = *root;
+            int gain = solver_play(S, &child, codes[i]);
+            values[i] = gain - exact_value(S, &child);
+        }
+    }
+    return count;
+}
 
 /* Plain minimax: every legal move, no pruning, no table, no bounds, no merging; the reference the
  * tests hold the solver to. */

@@ -110,6 +110,18 @@ def solve(
     return value, moves, line, nodes
 
 
+def solve_samples(
+    game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool, samples: int, seed: int
+) -> tuple[list[int], bytes]:
+    """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
+    ``seed``): the legal moves, and every move's value for each deal solved before the node limit
+    stopped one (int32s, deal by deal, side 0 minus side 1)."""
+    codes, values, _solved, _nodes = _core().solve_samples(
+        round_fields(game), most_clubs, table_bits, node_limit, deal_only, game.turn, samples, seed
+    )
+    return codes, values
+
+
 def minimax(game: Round, most_clubs: bool, node_limit: int) -> tuple[int, list[tuple[int, int]], int]:
     """Plain minimax in native code: value, each legal move's value and the nodes searched."""
     value, moves, nodes = _core().minimax(round_fields(game), most_clubs, node_limit)

@@ -10,6 +10,7 @@ Two sides only: 2 players, or 4 in partnership.
 from __future__ import annotations
 
 import time
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,16 @@ from . import native
 from .game import Round
 from .moves import Move, MoveCode
 
-__all__ = ["DEFAULT_TABLE_MB", "MoveValue", "Solution", "SolveError", "minimax", "solve", "solve_problem"]
+__all__ = [
+    "DEFAULT_TABLE_MB",
+    "MoveValue",
+    "Solution",
+    "SolveError",
+    "minimax",
+    "sampled_values",
+    "solve",
+    "solve_problem",
+]
 
 #: The transposition table's default size; each entry takes 32 bytes. It is allocated once and kept for
 #: the next solve (a new size allocates again).
@@ -101,6 +111,38 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
     seconds = time.perf_counter() - started
     values = tuple(MoveValue(code, Move.from_code(code).text(), move_value) for code, move_value in moves)
     return Solution(value, values, tuple(Move.from_code(code).text() for code in line), nodes, seconds)
+
+
+def sampled_values(
+    game: Round,
+    samples: int,
+    seed: int,
+    *,
+    deal_only: bool = False,
+    node_limit: int = 0,
+    table_mb: float = DEFAULT_TABLE_MB,
+) -> dict[MoveCode, list[int]]:
+    """Each legal move's values for the side to move (its side minus the other) over ``samples``
+    deals of the cards the mover cannot see, dealt again at random from ``seed`` and solved
+    exactly as :func:`solve` does (the same deals for every move). With ``node_limit``, sampling
+    stops at the first deal that needs more nodes: the lists are then shorter, possibly empty.
+    :class:`SolveError` when the position cannot be solved."""
+    problem = solve_problem(game)
+    if problem:
+        raise SolveError(problem)
+    if game.over:
+        raise SolveError("the round is over")
+    bits = _table_bits(table_mb) if table_mb > 0 else 0
+    try:
+        codes, raw = native.solve_samples(
+            game, game.rules.haft_khaj == "most", bits, node_limit, deal_only, samples, seed
+        )
+    except (RuntimeError, OverflowError, MemoryError) as error:
+        raise SolveError(str(error)) from None
+    values = array("i")
+    values.frombytes(raw)
+    sign = 1 if game.side_of(game.turn) == 0 else -1
+    return {code: [sign * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)}
 
 
 def minimax(game: Round, node_limit: int = 0) -> tuple[int, dict[MoveCode, int]]:
