@@ -13,6 +13,7 @@ import pytest
 
 from pasur import Move, Round, Rules, deal_deck
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec
+from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
 from pasur.core import short_texts
@@ -233,3 +234,18 @@ def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_l
     monkeypatch.setattr(bot._fallback, "choose", lambda view, legal: asked.append(1) or fallback(view, legal))
     move = bot.choose(game.view(game.turn), game.legal_moves())
     assert move in game.legal_moves() and asked == [1]
+
+
+def test_a_hint_comes_from_the_solver_with_its_edge_and_reason():
+    game = position("10D 5H", "AC 6S 9C")
+    advice = hint(game.view(0), game.legal_moves(), seed=1)
+    assert str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
+    assert advice.reason.startswith("takes A♣ 10♦; about ") and "points a round better than" in advice.reason
+    persian = hint(game.view(0), game.legal_moves(), "fa", seed=1)
+    assert persian.move == advice.move and persian.reason.startswith("برمی‌دارد") and "بهتر از" in persian.reason
+
+
+def test_a_hint_at_three_sides_comes_from_pimc_without_an_edge():
+    game = Round(Rules(players=3), deal_deck(random.Random(4), Rules(players=3)), check_deck=False)
+    advice = hint(game.view(game.turn), game.legal_moves(), seed=1, ms=20)
+    assert advice.move in game.legal_moves() and advice.edge is None and advice.reason

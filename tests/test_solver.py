@@ -18,6 +18,9 @@ import pytest
 
 from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
 from pasur.core import CARDS, Card, native
+from pasur.core.captures import capture_takes
+from pasur.core.cards import JACK
+from pasur.core.scoring import card_points
 from pasur.core.solver import minimax, sampled_values
 
 from .test_cli import assert_one_line_error, pasur
@@ -224,50 +227,77 @@ def test_solve_refuses_a_bad_record_and_a_missing_position(tmp_path):
     assert "own rules" in assert_one_line_error(pasur("solve", str(path), "--players", "4"), 2)
 
 
-def expected_haft_khaj(clubs: list[int]) -> int:
-    """Haft Khaj, side 0 minus side 1, when each club still out goes either way with even chances,
-    to the nearest point (halves away from zero); exact once a side holds 7."""
+def expected_haft_khaj(clubs: list[int]) -> float:
+    """Haft Khaj, side 0 minus side 1, when each club still out goes either way with even chances;
+    exact once a side holds 7."""
     if max(clubs) >= 7:
         return 7 if clubs[0] >= 7 else -7
     out, need = 13 - sum(clubs), 7 - clubs[0]
     chance = sum(math.comb(out, taken) for taken in range(need, out + 1)) / 2**out
-    value = 7 * (2 * chance - 1)
+    return 7 * (2 * chance - 1)
+
+
+def expected_sur(game: Round, pack: list[Card]) -> float:
+    """The Sur the next deal's first player can expect on the table left, side 0 minus side 1:
+    the chance that four cards drawn from ``pack`` hold one that empties the table (and would
+    score a Sur), times 5 and the points swept."""
+    side = game.side_of(game.turn)
+    counts = (game._sur_ok if game.dealt < 52 else game._last_deal_sur)[side]
+    if not game.table or not counts:
+        return 0.0
+    sweeping = [card for card in pack if card.rank != JACK and game.table in capture_takes(game.table, card)]
+    chance = 1 - math.comb(len(pack) - len(sweeping), 4) / math.comb(len(pack), 4)
+    value = chance * (5 + card_points(game.table))
+    return value if side == 0 else -value
+
+
+def nearest(value: float) -> int:
+    """To the nearest whole point, halves away from zero."""
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
-def deal_minimax(game: Round, deal: int) -> int:
+def deal_minimax(game: Round, deal: int, pack: list[Card]) -> int:
     """Minimax over the Python engine to the end of ``deal``: the points taken by then (cards and
-    Surs, side 0 minus side 1) and Haft Khaj as expected from the clubs still out; the round's
-    points if it ends."""
+    Surs, side 0 minus side 1), Haft Khaj as expected from the clubs still out and a Sur as
+    expected on the table left; the round's points if it ends."""
     if game.over:
         points = game.points()
         return points[0] - points[1]
     if game.deal > deal:
         score = game.breakdown()
         taken = [side.total - side.haft_khaj for side in score]
-        return taken[0] - taken[1] + expected_haft_khaj([side.clubs for side in score])
+        return (
+            taken[0] - taken[1] + nearest(expected_haft_khaj([side.clubs for side in score]) + expected_sur(game, pack))
+        )
     values = []
     for code in game.legal_codes():
         child = game.copy()
         child.play_code(code)
-        values.append(deal_minimax(child, deal))
+        values.append(deal_minimax(child, deal, pack))
     return absolute_best(game, values)
 
 
 def test_searching_to_the_end_of_the_deal_only():
     rng = random.Random(22)
-    for index in range(40):
+    sweepable = 0
+    for index in range(200):
         rules = OPTIONS[index % 2]
         game = random_position(rng, rules, rng.randint(1, 47))
         if game.over:
             continue
         # near the deal's end, so that the Python minimax stays small
-        while sum(hand.bit_count() for hand in game.hands) > 6:
+        while sum(hand.bit_count() for hand in game.hands) > 5:
             game.play_code(rng.choice(game.legal_codes()))
+        pack = [CARDS[card] for card in game.deck[game.dealt :]]
         solution = solve(game, deal_only=True)
-        assert solution.value == deal_minimax(game, game.deal), index
+        assert solution.value == deal_minimax(game, game.deal, pack), index
         if game.last_deal:
             assert solution.value == solve(game).value
+        end = game.copy()  # the principal line leaves a table the next player may sweep
+        for text in solution.line:
+            end.play(text)
+        sweepable += not end.over and expected_sur(end, pack) != 0
+    assert sweepable >= 3
 
 
 def mover_sign(game: Round) -> int:

@@ -10,10 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from pasur import CARDS, Match, Rules, replay_record, to_record
+from pasur.bots.hint import hint_reason
 from pasur.cli import cli
 from pasur.core import IllegalMove
 from pasur.tui.plain import PlainGame
-from pasur.tui.session import LocalGame, SeatPlan, hint_reason, seat_plans
+from pasur.tui.session import LocalGame, SeatPlan, seat_plans
 
 textual = pytest.importorskip("textual")
 

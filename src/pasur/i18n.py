@@ -145,6 +145,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "reason_points": ("takes {points}", "برمی‌دارد: {points}"),
     "reason_clubs": ("{count} clubs towards Haft Khaj", "{count} خاج برای هفت خاج"),
     "reason_cards": ("takes {count} cards", "{count} کارت برمی‌دارد"),
+    "hint_edge": ("about {points} points a round better than {other}", "حدود {points} امتیاز در دست بهتر از {other}"),
     "reason_lay": (
         "nothing better to take; leaves the next player little",
         "برداشت بهتری نیست؛ برای نفر بعد چیز کمی می‌ماند",

@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..core import Move, Round, SeatView, native
+from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.solver import DEFAULT_TABLE_MB, sampled_values
 from .pimc import PimcBot
 from .playout import budget, deadline
@@ -31,10 +31,10 @@ DEAL_TABLE_MB = 1
 
 
 class SolverBot:
-    """A budget of ``samples`` (default 96) solved deals or ``ms`` per decision."""
+    """A budget of ``samples`` (default 256) solved deals or ``ms`` per decision."""
 
     name = "solver"
-    DEFAULT_SAMPLES = 96
+    DEFAULT_SAMPLES = 256
     #: Deals solved in one native call when a time budget is checked between calls.
     BATCH = 32
 
@@ -57,8 +57,18 @@ class SolverBot:
         """The move with the best mean exact value over the sampled deals."""
         if len(legal) == 1:
             return legal[0]
-        if view.rules.sides != 2 or not native.available():
+        means = self.mean_values(view, legal)
+        if means is None:
             return self._fallback.choose(view, legal)
+        best = max(means, key=means.__getitem__)
+        return next(move for move in legal if move.code == best)
+
+    def mean_values(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float] | None:
+        """Each legal move's mean value over the sampled deals (the seat's side minus the other),
+        or None where the solver cannot decide: more than two sides, no native core, or not
+        even one deal solved within the time budget."""
+        if view.rules.sides != 2 or not native.available():
+            return None
         base = Round.from_view(view, self._rng)
         codes = [move.code for move in legal]
         totals = dict.fromkeys(codes, 0)
@@ -84,7 +94,6 @@ class SolverBot:
             done += solved
             if solved < batch:
                 break
-        if not done:  # not even one deal solved within the budget
-            return self._fallback.choose(view, legal)
-        best = max(codes, key=totals.__getitem__)
-        return legal[codes.index(best)]
+        if not done:
+            return None
+        return {code: total / done for code, total in totals.items()}

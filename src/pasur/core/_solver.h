@@ -195,11 +195,42 @@ static int final_value(const solver_t *S, const position_t *p) {
     return S->side_of[p->turn] == 0 ? value : -value;
 }
 
-/* At the horizon (the end of the deal searched), for the side to move: Haft Khaj as expected when
- * each club still out goes to either side with even chances (exact once decided), to the nearest
- * point; the other points still to win are not guessed. */
+/* The cards that would sweep `table` for a Sur (a table of numerals worth 10 or less together:
+ * the numeral that makes 11; a lone King or Queen: another of its rank); 0 when none can. */
+static mask_t sur_cards(mask_t table) {
+    if (!table) return 0;
+    if (!(table & NUMERALS)) {
+        int rank = lowest(table) >> 2;
+        return (table & (table - 1)) || rank == JACK ? 0 : 0xFULL << (4 * rank);
+    }
+    if (table & ~NUMERALS) return 0;
+    int sum = 0;
+    for (mask_t rest = table; rest; rest &= rest - 1) sum += (lowest(rest) >> 2) + 1;
+    return sum <= 10 ? 0xFULL << (4 * (10 - sum)) : 0;
+}
+
+/* The chance that `hand` cards drawn from `pool` hold at least one of `wanted` of them. */
+static double chance_of_any(int pool, int wanted, int hand) {
+    double none = 1;
+    for (int i = 0; i < hand && none > 0; i++) none *= (double)(pool - wanted - i) / (double)(pool - i);
+    return 1 - none;
+}
+
+/* At the horizon (the end of the deal searched), for the side to move (the next deal's first
+ * player): Haft Khaj as expected when each club still out goes to either side with even chances
+ * (exact once decided), and a Sur on the table left as expected when this player's four new cards
+ * are drawn from the pack (the chance that one of them sweeps it, times the Sur and the points
+ * swept); to the nearest point. The other points still to win are not guessed. */
 static int horizon_value(const solver_t *S, const position_t *p) {
-    int haft;
+    double sur = 0;
+    mask_t sweeping = sur_cards(p->table);
+    int side = S->side_of[p->turn];
+    if (sweeping && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) {
+        mask_t pool = S->pack_after[S->horizon];
+        sur = chance_of_any(__builtin_popcountll(pool), __builtin_popcountll(pool & sweeping), 4) *
+              (SUR_POINTS + card_points(p->table));
+    }
+    double haft;
     if (p->clubs[0] >= HAFT_KHAJ_CLUBS || p->clubs[1] >= HAFT_KHAJ_CLUBS) {
         haft = p->clubs[0] >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
     } else { /* P(side 0 takes at least 7 - clubs[0] of the `out` clubs), each with chance 1/2 */
@@ -210,9 +241,9 @@ static int horizon_value(const solver_t *S, const position_t *p) {
             choose = choose * (out - k) / (k + 1);
         }
         double chance = ways / (double)(1 << out);
-        haft = (int)lround(HAFT_KHAJ_POINTS * (2 * chance - 1));
+        haft = HAFT_KHAJ_POINTS * (2 * chance - 1);
     }
-    return S->side_of[p->turn] == 0 ? haft : -haft;
+    return (int)lround((side == 0 ? haft : -haft) + sur);
 }
 
 /* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided

@@ -9,16 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot, parse_spec, validate_spec
+from ..bots import parse_spec, validate_spec
+from ..bots.hint import hint
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
 from ..core.record import RecordError, load_json
-from ..core.scoring import club_count, point_cards
+from ..core.scoring import club_count
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
 from ..i18n import bot_name, number_text, text
 
-#: The bot whose choice a hint shows: the strongest one.
-HINT_BOT = "pimc"
 #: What a saved game keeps beside the record, under this key.
 SAVE_KEY = "pasur_play"
 #: The file saving writes when none is named.
@@ -133,10 +132,8 @@ class LocalGame(MatchHost):
 
     def hint(self, lang: str = "en") -> tuple[Move, str]:
         """The strongest bot's choice for the seat to play, and a one-line reason."""
-        seat = self.turn
-        view = self.view(seat)
-        move = make_bot(HINT_BOT, seed=len(self.log)).choose(view, self.round.legal_moves())
-        return move, hint_reason(self.round.copy().play(move), lang)
+        advice = hint(self.view(self.turn), self.round.legal_moves(), lang, seed=len(self.log))
+        return advice.move, advice.reason
 
     # -- saving ------------------------------------------------------------------------------------
 
@@ -210,22 +207,6 @@ def _program_of(spec: str) -> str | None:
     except ValueError:
         return None  # not a program: building the bot says what is wrong with it
     return str(options["command"]) if name == "exec" else None
-
-
-def hint_reason(played: Played, lang: str = "en") -> str:
-    """Why a move is good, in one line: what it takes (``played`` is what it would do)."""
-    move = played.move
-    if not move.take:
-        return text("reason_lay", lang)
-    if played.sur:
-        return text("reason_sur", lang)
-    won = move.take_mask | 1 << move.card
-    if point_cards(won):
-        return text("reason_points", lang, points=format_cards(point_cards(won), symbols=True))
-    clubs = club_count(won)
-    if clubs >= 2:
-        return text("reason_clubs", lang, count=clubs)
-    return text("reason_cards", lang, count=len(move.take) + 1)
 
 
 def scores_text(game: LocalGame, lang: str = "en") -> str:
