@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from pasur import Move, Round, Rules, deal_deck
-from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec
+from pasur import Match, Move, Round, Rules, deal_deck, solve
+from pasur.arena import Plan
+from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, validate_spec
 from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
 from pasur.core import short_texts
+from pasur.host import MatchHost
 from pasur.i18n import refusal
+from pasur.server.bots import server_levels
 
 from .helpers import position
 
@@ -249,3 +252,33 @@ def test_a_hint_at_three_sides_comes_from_pimc_without_an_edge():
     game = Round(Rules(players=3), deal_deck(random.Random(4), Rules(players=3)), check_deck=False)
     advice = hint(game.view(game.turn), game.legal_moves(), seed=1, ms=20)
     assert advice.move in game.legal_moves() and advice.edge is None and advice.reason
+
+
+def test_omniscient_is_seated_by_the_match_runner_only():
+    for build in (
+        lambda: make_bot("omniscient"),
+        lambda: validate_spec("omniscient"),
+        lambda: server_levels(100, {"cheat": "omniscient"}),
+    ):
+        with pytest.raises(ValueError, match="only pasur match seats it"):
+            build()
+    bot = make_bot("omniscient", seed=1, allow_open=True)
+    game = position("10D 5H", "AC 6S 9C")
+    with pytest.raises(BotError, match="only pasur match seats it"):
+        bot.choose(game.view(0), game.legal_moves())
+    with pytest.raises(ValueError, match="two sides only"):
+        Plan(("omniscient", "greedy", "greedy"), Rules(players=3))
+
+
+def test_omniscient_plays_a_best_move_of_the_open_deal():
+    host = MatchHost(
+        Match(Rules(), seed=41), {0: make_bot("omniscient", seed=1, allow_open=True), 1: make_bot("random", seed=2)}
+    )
+    checked = 0
+    while not host.round.over:
+        if host.turn == 0 and len(host.round.legal_moves()) > 1:
+            best = {move.code for move in solve(host.round).best}
+            assert host.bot_choice().move.code in best
+            checked += 1
+        host.play_bot()
+    assert checked >= 10

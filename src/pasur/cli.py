@@ -18,6 +18,7 @@ from click.core import ParameterSource
 from . import bench
 from .bots import BOT_DESCRIPTIONS, LEVELS
 from .bots.analysis import MISTAKE, MoveJudgement, analysis_tasks, judge_move, players_summary, rounds_summary
+from .bots.registry import OPEN_DESCRIPTIONS
 from .core import (
     Card,
     DeckError,
@@ -819,6 +820,8 @@ def bots_command() -> None:
     for name, description in BOT_DESCRIPTIONS.items():
         level = f"[{levels[name]}]" if name in levels else "[no level yet]"
         click.echo(f"{name:<8} {level} {description}")
+    for name, description in OPEN_DESCRIPTIONS.items():
+        click.echo(f"{name:<8} [pasur match only] {description}")
     click.echo("exec:COMMAND  any program speaking pasur-bot/1 on stdin/stdout")
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .bots import Bot, BotError, checked_choice, make_bot, validate_spec
+from .bots.base import OpenBot
 from .core import Match, Move, MoveCode, Played, Round, SeatView
 
 __all__ = [
@@ -115,8 +116,10 @@ class MatchHost:
 
     def bot_choice(self) -> BotChoice:
         """What the bot in the seat to play chooses, changing nothing (safe in a worker thread)."""
-        seat = self.turn
-        return bot_turn(self.bots[seat], self.round.view(seat), self.round.legal_moves(), self.on_fault)
+        seat, bot = self.turn, self.bots[self.turn]
+        if isinstance(bot, OpenBot):  # only the match runner seats one (make_bot's allow_open)
+            return BotChoice(bot.choose_open(self.round.copy(), self.round.legal_moves()))
+        return bot_turn(bot, self.round.view(seat), self.round.legal_moves(), self.on_fault)
 
     def play(self, move: Move | str | MoveCode) -> Played:
         """Play a move for the seat to play, and say what it did."""

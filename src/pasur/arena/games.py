@@ -7,6 +7,7 @@ from typing import Any
 
 from ..bots import Bot, BotError, make_bot, parse_spec, validate_spec
 from ..bots.protocol import ExternalBot
+from ..bots.registry import OPEN_BOTS
 from ..core import Match, Rules, to_record
 from ..host import MatchHost, OnFault, bot_seed
 from .stats import Sprt
@@ -34,7 +35,10 @@ class Plan:
         if self.sprt is not None and bots != 2:
             raise ValueError("--sprt compares exactly two bots")
         for spec in self.specs:
-            validate_spec(spec, allow_exec=True)  # the command line names them
+            # the command line names them
+            name, _ = validate_spec(spec, allow_exec=True, allow_open=True)
+            if name in OPEN_BOTS and self.rules.sides != 2:
+                raise ValueError(f"{name} solves two sides only (2 players, or 4 in partnership)")
 
     def seating(self, rotation: int) -> list[int]:
         """Which bot (index into ``specs``) sits at each seat in a rotation."""
@@ -66,7 +70,7 @@ def _bot(spec: str, seed: int, plan: Plan) -> Bot:
         if spec not in _external:
             _external[spec] = ExternalBot(parse_spec(spec)[1]["command"], timeout=plan.move_timeout)
         return _external[spec]
-    return make_bot(spec, seed=seed)
+    return make_bot(spec, seed=seed, allow_open=True)
 
 
 def close_external_bots() -> None:

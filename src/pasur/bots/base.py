@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from ..core import Move, SeatView
+from ..core import Move, Round, SeatView
 
 
 class Bot(Protocol):
@@ -16,6 +16,17 @@ class Bot(Protocol):
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
         """One of ``legal``, chosen from what ``view`` shows."""
+        ...
+
+
+@runtime_checkable
+class OpenBot(Protocol):
+    """A bot that sees every card (``omniscient``, for measurement): the host gives it the round."""
+
+    name: str
+
+    def choose_open(self, game: Round, legal: Sequence[Move]) -> Move:
+        """One of ``legal``, chosen seeing the whole of ``game``."""
         ...
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from .base import Bot
 from .expert import ExpertBot
 from .ismcts import IsmctsBot
+from .omniscient import OmniscientBot
 from .pimc import PimcBot
 from .protocol import ExternalBot
 from .simple import GreedyBot, RandomBot
@@ -36,6 +37,13 @@ _MAKERS: dict[str, Callable[..., Bot]] = {
     "pimc": PimcBot,
     "solver": SolverBot,
     "exec": ExternalBot,
+}
+
+#: Bots that see every card: only the match runner seats them (``allow_open``), to measure with.
+OPEN_BOTS: dict[str, Callable[..., Bot]] = {"omniscient": OmniscientBot}
+OPEN_DESCRIPTIONS = {
+    "omniscient": "the exact solver seeing every card: a cheat that measures the distance to perfect "
+    "information; only pasur match seats it, two sides only"
 }
 
 #: Difficulty levels for people, easiest first, and the bot each one plays (see docs/STRENGTH.md).
@@ -69,22 +77,26 @@ def _number(raw: str) -> Any:
     return raw
 
 
-def validate_spec(spec: str, *, allow_exec: bool = False) -> tuple[str, dict[str, Any]]:
+def validate_spec(spec: str, *, allow_exec: bool = False, allow_open: bool = False) -> tuple[str, dict[str, Any]]:
     """The bot a spec names (a level read as its bot) and its options, all checked; ValueError
     says what is wrong. ``exec:COMMAND`` runs a program, so only a caller that trusts where the
     spec came from (the command line) may allow it; a file, a request or a message never names a
-    program."""
-    name, options = _named(spec, allow_exec)
+    program. A bot that sees every card needs ``allow_open`` (the match runner's)."""
+    name, options = _named(spec, allow_exec, allow_open)
     if name != "exec":
         _build(spec, name, options, None)  # a built-in bot checks its options as it is made
     return name, options
 
 
-def _named(spec: str, allow_exec: bool) -> tuple[str, dict[str, Any]]:
+def _named(spec: str, allow_exec: bool, allow_open: bool = False) -> tuple[str, dict[str, Any]]:
     name, options = parse_spec(spec)
     name = LEVELS.get(name, name)
     if name == "exec" and not allow_exec:
         raise ValueError(f"bot '{spec}': a program (exec:) may only be named on the command line")
+    if name in OPEN_BOTS:
+        if not allow_open:
+            raise ValueError(f"bot '{spec}': {name} sees every card, so only pasur match seats it")
+        return name, options
     if name not in (*BOT_NAMES, "exec"):
         raise ValueError(
             f"unknown bot '{spec}' (known: {', '.join(BOT_NAMES)}, levels {', '.join(LEVELS)}, exec:COMMAND)"
@@ -92,16 +104,17 @@ def _named(spec: str, allow_exec: bool) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False) -> Bot:
+def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False, allow_open: bool = False) -> Bot:
     """A bot from its spec: a name (``random`` … ``pimc``) or a level (``beginner`` … ``master``),
     with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md) when
-    ``allow_exec`` (see :func:`validate_spec`). ValueError says what is wrong with a bad spec."""
-    name, options = _named(spec, allow_exec)
+    ``allow_exec``, or ``omniscient`` when ``allow_open`` (see :func:`validate_spec`). ValueError
+    says what is wrong with a bad spec."""
+    name, options = _named(spec, allow_exec, allow_open)
     return _build(spec, name, options, seed)
 
 
 def _build(spec: str, name: str, options: dict[str, Any], seed: int | None) -> Bot:
     try:
-        return _MAKERS[name](seed=seed, **options)
+        return {**_MAKERS, **OPEN_BOTS}[name](seed=seed, **options)
     except TypeError as error:
         raise ValueError(f"bot '{spec}': {error}") from None
