@@ -356,6 +356,14 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
     assert page.locator("#hand .card").count() == 4
     assert page.evaluate("state.table.seats[1].bot") == "medium"
     page.screenshot(path=str(tmp_path / "quick-game-fa.png"))
+    # against bots the page offers a hint on one's turn: the move, why, and its card marked
+    page.click("#hint:visible", timeout=15_000)
+    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('راهنما: ')")
+    assert page.locator("#hand .card.hinted").count() == 1
+    hinted = page.locator("#hand .card.hinted").get_attribute("data-card")
+    assert hinted == page.evaluate("hinted.card")
+    click_a_move(page)  # after a move the hint is gone
+    page.wait_for_function("document.querySelector('#hint-text').textContent === ''")
 
 
 # -- following a game ------------------------------------------------------------------------------

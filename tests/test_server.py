@@ -531,6 +531,43 @@ def test_a_player_may_ask_the_bots_to_play_faster_and_a_spectator_may_not(client
         assert client.app.state.lobby.rooms[table["id"]].fast  # unchanged by any of them
 
 
+def test_a_player_asks_for_a_hint_on_their_turn_where_the_table_gives_hints(client):
+    table = create(client)  # against a bot: hints by default
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"]) as spectator:
+        state = start(host)
+        assert state["table"]["hints"] is True
+        host.send_json({"type": "hint"})
+        advice = answer(host)
+        assert advice["type"] == "hint" and advice["version"] == state["version"], advice
+        legal = [{"card": move["card"], "take": move["take"]} for move in state["legal"]]
+        assert {"card": advice["card"], "take": advice["take"]} in legal and advice["reason"]
+        host.send_json({"type": "hint"})
+        assert answer(host) == advice  # thought out once a seat and version
+        host.send_json({"type": "hint", "lang": "fa"})
+        persian = answer(host)
+        assert persian["move"] == advice["move"] and PERSIAN_LETTER.search(persian["reason"])
+        spectator.send_json({"type": "hint"})
+        assert answer(spectator)["reason"] == "no_seat"
+        for hostile in ("xx", 5, None, ["en"], "en" * 40):
+            host.send_json({"type": "hint", "lang": hostile})
+            assert answer(host)["reason"] == "not_understood", hostile
+        assert client.app.state.lobby.rooms[table["id"]].version == state["version"]  # nothing was played
+
+
+def test_a_table_with_friends_or_that_says_so_gives_no_hints(client):
+    for body in ({"seats": ["friend"]}, {"seats": ["easy"], "hints": False}):
+        table = create(client, **body)
+        assert client.get(f"/api/tables/{table['id']}").json()["hints"] is False
+        with seated(client, table["id"], table["token"]) as host:
+            host.send_json({"type": "hint"})
+            refused = answer(host)
+            assert refused["reason"] == "no_hints" and PERSIAN_LETTER.search(refused["messages"]["fa"])
+    assert create(client, seats=["friend"], hints=True)  # the creator may allow them
+    for hostile in ([1], {"a": 1}, "x" * 100):
+        answer_ = client.post("/api/tables", json={"name": "Ava", "seats": ["easy"], "hints": hostile})
+        assert answer_.status_code == 422, hostile
+
+
 def chat_lines(socket: Any, count: int) -> list[dict[str, Any]]:
     lines = []
     while len(lines) < count:

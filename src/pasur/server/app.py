@@ -54,6 +54,8 @@ class CreateTable(BaseModel):
     fill_level: Level = "medium"
     #: Listed in the lobby while it waits for people (else found only by its link).
     public: bool = False
+    #: Whether people may ask for hints; by default, when every other seat is a bot.
+    hints: bool | None = None
 
 
 class JoinTable(BaseModel):
@@ -100,6 +102,13 @@ class PaceMessage(BaseModel):
     fast: bool
 
 
+class HintMessage(BaseModel):
+    """A player asks for a hint on their turn, in a language of the page."""
+
+    type: Literal["hint"]
+    lang: Literal["en", "fa"] = "en"
+
+
 class ChatMessage(BaseModel):
     """A chat line: free ``text`` or a quick ``phrase``; a spectator may say a ``name``."""
 
@@ -116,6 +125,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "ping": PingMessage,
     "continue": ContinueMessage,
     "pace": PaceMessage,
+    "hint": HintMessage,
     "chat": ChatMessage,
 }
 
@@ -194,7 +204,9 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
     """The app over a database URL (SQLite file by default, or PostgreSQL), within ``settings``."""
     settings = settings or ServerSettings()
     store = Store(database)
-    bots = BotPool(server_levels(settings.bot_ms, settings.extra_levels), settings.bot_workers, settings.bot_delay)
+    bots = BotPool(
+        server_levels(settings.bot_ms, settings.extra_levels), settings.bot_workers, settings.bot_delay, settings.bot_ms
+    )
     lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
@@ -244,7 +256,14 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
         table_id, token = lobby.create(
-            body.name, rules, body.seats, body.timer, body.fill_level, owner=client, public=body.public
+            body.name,
+            rules,
+            body.seats,
+            body.timer,
+            body.fill_level,
+            owner=client,
+            public=body.public,
+            hints=body.hints,
         )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
@@ -371,6 +390,8 @@ async def _answer(
             return await room.deal_on(seat)
         if isinstance(message, PaceMessage):
             return await room.set_pace(seat, message.fast)
+        if isinstance(message, HintMessage):
+            return await room.hint(seat, message.lang)
         if isinstance(message, ChatMessage):
             return await room.say(seat, message.text, message.phrase, message.name, may_chat)
         return {"type": "pong", "version": room.version}

@@ -14,12 +14,14 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
+from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 
@@ -99,11 +101,12 @@ def _end_with(server: int) -> None:
 
 @dataclass
 class _Job:
-    spec: str
-    seed: int
-    view: SeatView
-    legal: list[Move]
-    done: asyncio.Future[Move]
+    """Work for a worker process: ``work(*args)``, and ``fallback()`` here if the worker died."""
+
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+    fallback: Callable[[], Any]
+    done: asyncio.Future[Any]
 
 
 @dataclass
@@ -116,6 +119,8 @@ class BotPool:
     workers: int = 1
     #: Seconds a bot waits before it moves, so people can follow.
     delay: float = 0.7
+    #: The most a hint thinks, in milliseconds (the searching bots' ceiling).
+    hint_ms: float = 250
     _waiting: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _running: int = 0
     _executor: ProcessPoolExecutor | None = None
@@ -125,8 +130,24 @@ class BotPool:
         chosen = self.levels.get(level, self.levels[STAND_IN])
         if not chosen.searches:
             return choose(chosen.spec, seed, view, legal)
-        done: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(owner, deque()).append(_Job(chosen.spec, seed, view, list(legal), done))
+        stand_in = functools.partial(choose, self.levels[STAND_IN].spec, seed, view, list(legal))
+        move: Move = await self._queue(owner, choose, (chosen.spec, seed, view, list(legal)), stand_in)
+        return move
+
+    async def hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint:
+        """A hint for ``view``'s seat, thought out in a worker within the bots' ceiling
+        (``hint_ms``), waiting in line with ``owner``'s bot moves."""
+        legal = list(legal)
+        quick = functools.partial(hint, view, legal, lang, seed=seed, ms=1)
+        advise = functools.partial(hint, seed=seed, ms=self.hint_ms)
+        advice: Hint = await self._queue(owner, advise, (view, legal, lang), quick)
+        return advice
+
+    async def _queue(
+        self, owner: str, work: Callable[..., Any], args: tuple[Any, ...], fallback: Callable[[], Any]
+    ) -> Any:
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(_Job(work, args, fallback, done))
         self._dispatch()
         return await done
 
@@ -151,7 +172,7 @@ class BotPool:
                     initargs=(os.getpid(),),
                 )
             try:
-                running = self._executor.submit(choose, job.spec, job.seed, job.view, job.legal)
+                running = self._executor.submit(job.work, *job.args)
             except BrokenProcessPool:  # a worker was killed: start afresh for this and later moves
                 self._executor = None
                 self._waiting.setdefault(owner, deque()).appendleft(job)
@@ -159,10 +180,10 @@ class BotPool:
             self._running += 1
             running.add_done_callback(functools.partial(self._threadsafe_finished, loop, job))
 
-    def _threadsafe_finished(self, loop: asyncio.AbstractEventLoop, job: _Job, finished: Future[Move]) -> None:
+    def _threadsafe_finished(self, loop: asyncio.AbstractEventLoop, job: _Job, finished: Future[Any]) -> None:
         loop.call_soon_threadsafe(self._finished, job, finished)
 
-    def _finished(self, job: _Job, finished: Future[Move]) -> None:
+    def _finished(self, job: _Job, finished: Future[Any]) -> None:
         self._running -= 1
         if not job.done.done():
             error = finished.exception()
@@ -171,8 +192,8 @@ class BotPool:
             else:  # the worker died: the stand-in plays this move, and later moves get new workers
                 if isinstance(error, BrokenProcessPool):
                     self._executor = None
-                log.warning("bot worker failed (%r); the stand-in plays", error)
-                job.done.set_result(choose(self.levels[STAND_IN].spec, job.seed, job.view, job.legal))
+                log.warning("bot worker failed (%r); the stand-in answers", error)
+                job.done.set_result(job.fallback())
         self._dispatch()
 
     def close(self) -> None:

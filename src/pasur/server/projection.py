@@ -17,7 +17,8 @@ def table_json(
     table_id: str, settings: TableSettings, status: TableStatus, connected: list[bool], seat: int | None
 ) -> dict[str, Any]:
     """The table as anyone may see it: status, rules, seats (who is connected, and the name to
-    show in each language: bots get distinct ones), timer; ``you`` is the seat it is shown to."""
+    show in each language: bots get distinct ones), timer, whether hints are given; ``you`` is
+    the seat it is shown to."""
     return {
         "id": table_id,
         "status": status.value,
@@ -27,6 +28,7 @@ def table_json(
             for place, here, shown in zip(settings.seats, connected, shown_names(settings.seats), strict=True)
         ],
         "timer": settings.timer,
+        "hints": settings.hints,
         "you": seat,
     }
 

@@ -81,6 +81,8 @@ class TableSettings:
     fill_level: str = STAND_IN
     #: Whether the lobby lists the table while it waits for people (else only its link finds it).
     public: bool = False
+    #: Whether its people may ask for a hint (from the strongest bot) on their turn.
+    hints: bool = False
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
@@ -99,6 +101,7 @@ class TableSettings:
             "timer": self.timer,
             "fill_level": self.fill_level,
             "public": self.public,
+            "hints": self.hints,
         }
 
     @classmethod
@@ -112,6 +115,7 @@ class TableSettings:
             timer=int(data.get("timer", 0)),
             fill_level=str(data.get("fill_level", STAND_IN)),
             public=data.get("public", False) is True,
+            hints=data.get("hints", False) is True,
         )
 
     def listing(self, table_id: str) -> dict[str, Any]:

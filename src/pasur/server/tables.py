@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.hint import Hint
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
 from ..host import STAND_IN, bot_seed
 from .audience import Audience, Listener, Send, deliver
@@ -72,6 +73,8 @@ class TableRoom:
     #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
     created: int = 0
     _task: asyncio.Task[None] | None = None
+    #: The hint last asked for by (seat, language): the version it is for, and its thinking.
+    _hints: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.audience.seats = len(self.settings.seats)
@@ -181,19 +184,14 @@ class TableRoom:
             if _spelled(text) != _spelled(text_made):
                 raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
             return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
-        if self.match is None or self.status is not TableStatus.PLAYING:
-            raise TableError("the match is not under way", "not_under_way")
-        if self.waiting is not None:
-            raise TableError("the round is over: say when you are ready for the next deal", "between_rounds")
+        match = self._round_under_way()
         if version != self.version:
             raise TableError(
                 f"that move was made against version {version}; the table is at {self.version}", "stale_version"
             )
-        if self.match.turn != seat:
-            name = self.seats[self.match.turn].name if self.match.turn is not None else ""
-            raise TableError("it is not your turn", "not_your_turn", name=name)
+        self._must_be_turn_of(match, seat)
         try:
-            code = self.match.rounds[-1].resolve(text)
+            code = match.rounds[-1].resolve(text)
         except IllegalMove as error:
             raise TableError(str(error), error.reason, **error.details) from None
         await self.apply(seat, code, client_id)
@@ -229,6 +227,49 @@ class TableRoom:
                 self.waiting = None
             await self.changed()
         return {"type": "dealt_on", "version": self.version}
+
+    async def hint(self, seat: int | None, lang: str) -> dict[str, Any]:
+        """A hint for the person to play, where the table allows hints: the move, a one-line
+        reason in ``lang`` and the expected edge in points. One is thought out per seat and
+        version, however often it is asked for."""
+        if seat is None:
+            raise TableError("you have no seat at this table", "no_seat")
+        if not self.settings.hints:
+            raise TableError("this table gives no hints", "no_hints")
+        match = self._round_under_way()
+        self._must_be_turn_of(match, seat)
+        assert self.bots is not None
+        asked = self._hints.get((seat, lang))
+        if asked is None or asked[0] != self.version:
+            game = match.rounds[-1]
+            seed = bot_seed(self.settings.seed, seat, game=self.version)
+            thinking = self.bots.hint(self.owner, game.view(seat), game.legal_moves(), lang, seed)
+            asked = (self.version, asyncio.ensure_future(thinking))
+            self._hints[seat, lang] = asked
+        version, thinking_task = asked
+        advice = await asyncio.shield(thinking_task)
+        return {
+            "type": "hint",
+            "version": version,
+            **advice.move.to_json(),
+            "move": advice.move.text(),
+            "shown": advice.move.text(symbols=True),
+            "reason": advice.reason,
+            "edge": None if advice.edge is None else round(advice.edge, 2),
+        }
+
+    def _round_under_way(self) -> Match:
+        """The match, when a round is being played; else TableError says why not."""
+        if self.match is None or self.status is not TableStatus.PLAYING:
+            raise TableError("the match is not under way", "not_under_way")
+        if self.waiting is not None:
+            raise TableError("the round is over: say when you are ready for the next deal", "between_rounds")
+        return self.match
+
+    def _must_be_turn_of(self, match: Match, seat: int) -> None:
+        if match.turn != seat:
+            name = self.seats[match.turn].name if match.turn is not None else ""
+            raise TableError("it is not your turn", "not_your_turn", name=name)
 
     async def set_pace(self, seat: int | None, fast: bool) -> dict[str, Any]:
         """A player asks the bots to play at the usual pace or faster."""
@@ -475,10 +516,12 @@ class Lobby:
         fill_level: str,
         owner: str = "",
         public: bool = False,
+        hints: bool | None = None,
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
-        whose bots' moves wait in line together. The table id and the creator's token."""
+        whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
+        default, when everyone else at the table is a bot). The table id and the creator's token."""
         if len(seats) != rules.players - 1:
             raise TableError(
                 f"seats: say who sits in each of the other {rules.players - 1} seats",
@@ -503,6 +546,7 @@ class Lobby:
             timer=timer,
             fill_level=fill_level,
             public=public,
+            hints="friend" not in seats if hints is None else hints,
         )
         room = TableRoom(
             table_id,

@@ -25,6 +25,7 @@ const I18N = {
     player_name: "Player", seconds_opt: "{n} s", rules: "Rules", close: "Close", partner: "partner",
     waiting_continue: "Waiting for {names} to continue", swept: "What is left goes to {name}: {cards}",
     sur_by: "Sur! {name}", lost: "Connection lost: reconnecting…", fast: "Faster bots", seat_short: "seat {n}",
+    hint: "Hint", hint_line: "Hint: {move}: {reason}", allow_hints: "Players may ask the strongest bot for a hint",
     chat: "Chat", chat_players: "Table chat (players)", chat_spectators: "Spectators' chat", say: "Send",
     chat_placeholder: "Say something…", mute_chat: "Mute chat", mute: "Mute", unmute: "Unmute", phrase: "Quick phrase…",
     spectator: "spectator", hello: "Hello!", good_luck: "Good luck!", well_played: "Well played!", nice_sur: "Nice Sur!",
@@ -57,6 +58,7 @@ const I18N = {
     chat: "گفت‌وگو", chat_players: "گفت‌وگوی بازیکن‌ها", chat_spectators: "گفت‌وگوی تماشاگرها", say: "بفرست",
     chat_placeholder: "چیزی بنویسید…", mute_chat: "بی‌صدا کردن گفت‌وگو", mute: "بی‌صدا", unmute: "باصدا", phrase: "جملهٔ آماده…",
     spectator: "تماشاگر", hello: "سلام!", good_luck: "موفق باشید!", well_played: "خوب بازی کردید!", nice_sur: "سور قشنگی بود!",
+    hint: "راهنما", hint_line: "راهنما: {move}: {reason}", allow_hints: "بازیکن‌ها بتوانند از قوی‌ترین ربات راهنما بخواهند",
     oops: "اوه!", thanks: "ممنون!", good_game: "بازی خوبی بود!", last_round: "دست آخر",
     replay_round: "دست", replay_start: "آغاز دست", replay_end: "پایان دست", watching: "{n} تماشاگر",
     nobody_took: "هیچ‌کس",
@@ -80,6 +82,7 @@ let socket = null;
 let retry = 400;
 let sent = null;             // the move sent and not yet answered: its id and the choices it was made from
 let chosen = null;           // the hand card chosen while picking a capture
+let hinted = null;           // the hint shown for this turn (the server's answer), if any
 let picked = new Set();      // table cards tapped so far
 let seenTable = new Set();   // table cards already drawn (new ones animate)
 let deadline = null;
@@ -176,7 +179,7 @@ async function createTable(event) {
   const rules = { players, target: Number(form.target.value), sur_cancel: form.sur_cancel.checked };
   if (players === 4) rules.partnership = form.partnership.checked;
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
-  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked };
+  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked };
   localStorage.setItem("pasur-name", body.name);
   const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
@@ -291,6 +294,12 @@ function receive(message) {
     chatLines.push(message);
     chatLines = chatLines.slice(-100);
     renderChat();
+  } else if (message.type === "hint") {
+    if (state && message.version === state.version) {
+      hinted = message;
+      $("#hint-text").textContent = t("hint_line", { move: message.shown, reason: message.reason });
+      render();
+    }
   } else if (message.type === "ack" || message.type === "said") {
     $("#table-error").textContent = "";
   }
@@ -544,6 +553,10 @@ function renderBoard() {
   $("#scorebar").replaceChildren(...scores, about);
   $("#fast").checked = fast();
   $("#fast-row").hidden = you === null;
+  const mine = state.legal.length > 0;
+  if (hinted && hinted.version !== state.version) hinted = null;
+  $("#hint").hidden = !(state.table.hints && mine && !state.waiting);
+  if (!hinted) $("#hint-text").textContent = "";
   renderSeats();
   // the table
   const options = chosen ? state.legal.filter((move) => move.card === chosen) : [];
@@ -561,7 +574,6 @@ function renderBoard() {
   }
   seenTable = new Set(view.table);
   // whose turn, or who the next deal waits for
-  const mine = state.legal.length > 0;
   let line;
   if (state.waiting) {
     line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you") : seatName(seat))).join(", ") });
@@ -596,7 +608,8 @@ function renderBoard() {
   hand.innerHTML = "";
   for (const card of view.hand || []) {
     const playable = mine && state.legal.some((move) => move.card === card);
-    const button = cardButton(card, [playable ? "playable" : "", chosen === card ? "chosen" : ""].filter(Boolean));
+    const advised = hinted && hinted.card === card ? "hinted" : "";
+    const button = cardButton(card, [playable ? "playable" : "", chosen === card ? "chosen" : "", advised].filter(Boolean));
     button.setAttribute("aria-disabled", String(!playable));
     button.addEventListener("click", () => { if (playable) chooseCard(card); });
     hand.append(button);
@@ -880,6 +893,10 @@ $("#replay").addEventListener("keydown", (event) => {
   if (step && event.target.tagName !== "SELECT" && event.target.type !== "range") goTo(replayIndex + (lang === "fa" ? -step : step));
 });
 $("#rules-link").addEventListener("click", openRules);
+$("#hint").addEventListener("click", () => {
+  $("#hint-text").textContent = "…";
+  send({ type: "hint", lang });
+});
 $("#fast").addEventListener("change", (event) => {
   state.table.fast = event.target.checked;
   send({ type: "pace", fast: event.target.checked });
