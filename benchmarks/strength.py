@@ -1,9 +1,11 @@
-"""Reproduce the strength table in docs/STRENGTH.md: each pairing on duplicate deals, and how
-the search bots grow with their budget (about two hours on two cores).
+"""Reproduce the ladder in docs/STRENGTH.md: every level against the next at its default settings
+on duplicate deals, then the cheat ``omniscient`` against the top two, with each bot's time a move.
 
-    .venv/bin/python benchmarks/strength.py [--rounds 2000] [--budget-rounds 300] [--jobs 2]
+    .venv/bin/python benchmarks/strength.py [--rounds 2000] [--search-rounds 400] [--seed 3] [--jobs 2]
 
-Prints the Markdown table and writes every match's JSON report to docs/strength/.
+Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
+``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/.
+About an hour and a half on two cores with the defaults.
 """
 
 from __future__ import annotations
@@ -15,57 +17,69 @@ from pathlib import Path
 from typing import Any
 
 from pasur.arena import Plan, run
+from pasur.bench import bot_speed
+from pasur.bots import LEVELS
 from pasur.core import Rules
 
-PAIRINGS = [
-    ("greedy", "random"),
-    ("expert", "greedy"),
-    ("ismcts:iterations=300", "expert"),
-    ("pimc:playouts=300", "expert"),
+#: Each level against the one below it, then the cheat against the top two.
+LADDER = [
+    ("easy", "beginner"),
+    ("medium", "easy"),
+    ("hard", "medium"),
+    ("master", "hard"),
+    ("grandmaster", "master"),
+    ("omniscient", "grandmaster"),
+    ("omniscient", "master"),
 ]
-BUDGETS = ["ismcts:iterations=100", "ismcts:iterations=300", "ismcts:iterations=1000", "pimc:playouts=100"]
+#: Bots slow enough that their pairings play fewer deals.
+SLOW = {"ismcts"}
 
 
-def measure(first: str, second: str, rounds: int, jobs: int, out: Path) -> dict[str, Any]:
+def measure(first: str, second: str, rounds: int, seed: int, jobs: int, out: Path) -> dict[str, Any]:
     start = time.time()
-    tally, _ = run(Plan((first, second), Rules(), rounds=rounds, seed=1), jobs=jobs)
+    tally, _ = run(Plan((first, second), Rules(), rounds=rounds, seed=seed), jobs=jobs)
     report = tally.report()
     report["seconds"] = round(time.time() - start)
-    name = f"{first}-vs-{second}-{rounds}".replace(":", "_").replace("=", "")
+    name = f"{first}-vs-{second}-{rounds}-seed{seed}"
     (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
 
 
-def row(report: dict[str, Any]) -> str:
-    first, second = report["bots"]
+def row(report: dict[str, Any], levels: tuple[str, str], ms: dict[str, float]) -> str:
+    """A table row; ``ms`` is each level's median time a move (none for the cheat, which sees the
+    whole round and so is not timed by `pasur bench`)."""
+    first = report["bots"][0]
     low, high = first["ci95"]
     elo = report["elo"]
+    named = [f"{level} ({LEVELS.get(level, level)})" for level in levels]
     return (
-        f"| {first['name']} | {second['name']} | {report['rounds']:.0f} | {first['points_per_round']:+.2f} "
+        f"| {named[0]} | {named[1]} | {report['rounds']:.0f} | {first['points_per_round']:+.2f} "
         f"| [{low:+.2f}, {high:+.2f}] | {first['win_rate']:.3f} | {elo['diff']:+.0f} "
-        f"| {report['seconds']} |"
+        f"[{elo['ci95'][0]:+.0f}, {elo['ci95'][1]:+.0f}] | {ms.get(levels[0], '—')} | {report['seconds']} |"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--budget-rounds", type=int, default=300)
+    parser.add_argument("--search-rounds", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     out = Path(__file__).parent.parent / "docs" / "strength"
     out.mkdir(parents=True, exist_ok=True)
-    header = (
-        "| bot | against | deals | points/round | 95% interval | match wins | Elo | seconds |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- |"
-    )
-    print(header)
-    for first, second in PAIRINGS:
-        print(row(measure(first, second, args.rounds, args.jobs, out)), flush=True)
-    print()
-    print(header)
-    for bot in BUDGETS:
-        print(row(measure(bot, "expert", args.budget_rounds, args.jobs, out)), flush=True)
+    levels = {level for pair in LADDER for level in pair if level in LEVELS}
+    ms = {level: bot_speed(LEVELS[level], 48)["median_ms"] for level in sorted(levels)}
+    rows = {}
+    for first, second in sorted(LADDER, key=lambda pair: pair != ("grandmaster", "master")):  # the top first
+        slow = {LEVELS.get(first, first), LEVELS.get(second, second)} & SLOW
+        rounds = args.search_rounds if slow else args.rounds
+        rows[first, second] = row(measure(first, second, rounds, args.seed, args.jobs, out), (first, second), ms)
+        print(rows[first, second], flush=True)
+    print("\n| bot | against | deals | points/round | 95% interval | match wins | Elo [95%] | ms a move | seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for pair in LADDER:
+        print(rows[pair])
 
 
 if __name__ == "__main__":

@@ -206,9 +206,11 @@ def test_bots_command_lists_every_bot():
         "ismcts",
         "pimc",
         "solver",
+        "omniscient",
         "exec:COMMAND",
     ]
-    assert "solver   [no level yet]" in result.stdout and "pimc     [master]" in result.stdout
+    assert "solver   [grandmaster]" in result.stdout and "pimc     [master]" in result.stdout
+    assert "omniscient [pasur match only]" in result.stdout
 
 
 def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():

@@ -29,6 +29,7 @@ from sqlalchemy import create_engine
 from starlette.websockets import WebSocketDisconnect
 
 from pasur import Match, Rules
+from pasur.bots import SolverBot
 from pasur.server.app import create_app
 from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
@@ -106,14 +107,15 @@ def test_a_stored_table_naming_a_program_is_refused_at_restore(tmp_path, no_prog
 
 
 def test_every_level_thinks_within_the_ceiling():
-    levels = server_levels(40, {"grandmaster": "pimc:playouts=5000,ms=9000", "exact": "solver:samples=100000"})
-    assert set(levels) == {"beginner", "easy", "medium", "hard", "master", "grandmaster", "exact"}
+    levels = server_levels(40, {"champion": "pimc:playouts=5000,ms=9000", "exact": "solver:samples=100000"})
+    assert set(levels) == {"beginner", "easy", "medium", "hard", "master", "grandmaster", "champion", "exact"}
     assert levels["exact"].searches and levels["exact"].spec == "solver:samples=100000,ms=40"
     for level in levels.values():
         if level.searches:
             assert "ms=40" in level.spec, level
     assert levels["hard"].spec == "ismcts:iterations=1000,ms=40"  # the level's own budget, capped in time
-    assert levels["grandmaster"].spec == "pimc:playouts=5000,ms=40"
+    assert levels["champion"].spec == "pimc:playouts=5000,ms=40"
+    assert levels["grandmaster"].spec == f"solver:samples={SolverBot.DEFAULT_SAMPLES},ms=40"
     with pytest.raises(ValueError, match="command line"):
         server_levels(40, {"evil": "exec:sh"})
     with pytest.raises(ValueError, match="playouts"):

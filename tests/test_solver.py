@@ -17,8 +17,9 @@ import statistics
 import pytest
 
 from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
+from pasur.bots.solver import deal_evidence
 from pasur.core import CARDS, Card, native
-from pasur.core.captures import capture_takes
+from pasur.core.captures import capture_takes, hand_moves
 from pasur.core.cards import JACK
 from pasur.core.scoring import card_points
 from pasur.core.solver import minimax, sampled_values
@@ -319,7 +320,7 @@ def test_sampled_deals_where_the_mover_can_infer_everything_are_the_position_its
                 game.play_code(rng.choice(game.legal_codes()))
         if game.over or len(game.legal_codes()) < 2:
             continue
-        values = sampled_values(game, 5, index, deal_only=deal_only)
+        values = sampled_values(game, 5, index, deal_only=deal_only).values
         solution = solve(game, deal_only=deal_only)
         assert {move.code: [mover_sign(game) * move.value] * 5 for move in solution.moves} == values, index
         checked += 1
@@ -360,7 +361,7 @@ def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
     for rules in (Rules(), Rules(players=4)):
         game = random_position(rng, rules, 30)
         samples = 600
-        native_values = sampled_values(game, samples, 5, deal_only=True)
+        native_values = sampled_values(game, samples, 5, deal_only=True).values
         python_values: dict[int, list[int]] = {code: [] for code in native_values}
         for _ in range(samples):
             deal = game.copy()
@@ -377,6 +378,59 @@ def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
 
 def test_sampling_stops_at_the_node_limit():
     game = random_position(random.Random(34), Rules(), 40)
-    assert all(values == [] for values in sampled_values(game, 10, 1, node_limit=1).values())
+    assert all(values == [] for values in sampled_values(game, 10, 1, node_limit=1).values.values())
     with pytest.raises(SolveError, match="two sides"):
         sampled_values(random_position(random.Random(35), Rules(players=3), 30), 4, 1)
+
+
+def greedy_value(game: Round, table: int, code: int, seat: int) -> int:
+    """Points and a Sur a move takes at once (the Python engine's view of it)."""
+    take, card = code >> 6, code & 63
+    if not take:
+        return 0
+    sur = (
+        not (table & ~take)
+        and card >> 2 != JACK
+        and (game._sur_ok if game.dealt < 52 else game._last_deal_sur)[game.side_of(seat)]
+    )
+    return card_points(take | 1 << card) + 5 * sur
+
+
+def test_the_others_plays_weigh_each_deal_by_how_likely_they_are():
+    """In the last deal of 2 players the other hand is known by elimination: each deal's weight is
+    exp(-g / temper), g the immediate gains the other seat passed up in this deal."""
+    rng = random.Random(36)
+    checked = 0
+    for index in range(200):
+        game = random_position(rng, OPTIONS[index % 2], rng.randint(1, 7))
+        if game.over or not game.last_deal or len(game.legal_codes()) < 2:
+            continue
+        evidence = deal_evidence(game.view(game.turn))
+        shortfall = 0
+        for seat, table, later, code in evidence:
+            hand = game.hands[seat] | later | 1 << (code & 63)
+            best = max(greedy_value(game, table, move, seat) for move in hand_moves(hand, table, game._compulsory))
+            shortfall += best - greedy_value(game, table, code, seat)
+        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0)
+        assert found.weights == pytest.approx([math.exp(-shortfall / 2.0)] * 3), index
+        checked += shortfall > 0
+    assert checked >= 5
+
+
+def test_the_evidence_is_the_other_seats_plays_of_the_deal_with_the_table_each_saw():
+    for rules in (Rules(), Rules(players=4)):
+        rng = random.Random(37)
+        for _ in range(10):
+            game = Round(rules, deal_deck(rng, rules), check_deck=False)
+            seen: list[tuple[int, int, int]] = []  # (seat, table, deal) before each play
+            while not game.over:
+                in_deal = [index for index, (_, _, deal) in enumerate(seen) if deal == game.deal]
+                expected, later = [], [0] * rules.players
+                for index in reversed(in_deal):
+                    seat, table, _ = seen[index]
+                    if seat != game.turn:
+                        expected.append((seat, table, later[seat], game.history[index]))
+                    later[seat] |= 1 << (game.history[index] & 63)
+                assert deal_evidence(game.view(game.turn)) == expected
+                seen.append((game.turn, game.table, game.deal))
+                game.play_code(rng.choice(game.legal_codes()))

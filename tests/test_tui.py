@@ -46,7 +46,7 @@ def test_seat_plans_put_two_people_as_partners_and_check_levels():
     with pytest.raises(ValueError, match="one opponent level, or 2"):
         seat_plans(3, 1, ["easy", "hard", "medium"])
     with pytest.raises(ValueError):
-        seat_plans(2, 1, ["grandmaster"])
+        seat_plans(2, 1, ["wizard"])
 
 
 def test_a_person_cannot_play_an_illegal_move_or_out_of_turn():
@@ -142,8 +142,8 @@ def test_plain_in_persian():
 
 def test_bad_command_lines_get_one_line(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(cli, ["play", "--plain", "--opponents", "grandmaster"])
-    assert result.exit_code == 2 and "grandmaster" in result.output
+    result = runner.invoke(cli, ["play", "--plain", "--opponents", "wizard"])
+    assert result.exit_code == 2 and "wizard" in result.output
     bad = tmp_path / "bad.json"
     bad.write_text('{"rounds": 3}')
     result = runner.invoke(cli, ["play", "--plain", "--resume", str(bad)])

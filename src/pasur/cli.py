@@ -429,7 +429,7 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
     default="medium",
     show_default=True,
     metavar="LEVEL[,LEVEL…]",
-    help="bot level for every bot seat, or one per bot seat: beginner … master, a bot name, or exec:COMMAND",
+    help="bot level for every bot seat, or one per bot seat: beginner … grandmaster, a bot name, or exec:COMMAND",
 )
 @click.option("--seed", type=int, default=None, help="seed for the deals and the bots")
 @click.option("--fast", is_flag=True, help="no pauses between the bots' moves")
@@ -552,7 +552,7 @@ def _agree_to_programs(path: str, commands: list[str]) -> None:
     "extra_levels",
     multiple=True,
     metavar="LEVEL=SPEC",
-    help="offer another level, a built-in bot with options (e.g. grandmaster=pimc:playouts=1000); never a program",
+    help="offer another level, a built-in bot with options (e.g. champion=solver:samples=1024); never a program",
 )
 @click.option(
     "--connections-per-address", type=click.IntRange(1), default=32, show_default=True, help="open connections"
@@ -596,7 +596,7 @@ def serve(
     for entry in extra_levels:
         level, sep, spec = entry.partition("=")
         if not sep or not level.strip() or not spec.strip():
-            raise click.UsageError(f"--bots takes LEVEL=SPEC, as grandmaster=pimc:playouts=1000, not {entry!r}")
+            raise click.UsageError(f"--bots takes LEVEL=SPEC, as champion=solver:samples=1024, not {entry!r}")
         levels[level] = spec  # server_levels tidies and checks both
     settings = ServerSettings(
         allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),

@@ -12,7 +12,14 @@ _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 #: Names the bots at a table go by, in seat order, so that seats are told apart.
 BOT_PERSONAS = {"en": ("Shirin", "Bahram", "Laleh"), "fa": ("شیرین", "بهرام", "لاله")}
 #: The levels people choose from, as Persian players call them.
-PERSIAN_LEVELS = {"beginner": "مبتدی", "easy": "آسان", "medium": "متوسط", "hard": "سخت", "master": "استاد"}
+PERSIAN_LEVELS = {
+    "beginner": "مبتدی",
+    "easy": "آسان",
+    "medium": "متوسط",
+    "hard": "سخت",
+    "master": "استاد",
+    "grandmaster": "استاد بزرگ",
+}
 
 #: The rules in a few lines (docs/RULES.md has every point), as the web page's Rules dialog and the
 #: terminal's ``?`` show them: (title, lines) per language.

@@ -19,10 +19,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Match, Round, Rules
+from ..core import Match, MoveCode, Round, Rules
 from ..core.solver import SolveError, sampled_values, solve_problem
 
-__all__ = ["MISTAKE", "MoveJudgement", "analysis_tasks", "judge_move", "players_summary", "rounds_summary"]
+__all__ = [
+    "MISTAKE",
+    "MoveJudgement",
+    "analysis_tasks",
+    "judge_move",
+    "judge_position",
+    "players_summary",
+    "rounds_summary",
+]
 
 #: A loss above this many points is a mistake.
 MISTAKE = 1.0
@@ -104,11 +112,16 @@ def judge_move(task: Task, samples: int) -> MoveJudgement:
     game = Round(rules, deck, number, banked, check_deck=False)
     for code in before:
         game.play_code(code)
+    return judge_position(game, played, samples, seed)
+
+
+def judge_position(game: Round, played: MoveCode, samples: int, seed: int) -> MoveJudgement:
+    """Judge ``played`` in ``game``'s position from the view of the seat to play (the cards it
+    cannot see play no part) over ``samples`` solved deals."""
     seat, codes = game.turn, game.legal_codes()
-    view = game.view(seat)
     rng = random.Random(seed)
-    base = Round.from_view(view, rng)
-    values = sampled_values(base, samples if len(codes) > 1 else 1, rng.getrandbits(64))
+    base = Round.from_view(game.view(seat), rng)
+    values = sampled_values(base, samples if len(codes) > 1 else 1, rng.getrandbits(64)).values
     means = {code: statistics.fmean(found) for code, found in values.items()}
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:
@@ -118,8 +131,8 @@ def judge_move(task: Task, samples: int) -> MoveJudgement:
     spread = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0
     texts = {code: game.notation(code) for code in codes}
     return MoveJudgement(
-        round=number,
-        move=len(before) + 1,
+        round=game.number,
+        move=len(game.history) + 1,
         seat=seat,
         played=texts[played],
         best=texts[best],

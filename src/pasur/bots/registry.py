@@ -25,8 +25,9 @@ BOT_DESCRIPTIONS = {
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
     "(options: playouts=N, ms=N, greedy=X)",
-    "solver": "sampled deals of the unseen cards, each solved exactly to the end of the deal; two sides "
-    "only, else it plays as pimc (options: samples=N, ms=N, horizon=deal|round)",
+    "solver": "sampled deals of the unseen cards, weighted by the others' plays, each solved exactly to "
+    "the end of the deal; two sides only, else it plays as pimc (options: samples=N, ms=N, "
+    "horizon=deal|round, temper=X)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 _MAKERS: dict[str, Callable[..., Bot]] = {
@@ -47,7 +48,14 @@ OPEN_DESCRIPTIONS = {
 }
 
 #: Difficulty levels for people, easiest first, and the bot each one plays (see docs/STRENGTH.md).
-LEVELS = {"beginner": "random", "easy": "greedy", "medium": "expert", "hard": "ismcts", "master": "pimc"}
+LEVELS = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "expert",
+    "hard": "ismcts",
+    "master": "pimc",
+    "grandmaster": "solver",
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -105,7 +113,7 @@ def _named(spec: str, allow_exec: bool, allow_open: bool = False) -> tuple[str, 
 
 
 def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False, allow_open: bool = False) -> Bot:
-    """A bot from its spec: a name (``random`` … ``pimc``) or a level (``beginner`` … ``master``),
+    """A bot from its spec: a name (``random`` … ``solver``) or a level (``beginner`` … ``grandmaster``),
     with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md) when
     ``allow_exec``, or ``omniscient`` when ``allow_open`` (see :func:`validate_spec`). ValueError
     says what is wrong with a bad spec."""

@@ -5,8 +5,11 @@ and solves each such deal exactly with the native open-deck solver (:func:`pasur
 values every legal move under perfect play by both sides — by default to the end of the current
 deal, with the Haft Khaj each side can expect from the clubs still out (``horizon=deal``: the
 pack's order, which nobody knows, then plays no part), or to the round's end (``horizon=round``).
-The move played has the best mean over the samples, as bridge programs do (GIB); docs/STRENGTH.md
-has the measurements behind the default.
+The move played has the best mean over the samples, as bridge programs do (GIB), each sample
+weighted by how likely the others' plays in this deal are with its hands (``temper``: a player
+passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weighs nothing);
+moves of exactly the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has
+the measurements behind the defaults.
 
 Two sides only (2 players, or 4 in partnership), and only with the native core: otherwise it
 plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
@@ -19,12 +22,18 @@ import time
 from collections.abc import Sequence
 
 from ..core import Move, MoveCode, Round, SeatView, native
-from ..core.solver import DEFAULT_TABLE_MB, sampled_values
+from ..core.cards import mask_of
+from ..core.solver import DEFAULT_TABLE_MB, Evidence, sampled_values
+from .expert import ExpertBot
 from .pimc import PimcBot
 from .playout import budget, deadline
 
 #: Nodes the solver searches in about a millisecond, for a time budget's node limit.
 NODES_A_MILLISECOND = 5000
+#: Cards a hand is dealt.
+CARDS_A_HAND = 4
+#: The most plays of a deal the native sampler weighs (a deal of four players has 16).
+MAX_EVIDENCE = 16
 #: The transposition table at the deal horizon: searches to a deal's end are small, and a small
 #: table stays in the cache (1,024 samples of a position: 14 ms with 1 MB, 20 ms with 16 MB).
 DEAL_TABLE_MB = 1
@@ -39,7 +48,12 @@ class SolverBot:
     BATCH = 32
 
     def __init__(
-        self, samples: int | None = None, ms: float | None = None, horizon: str = "deal", seed: int | None = None
+        self,
+        samples: int | None = None,
+        ms: float | None = None,
+        horizon: str = "deal",
+        seed: int | None = None,
+        temper: float = 2.0,
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first). With ``ms``,
         a deal whose search would take far longer is not solved: when not even the first one is,
@@ -50,6 +64,10 @@ class SolverBot:
         self.deal_only = horizon == "deal"
         self.table_mb = DEAL_TABLE_MB if self.deal_only else DEFAULT_TABLE_MB
         self.ms = ms
+        if temper < 0:
+            raise ValueError("temper must be 0 (no weighing) or more")
+        self.temper = temper
+        self._judge = ExpertBot(seed=seed)
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
 
@@ -60,8 +78,9 @@ class SolverBot:
         means = self.mean_values(view, legal)
         if means is None:
             return self._fallback.choose(view, legal)
-        best = max(means, key=means.__getitem__)
-        return next(move for move in legal if move.code == best)
+        top = max(means.values())
+        best = [move for move in legal if means[move.code] >= top - 1e-9]
+        return best[0] if len(best) == 1 else self._judge.choose(view, best)
 
     def mean_values(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float] | None:
         """Each legal move's mean value over the sampled deals (the seat's side minus the other),
@@ -71,7 +90,9 @@ class SolverBot:
             return None
         base = Round.from_view(view, self._rng)
         codes = [move.code for move in legal]
-        totals = dict.fromkeys(codes, 0)
+        evidence = deal_evidence(view) if self.temper else []
+        totals: dict[MoveCode, float] = dict.fromkeys(codes, 0.0)
+        weight = 0.0
         samples = self.samples if self.samples is not None else 1 << 30
         stop = deadline(self.ms)
         done = 0
@@ -80,20 +101,39 @@ class SolverBot:
         node_limit = int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0
         while done < samples and (done == 0 or time.perf_counter() < stop):
             batch = min(samples - done, self.BATCH if self.ms is not None else samples)
-            values = sampled_values(
+            found = sampled_values(
                 base,
                 batch,
                 self._rng.getrandbits(64),
                 deal_only=self.deal_only,
                 node_limit=node_limit,
                 table_mb=self.table_mb,
+                evidence=evidence,
+                temper=self.temper or 1.0,
             )
-            solved = len(values[codes[0]])
             for code in codes:
-                totals[code] += sum(values[code])
-            done += solved
-            if solved < batch:
+                totals[code] += sum(w * value for w, value in zip(found.weights, found.values[code], strict=True))
+            weight += sum(found.weights)
+            done += len(found.weights)
+            if len(found.weights) < batch:
                 break
-        if not done:
+        if not done or not weight:
             return None
-        return {code: total / done for code, total in totals.items()}
+        return {code: total / weight for code, total in totals.items()}
+
+
+def deal_evidence(view: SeatView) -> list[Evidence]:
+    """The plays the other seats made in the current deal, each with the table it saw and the
+    cards that seat played after it in the deal (what they say about the hands still hidden)."""
+    plays = list(view.history)
+    in_deal = len(plays) - (view.deal - 1) * view.rules.players * CARDS_A_HAND
+    table = mask_of(view.table)
+    later = [0] * view.rules.players
+    evidence: list[Evidence] = []
+    for play in reversed(plays[len(plays) - in_deal :] if in_deal > 0 else []):
+        taken = mask_of(play.take)
+        table = table | taken if taken else table & ~(1 << play.card)
+        if play.seat != view.seat:
+            evidence.append((play.seat, table, later[play.seat], play.card | taken << 6))
+        later[play.seat] |= 1 << play.card
+    return evidence[:MAX_EVIDENCE]

@@ -352,12 +352,38 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
  * as int32s, deal by deal. Stops early, with the deals solved so far, at a deal that reaches the
  * node limit. */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
-    PyObject *fields;
+    PyObject *fields, *evidence_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
     unsigned long long node_limit, seed;
-    if (!PyArg_ParseTuple(args, "OpiKpiiK", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat, &samples,
-                          &seed))
+    double temper = 1;
+    if (!PyArg_ParseTuple(args, "OpiKpiiK|Od", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
+                          &samples, &seed, &evidence_list, &temper))
         return NULL;
+    evidence_t evidence[MAX_EVIDENCE];
+    int evidence_count = 0;
+    if (evidence_list && evidence_list != Py_None) {
+        Py_ssize_t size = PySequence_Size(evidence_list);
+        if (size < 0 || size > MAX_EVIDENCE || !(temper > 0)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "evidence: at most 16 plays, and temper > 0");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *item = PySequence_GetItem(evidence_list, i);
+            evidence_t *e = evidence + evidence_count;
+            unsigned long long table, later, code;
+            int ok = item && PyArg_ParseTuple(item, "iKKK", &e->seat, &table, &later, &code);
+            Py_XDECREF(item);
+            if (!ok) return NULL;
+            if (e->seat < 0 || e->seat > 3) {
+                PyErr_SetString(PyExc_ValueError, "evidence: a seat 0 to 3");
+                return NULL;
+            }
+            e->table = table;
+            e->later = later;
+            e->code = code;
+            evidence_count++;
+        }
+    }
     round_t r;
     solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
@@ -375,8 +401,11 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         return NULL;
     }
     int32_t *out = malloc(sizeof(int32_t) * (size_t)count * (size_t)(samples ? samples : 1));
-    if (!out) {
+    double *weights = malloc(sizeof(double) * (size_t)(samples ? samples : 1));
+    if (!out || !weights) {
         free(S);
+        free(out);
+        free(weights);
         return PyErr_NoMemory();
     }
     int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1, solved = 0;
@@ -393,11 +422,13 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         nodes += S->nodes;
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
+        weights[solved] = evidence_count ? plays_likelihood(&deal, evidence, evidence_count, temper) : 1.0;
     }
     int error = S->error;
     free(S);
     if (error == 1) {
         free(out);
+        free(weights);
         PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
         return NULL;
     }
@@ -407,11 +438,13 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         if (!code) Py_CLEAR(code_list);
         else PyList_SET_ITEM(code_list, i, code);
     }
-    PyObject *result = code_list ? Py_BuildValue("(Ny#iK)", code_list, (const char *)out,
+    PyObject *result = code_list ? Py_BuildValue("(Ny#iKy#)", code_list, (const char *)out,
                                                  (Py_ssize_t)(sizeof(int32_t) * (size_t)count * (size_t)solved), solved,
-                                                 (unsigned long long)nodes)
+                                                 (unsigned long long)nodes, (const char *)weights,
+                                                 (Py_ssize_t)(sizeof(double) * (size_t)solved))
                                  : NULL;
     free(out);
+    free(weights);
     return result;
 }
 

@@ -496,4 +496,43 @@ static int plain_minimax(solver_t *S, const position_t *p, int ply) {
     return best;
 }
 
+/* -- what the others' plays say about their hands --------------------------------------------- */
+
+/* A play another seat made in this deal: the table it saw, its move, and the cards it played later
+ * in the deal (so that its hand then was its hand now, the move's card and those). */
+typedef struct {
+    int seat;
+    mask_t table, later;
+    uint64_t code;
+} evidence_t;
+
+#define MAX_EVIDENCE 16
+
+/* What a move takes at once, as a greedy player counts it: the cards' points and a Sur. */
+static int greedy_value(const round_t *r, mask_t table, uint64_t code, int seat) {
+    mask_t take = code >> 6;
+    int card = (int)(code & 63);
+    if (!take) return 0;
+    return card_points(take | 1ULL << card) +
+           SUR_POINTS * makes_sur(table ^ take, card, r->side_of[seat], r->dealt, r->sur_ok, r->last_deal_sur);
+}
+
+/* How likely the plays in `evidence` are with the hands of `deal`, up to a constant, when a player
+ * passes up an immediate gain g with likelihood exp(-g / temper). */
+static double plays_likelihood(const round_t *deal, const evidence_t *evidence, int count, double temper) {
+    double shortfall = 0;
+    static uint64_t codes[MAX_NODE_MOVES];
+    for (int i = 0; i < count; i++) {
+        const evidence_t *e = evidence + i;
+        mask_t hand = deal->hands[e->seat] | e->later | 1ULL << (e->code & 63);
+        int n = hand_moves(hand, e->table, deal->compulsory, codes, MAX_NODE_MOVES), best = 0;
+        for (int j = 0; j < n; j++) {
+            int value = greedy_value(deal, e->table, codes[j], e->seat);
+            if (value > best) best = value;
+        }
+        shortfall += best - greedy_value(deal, e->table, e->code, e->seat);
+    }
+    return exp(-shortfall / temper);
+}
+
 #endif

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -111,15 +112,25 @@ def solve(
 
 
 def solve_samples(
-    game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool, samples: int, seed: int
-) -> tuple[list[int], bytes]:
+    game: Round,
+    most_clubs: bool,
+    table_bits: int,
+    node_limit: int,
+    deal_only: bool,
+    samples: int,
+    seed: int,
+    evidence: Sequence[tuple[int, int, int, int]] = (),
+    temper: float = 1.0,
+) -> tuple[list[int], bytes, bytes]:
     """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
-    ``seed``): the legal moves, and every move's value for each deal solved before the node limit
-    stopped one (int32s, deal by deal, side 0 minus side 1)."""
-    codes, values, _solved, _nodes = _core().solve_samples(
-        round_fields(game), most_clubs, table_bits, node_limit, deal_only, game.turn, samples, seed
+    ``seed``): the legal moves, every move's value for each deal solved before the node limit
+    stopped one (int32s, deal by deal, side 0 minus side 1), and each deal's weight (doubles): how
+    likely the others' plays in ``evidence`` (seat, table seen, cards it played later, move) are
+    with its hands."""
+    codes, values, _solved, _nodes, weights = _core().solve_samples(
+        round_fields(game), most_clubs, table_bits, node_limit, deal_only, game.turn, samples, seed, evidence, temper
     )
-    return codes, values
+    return codes, values, weights
 
 
 def minimax(game: Round, most_clubs: bool, node_limit: int) -> tuple[int, list[tuple[int, int]], int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +114,30 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
     return Solution(value, values, tuple(Move.from_code(code).text() for code in line), nodes, seconds)
 
 
+@dataclass(frozen=True, slots=True)
+class Samples:
+    """Each legal move's values for the side to move (its side minus the other) over the deals
+    solved, and each deal's weight (1 unless plays were given as evidence)."""
+
+    values: dict[MoveCode, list[int]]
+    weights: list[float]
+
+    def means(self) -> dict[MoveCode, float]:
+        """Each move's weighted mean value (empty when no deal was solved)."""
+        total = sum(self.weights)
+        if not total:
+            return {}
+        return {
+            code: sum(weight * value for weight, value in zip(self.weights, found, strict=True)) / total
+            for code, found in self.values.items()
+        }
+
+
+#: A play another seat made in the current deal: its seat, the table it saw, the cards it played
+#: later in the deal, and the move's code.
+Evidence = tuple[int, int, int, MoveCode]
+
+
 def sampled_values(
     game: Round,
     samples: int,
@@ -121,12 +146,16 @@ def sampled_values(
     deal_only: bool = False,
     node_limit: int = 0,
     table_mb: float = DEFAULT_TABLE_MB,
-) -> dict[MoveCode, list[int]]:
-    """Each legal move's values for the side to move (its side minus the other) over ``samples``
-    deals of the cards the mover cannot see, dealt again at random from ``seed`` and solved
-    exactly as :func:`solve` does (the same deals for every move). With ``node_limit``, sampling
-    stops at the first deal that needs more nodes: the lists are then shorter, possibly empty.
-    :class:`SolveError` when the position cannot be solved."""
+    evidence: Sequence[Evidence] = (),
+    temper: float = 1.0,
+) -> Samples:
+    """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
+    cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
+    same deals for every move). With ``evidence``, each deal is weighted by how likely those plays
+    are with its hands, a player passing up an immediate gain of g points with likelihood
+    exp(-g / ``temper``). With ``node_limit``, sampling stops at the first deal that needs more
+    nodes: the lists are then shorter, possibly empty. :class:`SolveError` when the position
+    cannot be solved."""
     problem = solve_problem(game)
     if problem:
         raise SolveError(problem)
@@ -134,15 +163,20 @@ def sampled_values(
         raise SolveError("the round is over")
     bits = _table_bits(table_mb) if table_mb > 0 else 0
     try:
-        codes, raw = native.solve_samples(
-            game, game.rules.haft_khaj == "most", bits, node_limit, deal_only, samples, seed
+        codes, raw, raw_weights = native.solve_samples(
+            game, game.rules.haft_khaj == "most", bits, node_limit, deal_only, samples, seed, evidence, temper
         )
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
     values = array("i")
     values.frombytes(raw)
+    weights = array("d")
+    weights.frombytes(raw_weights)
     sign = 1 if game.side_of(game.turn) == 0 else -1
-    return {code: [sign * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)}
+    return Samples(
+        {code: [sign * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)},
+        weights.tolist(),
+    )
 
 
 def minimax(game: Round, node_limit: int = 0) -> tuple[int, dict[MoveCode, int]]:

@@ -18,7 +18,7 @@ const I18N = {
     match_score: "Match score", winner: "{name} wins the match, {scores}", spectating: "You are watching",
     connected: "connected", reconnecting: "reconnecting…", seconds_left: "{n} s left", to: "to {n}",
     laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
-    cards_left: "{n} cards", levels: "beginner,easy,medium,hard,master",
+    cards_left: "{n} cards", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
     table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
@@ -48,7 +48,7 @@ const I18N = {
     match_score: "امتیاز بازی", winner: "{name} بازی را برد، {scores}", spectating: "شما تماشاگرید",
     connected: "وصل", reconnecting: "در حال وصل شدن…", seconds_left: "{n} ثانیه مانده", to: "تا {n}",
     laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
-    cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master",
+    cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
     open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
     table_entry: "{players} نفره · تا {target} · {free} جای خالی", bots_in: "ربات‌ها: {levels}", join_table: "نشستن",
@@ -65,8 +65,8 @@ const I18N = {
   },
 };
 const LEVEL_NAMES = {
-  en: { beginner: "beginner", easy: "easy", medium: "medium", hard: "hard", master: "master" },
-  fa: { beginner: "مبتدی", easy: "آسان", medium: "متوسط", hard: "سخت", master: "استاد" },  // as pasur/i18n.py says them
+  en: { beginner: "beginner", easy: "easy", medium: "medium", hard: "hard", master: "master", grandmaster: "grandmaster" },
+  fa: { beginner: "مبتدی", easy: "آسان", medium: "متوسط", hard: "سخت", master: "استاد", grandmaster: "استاد بزرگ" },  // as pasur/i18n.py says them
 };
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const PHRASES = ["hello", "good_luck", "well_played", "nice_sur", "oops", "thanks", "good_game"];
