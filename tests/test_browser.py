@@ -200,8 +200,20 @@ def record_of(server: LiveServer, url: str) -> dict[str, Any]:
 
 
 FINISHED_SAID = {
-    "en": {"wins": "wins the match", "haft_khaj": "Haft Khaj", "move_1": "move 1 of", "move_5": "move 5 of"},
-    "fa": {"wins": "بازی را برد", "haft_khaj": "هفت خاج", "move_1": "حرکت ۱ از", "move_5": "حرکت ۵ از"},
+    "en": {
+        "wins": "wins the match",
+        "haft_khaj": "Haft Khaj",
+        "move_1": "move 1 of",
+        "move_5": "move 5 of",
+        "best": "best",
+    },
+    "fa": {
+        "wins": "بازی را برد",
+        "haft_khaj": "هفت خاج",
+        "move_1": "حرکت ۱ از",
+        "move_5": "حرکت ۵ از",
+        "best": "بهترین",
+    },
 }
 
 
@@ -225,6 +237,9 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-next")
     assert said["move_1"] in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
+    # the person's first move, judged by the server in the background: verdict, loss, best move
+    verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake)", timeout=60_000)
+    assert said["best"] in verdict.inner_text()
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown
     assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-body")

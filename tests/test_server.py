@@ -568,6 +568,32 @@ def test_a_table_with_friends_or_that_says_so_gives_no_hints(client):
         assert answer_.status_code == 422, hostile
 
 
+def test_a_finished_match_has_the_peoples_moves_judged_in_the_background(client):
+    table = create(client, rules={"target": 1})  # one round against a bot
+    assert client.get(f"/api/tables/{table['id']}/analysis").json()["reason"] == "not_finished"
+    with seated(client, table["id"], table["token"]) as host:
+        play_to_the_end(host, [], first=start(host))
+    deadline = time.monotonic() + 120
+    while not (analysis := client.get(f"/api/tables/{table['id']}/analysis").json())["done"]:
+        assert time.monotonic() < deadline, analysis
+        time.sleep(0.2)
+    record = client.get(f"/api/tables/{table['id']}/record").json()
+    person_moves = len(record["rounds"][0]["moves"][::2])  # seat 0 opens round 1, and plays every other move
+    assert analysis["total"] == person_moves == len(analysis["moves"]) > 0
+    for judged in analysis["moves"]:
+        assert judged["seat"] == 0 and judged["verdict"] in ("good", "inaccuracy", "mistake")
+        assert judged["loss"] >= 0 and judged["samples"] >= 1 and judged["played"] in judged["values"]
+        assert judged["lines"]["en"].startswith(judged["verdict"]) and PERSIAN_LETTER.search(judged["lines"]["fa"])
+
+
+def test_three_players_get_no_analysis_and_are_told_why(client):
+    table = create(client, rules={"players": 3, "target": 1}, seats=["easy", "easy"])
+    with seated(client, table["id"], table["token"]) as host:
+        play_to_the_end(host, [], first=start(host))
+    analysis = client.get(f"/api/tables/{table['id']}/analysis").json()
+    assert analysis["done"] and analysis["moves"] == [] and "two sides" in analysis["unavailable"]
+
+
 def chat_lines(socket: Any, count: int) -> list[dict[str, Any]]:
     lines = []
     while len(lines) < count:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import Match, MoveCode, Round, Rules
 from ..core.solver import SolveError, sampled_values, solve_problem
+from ..i18n import text
 
 __all__ = [
     "MISTAKE",
@@ -28,6 +30,7 @@ __all__ = [
     "analysis_tasks",
     "judge_move",
     "judge_position",
+    "judgement_line",
     "players_summary",
     "rounds_summary",
 ]
@@ -106,22 +109,34 @@ def analysis_tasks(match: Match, seats: Iterable[int] | None, seed: int) -> list
     return tasks
 
 
-def judge_move(task: Task, samples: int) -> MoveJudgement:
-    """Judge one move from its seat's view over ``samples`` solved deals."""
+def judge_move(task: Task, samples: int, ms: float | None = None) -> MoveJudgement:
+    """Judge one move from its seat's view over ``samples`` solved deals (fewer if ``ms``
+    milliseconds run out first)."""
     rules, deck, number, banked, before, played, seed = task
     game = Round(rules, deck, number, banked, check_deck=False)
     for code in before:
         game.play_code(code)
-    return judge_position(game, played, samples, seed)
+    return judge_position(game, played, samples, seed, ms)
 
 
-def judge_position(game: Round, played: MoveCode, samples: int, seed: int) -> MoveJudgement:
+#: Deals solved between two looks at the clock when judging within a time.
+JUDGE_BATCH = 8
+
+
+def judge_position(game: Round, played: MoveCode, samples: int, seed: int, ms: float | None = None) -> MoveJudgement:
     """Judge ``played`` in ``game``'s position from the view of the seat to play (the cards it
-    cannot see play no part) over ``samples`` solved deals."""
+    cannot see play no part) over ``samples`` solved deals, or as many as ``ms`` milliseconds
+    allow (at least one batch)."""
     seat, codes = game.turn, game.legal_codes()
     rng = random.Random(seed)
     base = Round.from_view(game.view(seat), rng)
-    values = sampled_values(base, samples if len(codes) > 1 else 1, rng.getrandbits(64)).values
+    wanted = samples if len(codes) > 1 else 1
+    stop = time.perf_counter() + ms / 1000 if ms is not None else math.inf
+    values: dict[MoveCode, list[int]] = {code: [] for code in codes}
+    while len(values[played]) < wanted and (not values[played] or time.perf_counter() < stop):
+        batch = min(wanted - len(values[played]), JUDGE_BATCH if ms is not None else wanted)
+        for code, found in sampled_values(base, batch, rng.getrandbits(64)).values.items():
+            values[code].extend(found)
     means = {code: statistics.fmean(found) for code, found in values.items()}
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:
@@ -140,6 +155,20 @@ def judge_position(game: Round, played: MoveCode, samples: int, seed: int) -> Mo
         loss_interval=(loss - spread, loss + spread),
         values={texts[code]: means[code] for code in codes},
         samples=len(differences),
+    )
+
+
+def judgement_line(judgement: MoveJudgement, lang: str = "en") -> str:
+    """What the analysis says of a move: its verdict, its loss with the interval, the best move."""
+    low, high = judgement.loss_interval
+    return text(
+        "judged",
+        lang,
+        verdict=text(f"verdict_{judgement.verdict}", lang),
+        loss=round(judgement.loss, 2),
+        low=round(low, 2),
+        high=round(high, 2),
+        best=judgement.best,
     )
 
 

@@ -294,6 +294,10 @@ def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None
         headers = {"Content-Disposition": f'attachment; filename="pasur-{table_id}.json"'}
         return JSONResponse(record, headers=headers)
 
+    @app.get("/api/tables/{table_id}/analysis")
+    async def table_analysis(table_id: str) -> dict[str, Any]:
+        return lobby.get(table_id).analysis()
+
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str) -> list[dict[str, Any]]:
         return lobby.get(table_id).replay()

@@ -21,11 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
+from ..bots.analysis import MoveJudgement, Task, judge_move
 from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 
 log = logging.getLogger("pasur.server")
+
+#: Solved deals behind each judged move of a finished match (fewer when the ceiling comes first).
+ANALYSIS_SAMPLES = 128
 
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
@@ -119,7 +123,8 @@ class BotPool:
     workers: int = 1
     #: Seconds a bot waits before it moves, so people can follow.
     delay: float = 0.7
-    #: The most a hint thinks, in milliseconds (the searching bots' ceiling).
+    #: The most a hint, or judging one move of a finished match, thinks, in milliseconds (the
+    #: searching bots' ceiling).
     hint_ms: float = 250
     _waiting: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _running: int = 0
@@ -142,6 +147,13 @@ class BotPool:
         advise = functools.partial(hint, seed=seed, ms=self.hint_ms)
         advice: Hint = await self._queue(owner, advise, (view, legal, lang), quick)
         return advice
+
+    async def judge(self, owner: str, task: Task) -> MoveJudgement | None:
+        """One move of a finished match judged in a worker within the bots' ceiling (``hint_ms``),
+        waiting in line with ``owner``'s bot moves; None if the worker died."""
+        judge = functools.partial(judge_move, samples=ANALYSIS_SAMPLES, ms=self.hint_ms)
+        judged: MoveJudgement | None = await self._queue(owner, judge, (task,), lambda: None)
+        return judged
 
     async def _queue(
         self, owner: str, work: Callable[..., Any], args: tuple[Any, ...], fallback: Callable[[], Any]

@@ -18,9 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.analysis import Task, analysis_tasks, judgement_line
 from ..bots.hint import Hint
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
+from ..core.solver import SolveError
 from ..host import STAND_IN, bot_seed
+from ..i18n import LANGUAGES
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
@@ -73,6 +76,10 @@ class TableRoom:
     #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
     created: int = 0
     _task: asyncio.Task[None] | None = None
+    #: Judging the people's moves of the finished match (started when first asked), and those judged.
+    _analysis: asyncio.Future[None] | None = None
+    _judged: list[dict[str, Any]] = field(default_factory=list)
+    _judged_total: int = 0
     #: The hint last asked for by (seat, language): the version it is for, and its thinking.
     _hints: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = field(default_factory=dict)
 
@@ -398,6 +405,29 @@ class TableRoom:
         if self.match is None or self.status is not TableStatus.FINISHED:
             raise TableError("the record is available once the match is over", "not_finished")
         return self.match
+
+    def analysis(self) -> dict[str, Any]:
+        """The people's moves of the finished match judged so far, each with its verdict and what
+        to say of it in each language; the first call starts judging them, in the bot workers,
+        one move at a time."""
+        match = self.finished_match()
+        if self._analysis is None:
+            people = [seat for seat, place in enumerate(self.seats) if place.bot is None]
+            try:
+                tasks = analysis_tasks(match, people, self.settings.seed)
+            except SolveError as error:
+                return {"done": True, "moves": [], "total": 0, "unavailable": str(error)}
+            self._analysis = asyncio.ensure_future(self._judge_all(tasks))
+            self._judged_total = len(tasks)
+        return {"done": self._analysis.done(), "moves": list(self._judged), "total": self._judged_total}
+
+    async def _judge_all(self, tasks: list[Task]) -> None:
+        assert self.bots is not None
+        for task in tasks:
+            judged = await self.bots.judge(self.owner, task)
+            if judged is not None:
+                lines = {lang: judgement_line(judged, lang) for lang in LANGUAGES}
+                self._judged.append({**judged.to_json(), "lines": lines})
 
     def replay(self) -> list[dict[str, Any]]:
         """Every position of the finished match, for the replay view."""

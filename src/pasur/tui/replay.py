@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from ..bots.analysis import MoveJudgement
+from ..bots.analysis import MoveJudgement, judgement_line
 from ..core import Match, Move, Round
 from ..core.cards import format_cards
 from ..core.record import positions
@@ -73,20 +73,6 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
     if game.over:
         lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
     return lines
-
-
-def judgement_line(judgement: MoveJudgement, lang: str = "en") -> str:
-    """What the analysis says of a move: its verdict, its loss with the interval, the best move."""
-    low, high = judgement.loss_interval
-    return text(
-        "judged",
-        lang,
-        verdict=text(f"verdict_{judgement.verdict}", lang),
-        loss=round(judgement.loss, 2),
-        low=round(low, 2),
-        high=round(high, 2),
-        best=judgement.best,
-    )
 
 
 class ReplayApp(App[None]):

@@ -25,6 +25,7 @@ const I18N = {
     player_name: "Player", seconds_opt: "{n} s", rules: "Rules", close: "Close", partner: "partner",
     waiting_continue: "Waiting for {names} to continue", swept: "What is left goes to {name}: {cards}",
     sur_by: "Sur! {name}", lost: "Connection lost: reconnecting…", fast: "Faster bots", seat_short: "seat {n}",
+    judging: "Judging the moves… {done} of {total}",
     hint: "Hint", hint_line: "Hint: {move}: {reason}", allow_hints: "Players may ask the strongest bot for a hint",
     chat: "Chat", chat_players: "Table chat (players)", chat_spectators: "Spectators' chat", say: "Send",
     chat_placeholder: "Say something…", mute_chat: "Mute chat", mute: "Mute", unmute: "Unmute", phrase: "Quick phrase…",
@@ -58,6 +59,7 @@ const I18N = {
     chat: "گفت‌وگو", chat_players: "گفت‌وگوی بازیکن‌ها", chat_spectators: "گفت‌وگوی تماشاگرها", say: "بفرست",
     chat_placeholder: "چیزی بنویسید…", mute_chat: "بی‌صدا کردن گفت‌وگو", mute: "بی‌صدا", unmute: "باصدا", phrase: "جملهٔ آماده…",
     spectator: "تماشاگر", hello: "سلام!", good_luck: "موفق باشید!", well_played: "خوب بازی کردید!", nice_sur: "سور قشنگی بود!",
+    judging: "در حال سنجیدن حرکت‌ها… {done} از {total}",
     hint: "راهنما", hint_line: "راهنما: {move}: {reason}", allow_hints: "بازیکن‌ها بتوانند از قوی‌ترین ربات راهنما بخواهند",
     oops: "اوه!", thanks: "ممنون!", good_game: "بازی خوبی بود!", last_round: "دست آخر",
     replay_round: "دست", replay_start: "آغاز دست", replay_end: "پایان دست", watching: "{n} تماشاگر",
@@ -92,6 +94,7 @@ let chatLines = [];
 let muted = new Set(JSON.parse(localStorage.getItem(`pasur-muted-${tableId}`) || "[]"));
 let replaySteps = null;
 let replayIndex = 0;
+let analysis = null;         // the people's moves of the finished match judged so far (the server's answer)
 
 function persianDigits(text) {
   return String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
@@ -784,6 +787,16 @@ async function openReplay() {
   $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
   $("#replay").hidden = false;
   renderReplay();
+  loadAnalysis();
+}
+
+async function loadAnalysis() {
+  // The people's moves judged by the server in the background; asked again until all are.
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis`).catch(() => null);
+  if (!response || !response.ok) return;
+  analysis = await response.json();
+  if (replaySteps) renderReplay();
+  if (!analysis.done) setTimeout(loadAnalysis, 2000);
 }
 
 function stepIndex(round, move) {
@@ -817,7 +830,11 @@ function renderReplay() {
   const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
   const summary = replayIndex === last ? state.rounds.find((round) => round.number === step.round) : null;
   const breakdown = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
-  $("#replay-body").innerHTML = `${move}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
+  const judged = analysis && step.move ? analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;
+  let verdict = "";
+  if (judged) verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
+  else if (analysis && !analysis.done && step.move) verdict = `<p class="verdict">${t("judging", { done: persianIf(analysis.moves.length), total: persianIf(analysis.total) })}</p>`;
+  $("#replay-body").innerHTML = `${move}${verdict}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
 }
 
 // -- rules and help ---------------------------------------------------------------------------
