@@ -21,7 +21,7 @@ from .solver import SolverBot
 
 __all__ = ["Hint", "hint", "hint_reason"]
 
-#: Solved deals behind a hint (about 7 ms a position on one core; `pasur bench`).
+#: Solved deals behind a hint (a few milliseconds a position on one core).
 HINT_SAMPLES = 1024
 
 

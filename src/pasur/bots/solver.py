@@ -35,7 +35,7 @@ CARDS_A_HAND = 4
 #: The most plays of a deal the native sampler weighs (a deal of four players has 16).
 MAX_EVIDENCE = 16
 #: The transposition table at the deal horizon: searches to a deal's end are small, and a small
-#: table stays in the cache (1,024 samples of a position: 14 ms with 1 MB, 20 ms with 16 MB).
+#: table stays in the cache (1,024 samples of 30 positions took 30% less time with 1 MB than 16).
 DEAL_TABLE_MB = 1
 
 
