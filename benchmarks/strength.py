@@ -5,7 +5,7 @@ on duplicate deals, then the cheat ``omniscient`` against the top two, with each
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/.
-About an hour and a half on two cores with the defaults.
+About an hour on two cores with the defaults.
 """
 
 from __future__ import annotations
