@@ -571,6 +571,8 @@ def test_a_table_with_friends_or_that_says_so_gives_no_hints(client):
 def test_a_finished_match_has_the_peoples_moves_judged_in_the_background(client):
     table = create(client, rules={"target": 1})  # one round against a bot
     assert client.get(f"/api/tables/{table['id']}/analysis").json()["reason"] == "not_finished"
+    for hostile in ("nosuchtable", "x" * 5000, "..%2F..%2Fetc", "%00"):
+        assert client.get(f"/api/tables/{hostile}/analysis").status_code in (404, 414), hostile
     with seated(client, table["id"], table["token"]) as host:
         play_to_the_end(host, [], first=start(host))
     deadline = time.monotonic() + 120

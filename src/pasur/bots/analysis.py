@@ -15,13 +15,12 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import Match, MoveCode, Round, Rules
-from ..core.solver import SolveError, sampled_values, solve_problem
+from ..core.solver import SolveError, sampled_within, solve_problem
 from ..i18n import text
 
 __all__ = [
@@ -130,13 +129,7 @@ def judge_position(game: Round, played: MoveCode, samples: int, seed: int, ms: f
     seat, codes = game.turn, game.legal_codes()
     rng = random.Random(seed)
     base = Round.from_view(game.view(seat), rng)
-    wanted = samples if len(codes) > 1 else 1
-    stop = time.perf_counter() + ms / 1000 if ms is not None else math.inf
-    values: dict[MoveCode, list[int]] = {code: [] for code in codes}
-    while len(values[played]) < wanted and (not values[played] or time.perf_counter() < stop):
-        batch = min(wanted - len(values[played]), JUDGE_BATCH if ms is not None else wanted)
-        for code, found in sampled_values(base, batch, rng.getrandbits(64)).values.items():
-            values[code].extend(found)
+    values = sampled_within(base, samples if len(codes) > 1 else 1, rng, ms, JUDGE_BATCH).values
     means = {code: statistics.fmean(found) for code, found in values.items()}
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:

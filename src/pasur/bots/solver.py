@@ -18,15 +18,14 @@ plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
-from ..core.solver import DEFAULT_TABLE_MB, Evidence, sampled_values
+from ..core.solver import DEFAULT_TABLE_MB, Evidence, sampled_within
 from .expert import ExpertBot
 from .pimc import PimcBot
-from .playout import budget, deadline
+from .playout import budget
 
 #: Nodes the solver searches in about a millisecond, for a time budget's node limit.
 NODES_A_MILLISECOND = 5000
@@ -89,37 +88,22 @@ class SolverBot:
         if view.rules.sides != 2 or not native.available():
             return None
         base = Round.from_view(view, self._rng)
-        codes = [move.code for move in legal]
         evidence = deal_evidence(view) if self.temper else []
-        totals: dict[MoveCode, float] = dict.fromkeys(codes, 0.0)
-        weight = 0.0
-        samples = self.samples if self.samples is not None else 1 << 30
-        stop = deadline(self.ms)
-        done = 0
         # with a time budget, one deal may take at most about that long (the solver searches some
         # 5 million nodes a second); one that takes longer ends the sampling
-        node_limit = int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0
-        while done < samples and (done == 0 or time.perf_counter() < stop):
-            batch = min(samples - done, self.BATCH if self.ms is not None else samples)
-            found = sampled_values(
-                base,
-                batch,
-                self._rng.getrandbits(64),
-                deal_only=self.deal_only,
-                node_limit=node_limit,
-                table_mb=self.table_mb,
-                evidence=evidence,
-                temper=self.temper or 1.0,
-            )
-            for code in codes:
-                totals[code] += sum(w * value for w, value in zip(found.weights, found.values[code], strict=True))
-            weight += sum(found.weights)
-            done += len(found.weights)
-            if len(found.weights) < batch:
-                break
-        if not done or not weight:
-            return None
-        return {code: total / weight for code, total in totals.items()}
+        found = sampled_within(
+            base,
+            self.samples if self.samples is not None else 1 << 30,
+            self._rng,
+            self.ms,
+            self.BATCH,
+            deal_only=self.deal_only,
+            node_limit=int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0,
+            table_mb=self.table_mb,
+            evidence=evidence,
+            temper=self.temper or 1.0,
+        )
+        return found.means() or None
 
 
 def deal_evidence(view: SeatView) -> list[Evidence]:

@@ -346,11 +346,13 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return solver_result(S, result);
 }
 
-/* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed) ->
- * (codes, values, solved, nodes): the legal moves, and for each of `samples` deals of the cards
- * `seat` cannot see (dealt again at random from `seed`) every move's value as solve() gives it,
- * as int32s, deal by deal. Stops early, with the deals solved so far, at a deal that reaches the
- * node limit. */
+/* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
+ * [, evidence, temper]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
+ * of `samples` deals of the cards `seat` (the mover) cannot see, dealt again at random from
+ * `seed`, every move's value as solve() gives it (int32s, deal by deal) and the deal's weight
+ * (doubles): how likely the plays of `evidence` ((seat, table, later, move) each) are with its
+ * hands, passing up a gain g having likelihood exp(-g / temper). Stops early, with the deals
+ * solved so far, at a deal that reaches the node limit. */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
     PyObject *fields, *evidence_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
@@ -375,7 +377,7 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
             Py_XDECREF(item);
             if (!ok) return NULL;
             if (e->seat < 0 || e->seat > 3) {
-                PyErr_SetString(PyExc_ValueError, "evidence: a seat 0 to 3");
+                PyErr_SetString(PyExc_ValueError, "evidence: a seat of the round");
                 return NULL;
             }
             e->table = table;
@@ -387,6 +389,13 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
     round_t r;
     solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
+    for (int i = 0; i < evidence_count; i++) {
+        if (evidence[i].seat >= r.players) {
+            free(S);
+            PyErr_SetString(PyExc_ValueError, "evidence: a seat of the round");
+            return NULL;
+        }
+    }
     if (seat != r.turn || samples < 0 || r.over) {
         free(S);
         PyErr_SetString(PyExc_ValueError, "the seat to move, samples >= 0, and a round not over");
@@ -623,8 +632,8 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
     {"solve_samples", py_solve_samples, METH_VARARGS,
-     "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed) -> (codes, values, "
-     "solved, nodes)"},
+     "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed[, evidence, temper]) "
+     "-> (codes, values, solved, nodes, weights)"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
     {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},
     {"episode_reset", py_episode_reset, METH_VARARGS,

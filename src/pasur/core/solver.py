@@ -9,6 +9,8 @@ Two sides only: 2 players, or 4 in partnership.
 
 from __future__ import annotations
 
+import math
+import random
 import time
 from array import array
 from collections.abc import Sequence
@@ -22,10 +24,12 @@ from .moves import Move, MoveCode
 __all__ = [
     "DEFAULT_TABLE_MB",
     "MoveValue",
+    "Samples",
     "Solution",
     "SolveError",
     "minimax",
     "sampled_values",
+    "sampled_within",
     "solve",
     "solve_problem",
 ]
@@ -177,6 +181,28 @@ def sampled_values(
         {code: [sign * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)},
         weights.tolist(),
     )
+
+
+def sampled_within(
+    game: Round, samples: int, rng: random.Random, ms: float | None = None, batch: int = 32, **options: Any
+) -> Samples:
+    """:func:`sampled_values` (with ``options``) for ``samples`` deals, in batches of ``batch``
+    when ``ms`` milliseconds bound the time (at least one batch is solved; each batch's seed comes
+    from ``rng``); a deal that reaches the node limit ends the sampling."""
+    stop = time.perf_counter() + ms / 1000 if ms is not None else math.inf
+    found: Samples | None = None
+    while found is None or (len(found.weights) < samples and time.perf_counter() < stop):
+        size = min(samples - (len(found.weights) if found else 0), batch if ms is not None else samples)
+        more = sampled_values(game, size, rng.getrandbits(64), **options)
+        if found is None:
+            found = more
+        else:
+            for code, values in more.values.items():
+                found.values[code].extend(values)
+            found.weights.extend(more.weights)
+        if len(more.weights) < size:
+            break
+    return found
 
 
 def minimax(game: Round, node_limit: int = 0) -> tuple[int, dict[MoveCode, int]]:
