@@ -70,10 +70,18 @@ def test_analyze_prints_json_and_a_summary(tmp_path):
     assert human.returncode == 0 and "seat 0:" in human.stdout and "seat 1:" in human.stdout
 
 
-def test_analyze_refuses_what_it_cannot_judge(tmp_path):
+def test_analyze_judges_three_players_against_the_others_average(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_record(played_round(["greedy"] * 3, 6, Rules(players=3, target=1)))))
-    assert "two sides only" in assert_one_line_error(pasur("analyze", str(path)), 1)
+    result = pasur("analyze", str(path), "--seat", "2", "--samples", "4", "--json", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    moves = json.loads(result.stdout)["moves"]
+    assert len(moves) == 16 and {one["seat"] for one in moves} == {2}
+    assert all(one["loss"] >= 0 and one["played"] in one["values"] for one in moves)
+
+
+def test_analyze_refuses_what_it_cannot_judge(tmp_path):
+    path = tmp_path / "game.json"
     path.write_text("{not json")
     assert "invalid record" in assert_one_line_error(pasur("analyze", str(path)), 1)
     path.write_text(json.dumps(to_record(played_round(["greedy", "greedy"], seed=7))))

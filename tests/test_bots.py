@@ -17,7 +17,7 @@ from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot,
 from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
-from pasur.core import short_texts
+from pasur.core import native, short_texts
 from pasur.host import MatchHost
 from pasur.i18n import refusal
 from pasur.server.bots import server_levels
@@ -104,13 +104,18 @@ def test_bot_specs():
     assert make_bot("hard:iterations=5").iterations == 5
     for bad, message in [
         ("wizard", "unknown bot"),
-        ("ismcts:depth=3", "unexpected keyword"),
+        ("ismcts:depth=3", "no option 'depth' \\(its options: iterations, ms, exploration, greedy\\)"),
+        ("greedy:depth=3", "no option 'depth' \\(its options: none\\)"),
+        ("ismcts:iterations=many", "iterations must be a whole number, not 'many'"),
+        ("pimc:playouts=2.5", "playouts must be a whole number"),
+        ("solver:temper=warm", "temper must be a number, not 'warm'"),
+        ("solver:nodes=-1", "nodes must be 0"),
         ("ismcts:iterations", "KEY=VALUE"),
         ("exec:", "needs a command"),
         ("ismcts:iterations=0", "at least 1"),
         ("solver:horizon=forever", "horizon"),
         ("solver:samples=0", "at least 1"),
-        ("solver:table_mb=99999", "unexpected keyword"),
+        ("solver:table_mb=99999", "no option 'table_mb'"),
         ("solver:temper=-1", "temper"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -250,7 +255,15 @@ def test_a_hint_comes_from_the_solver_with_its_edge_and_reason():
     assert persian.move == advice.move and persian.reason.startswith("برمی‌دارد") and "بهتر از" in persian.reason
 
 
-def test_a_hint_at_three_sides_comes_from_pimc_without_an_edge():
+def test_a_hint_at_three_sides_comes_from_the_solver_against_the_others():
+    game = position("10D 5H", "AC 6S 9C", rules=Rules(players=3))
+    advice = hint(game.view(0), game.legal_moves(), seed=1)
+    assert str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
+    assert "points a round better than" in advice.reason
+
+
+def test_a_hint_without_the_native_core_comes_from_pimc_without_an_edge(monkeypatch):
+    monkeypatch.setattr(native, "available", lambda: False)
     game = Round(Rules(players=3), deal_deck(random.Random(4), Rules(players=3)), check_deck=False)
     advice = hint(game.view(game.turn), game.legal_moves(), seed=1, ms=20)
     assert advice.move in game.legal_moves() and advice.edge is None and advice.reason

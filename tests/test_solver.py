@@ -1,7 +1,8 @@
 """The exact solver: equal to plain minimax (no pruning, no table) near the round's end on every
 option that changes a value, equal to a pure-Python minimax on the last deal, consistent from the
 first move (the root is its best move, each move's value is the value after it, the line scores
-the value), unchanged by the table's size; and ``pasur solve`` as a user runs it.
+the value), unchanged by the table's size; with more than two sides the same against the mover's
+paranoid margin (the others as one); and ``pasur solve`` as a user runs it.
 
 ``PASUR_SOLVER_POSITIONS`` sets how many positions meet plain minimax (CI: 600; the full check:
 ``PASUR_SOLVER_POSITIONS=6000 pytest tests/test_solver.py``)."""
@@ -53,9 +54,32 @@ def random_position(rng: random.Random, rules: Rules, plays_left: int) -> Round:
     return game
 
 
-def absolute_best(game: Round, values: list[int]) -> int:
-    """The value of the side to move's best choice, side 0 minus side 1."""
-    return max(values) if game.side_of(game.turn) == 0 else min(values)
+#: Rules with more than two sides, which the solver searches as the mover against the others.
+PARANOID_OPTIONS = [
+    Rules(players=3),
+    Rules(players=3, haft_khaj="most", sur_in_last_deal=True),
+    Rules(players=3, sur_cancel=False, compulsory_capture=False),
+    Rules(players=4, partnership=False),
+]
+
+
+def absolute_best(game: Round, values: list[int], me: int = 0) -> int:
+    """The value of the side to move's best choice as side ``me`` sees it (side 0 minus side 1
+    with two sides): ``me`` maximises, the others together minimise."""
+    return max(values) if game.side_of(game.turn) == me else min(values)
+
+
+def margin(points: list[float], me: int = 0) -> float:
+    """Side ``me``'s points times (sides - 1) minus the others' together: side 0 minus side 1 with
+    two sides."""
+    return len(points) * points[me] - sum(points)
+
+
+def paranoid(game: Round, deal_only: bool = False) -> tuple[int, dict[int, int]]:
+    """The native solver's value and move values for a round of any number of sides (the mover's
+    margin with more than two)."""
+    value, moves, _line, _nodes = native.solve(game, game.rules.haft_khaj == "most", 16, 0, deal_only)
+    return value, dict(moves)
 
 
 def test_solver_equals_plain_minimax_on_the_last_two_deals():
@@ -79,17 +103,17 @@ def test_solver_equals_plain_minimax_on_the_last_two_deals():
     assert too_wide < POSITIONS // 10
 
 
-def python_minimax(game: Round) -> int:
-    """Minimax over the pure-Python engine, scored by its breakdown: side 0 minus side 1."""
+def python_minimax(game: Round, me: int = 0) -> int:
+    """Minimax over the pure-Python engine, scored by its breakdown: side 0 minus side 1, or side
+    ``me``'s margin against the others as one."""
     if game.over:
-        points = game.points()
-        return points[0] - points[1]
+        return int(margin([float(points) for points in game.points()], me))
     values = []
     for code in game.legal_codes():
         child = game.copy()
         child.play_code(code)
-        values.append(python_minimax(child))
-    return absolute_best(game, values)
+        values.append(python_minimax(child, me))
+    return absolute_best(game, values, me)
 
 
 def test_solver_equals_the_pure_python_engine_on_the_last_deal():
@@ -228,18 +252,21 @@ def test_solve_refuses_a_bad_record_and_a_missing_position(tmp_path):
     assert "own rules" in assert_one_line_error(pasur("solve", str(path), "--players", "4"), 2)
 
 
-def expected_haft_khaj(clubs: list[int]) -> float:
-    """Haft Khaj, side 0 minus side 1, when each club still out goes either way with even chances;
-    exact once a side holds 7."""
+def expected_haft_khaj(clubs: list[int], me: int = 0) -> float:
+    """Haft Khaj as side ``me``'s margin (side 0 minus side 1 with two sides) when each club still
+    out goes to any side with even chances; exact once a side holds 7."""
+    sides, out = len(clubs), 13 - sum(clubs)
     if max(clubs) >= 7:
-        return 7 if clubs[0] >= 7 else -7
-    out, need = 13 - sum(clubs), 7 - clubs[0]
-    chance = sum(math.comb(out, taken) for taken in range(need, out + 1)) / 2**out
-    return 7 * (2 * chance - 1)
+        return margin([7.0 if held >= 7 else 0.0 for held in clubs], me)
+    chances = [
+        sum(math.comb(out, taken) * (sides - 1) ** (out - taken) for taken in range(7 - held, out + 1)) / sides**out
+        for held in clubs
+    ]
+    return margin([7 * chance for chance in chances], me)
 
 
-def expected_sur(game: Round, pack: list[Card]) -> float:
-    """The Sur the next deal's first player can expect on the table left, side 0 minus side 1:
+def expected_sur(game: Round, pack: list[Card], me: int = 0) -> float:
+    """The Sur the next deal's first player can expect on the table left, as side ``me``'s margin:
     the chance that four cards drawn from ``pack`` hold one that empties the table (and would
     score a Sur), times 5 and the points swept."""
     side = game.side_of(game.turn)
@@ -248,8 +275,9 @@ def expected_sur(game: Round, pack: list[Card]) -> float:
         return 0.0
     sweeping = [card for card in pack if card.rank != JACK and game.table in capture_takes(game.table, card)]
     chance = 1 - math.comb(len(pack) - len(sweeping), 4) / math.comb(len(pack), 4)
-    value = chance * (5 + card_points(game.table))
-    return value if side == 0 else -value
+    points = [0.0] * game.rules.sides
+    points[side] = chance * (5 + card_points(game.table))
+    return margin(points, me)
 
 
 def nearest(value: float) -> int:
@@ -257,25 +285,23 @@ def nearest(value: float) -> int:
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
-def deal_minimax(game: Round, deal: int, pack: list[Card]) -> int:
+def deal_minimax(game: Round, deal: int, pack: list[Card], me: int = 0) -> int:
     """Minimax over the Python engine to the end of ``deal``: the points taken by then (cards and
-    Surs, side 0 minus side 1), Haft Khaj as expected from the clubs still out and a Sur as
-    expected on the table left; the round's points if it ends."""
+    Surs), Haft Khaj as expected from the clubs still out and a Sur as expected on the table left;
+    the round's points if it ends; side 0 minus side 1, or side ``me``'s margin."""
     if game.over:
-        points = game.points()
-        return points[0] - points[1]
+        return int(margin([float(points) for points in game.points()], me))
     if game.deal > deal:
         score = game.breakdown()
-        taken = [side.total - side.haft_khaj for side in score]
-        return (
-            taken[0] - taken[1] + nearest(expected_haft_khaj([side.clubs for side in score]) + expected_sur(game, pack))
-        )
+        taken = int(margin([float(side.total - side.haft_khaj) for side in score], me))
+        expected = expected_haft_khaj([side.clubs for side in score], me) + expected_sur(game, pack, me)
+        return taken + nearest(expected)
     values = []
     for code in game.legal_codes():
         child = game.copy()
         child.play_code(code)
-        values.append(deal_minimax(child, deal, pack))
-    return absolute_best(game, values)
+        values.append(deal_minimax(child, deal, pack, me))
+    return absolute_best(game, values, me)
 
 
 def test_searching_to_the_end_of_the_deal_only():
@@ -379,8 +405,73 @@ def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
 def test_sampling_stops_at_the_node_limit():
     game = random_position(random.Random(34), Rules(), 40)
     assert all(values == [] for values in sampled_values(game, 10, 1, node_limit=1).values.values())
-    with pytest.raises(SolveError, match="two sides"):
-        sampled_values(random_position(random.Random(35), Rules(players=3), 30), 4, 1)
+
+
+# -- more than two sides: the mover against the others as one ------------------------------------
+
+
+def test_the_paranoid_search_equals_plain_minimax_with_more_sides():
+    rng = random.Random(38)
+    compared = too_wide = 0
+    while compared < POSITIONS // 3:
+        rules = PARANOID_OPTIONS[compared % len(PARANOID_OPTIONS)]
+        game = random_position(rng, rules, rng.randint(1, 12 if rules.compulsory_capture else 8))
+        if game.over:
+            continue
+        try:
+            value, moves, _nodes = native.minimax(game, rules.haft_khaj == "most", 5_000_000)
+        except RuntimeError:  # too wide for plain minimax: draw another
+            too_wide += 1
+            continue
+        assert paranoid(game) == (value, dict(moves)), (rules, compared)
+        assert value == max(dict(moves).values())  # the mover's own margin: it maximises
+        compared += 1
+    assert too_wide < POSITIONS // 10
+
+
+def test_the_paranoid_search_equals_the_pure_python_engine_on_the_last_deal():
+    rng = random.Random(39)
+    for index in range(40):
+        rules = PARANOID_OPTIONS[index % len(PARANOID_OPTIONS)]
+        game = random_position(rng, rules, rng.randint(1, 6))
+        if not game.over:
+            assert paranoid(game)[0] == python_minimax(game, me=game.side_of(game.turn)), (rules, index)
+
+
+def test_the_paranoid_search_to_the_end_of_the_deal():
+    rng = random.Random(40)
+    checked = 0
+    for index in range(120):
+        rules = PARANOID_OPTIONS[index % 2]
+        game = random_position(rng, rules, rng.randint(1, 47))
+        while not game.over and sum(hand.bit_count() for hand in game.hands) > 6:
+            game.play_code(rng.choice(game.legal_codes()))
+        if game.over:
+            continue
+        pack = [CARDS[card] for card in game.deck[game.dealt :]]
+        me = game.side_of(game.turn)
+        assert paranoid(game, deal_only=True)[0] == deal_minimax(game, game.deal, pack, me), index
+        checked += 1
+    assert checked >= 60
+
+
+def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average():
+    """With only the pack unseen (the mover holds the deal's last cards), every deal to the deal's
+    end is the position itself: its margin divided by (sides - 1)."""
+    rng = random.Random(41)
+    checked = 0
+    for index in range(160):
+        rules = PARANOID_OPTIONS[index % len(PARANOID_OPTIONS)]
+        game = random_position(rng, rules, rng.randint(1, 40))
+        while not game.over and any(hand for seat, hand in enumerate(game.hands) if seat != game.turn):
+            game.play_code(rng.choice(game.legal_codes()))
+        if game.over or len(game.legal_codes()) < 2:
+            continue
+        _value, moves = paranoid(game, deal_only=True)
+        found = sampled_values(game, 4, index, deal_only=True).values
+        assert found == {code: [value / (rules.sides - 1)] * 4 for code, value in moves.items()}, index
+        checked += 1
+    assert checked >= 15
 
 
 def greedy_value(game: Round, table: int, code: int, seat: int) -> int:

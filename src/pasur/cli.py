@@ -770,7 +770,7 @@ def analyze_command(
     """Judge every move of a record from the mover's view only: the expected final round points
     (side minus other side) of each legal move over sampled deals solved exactly, the best move,
     and what the move played lost, with its 95% interval; then a summary per round and player.
-    Two sides only: 2 players, or 4 in partnership."""
+    With 3 players, or 4 each for themselves: the mover's points minus the others' average."""
     match = _read_match(record)
     if any(seat >= match.rules.players for seat in seats):
         raise click.UsageError(f"--seat: this record has seats 0 to {match.rules.players - 1}")

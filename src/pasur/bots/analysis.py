@@ -6,8 +6,9 @@ legal move gets its expected final round points (the mover's side minus the othe
 same samples. The best move has the highest mean; a move's **loss** is the best mean minus its
 mean, with a 95% interval from the paired differences (the same deals for every move). A move is
 a **mistake** when it loses more than 1 point and the interval's low end is above 0, an
-**inaccuracy** when it loses more than 0.3 so, else good. Two sides only (2 players, or 4 in
-partnership).
+**inaccuracy** when it loses more than 0.3 so, else good. With 3 players, or 4 each for
+themselves, the values are the mover's points minus the others' average, the others searched as
+one coalition (:mod:`pasur.core.solver`).
 """
 
 from __future__ import annotations
@@ -84,9 +85,9 @@ Task = tuple[Rules, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int,
 
 def analysis_tasks(match: Match, seats: Iterable[int] | None, seed: int) -> list[Task]:
     """A task for every move of the chosen seats (all when None) in the match's rounds; a
-    :class:`SolveError` when the rules have more than two sides."""
+    :class:`SolveError` when the solver cannot judge them (no native core)."""
     if match.rounds:
-        problem = solve_problem(match.rounds[0])
+        problem = solve_problem(match.rounds[0], paranoid=True)
         if problem:
             raise SolveError(problem)
     chosen = set(range(match.rules.players) if seats is None else seats)

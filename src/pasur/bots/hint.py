@@ -1,8 +1,9 @@
 """A hint for the seat to play: the strongest bot's move, and why, in one line.
 
 The move comes from ``solver`` (sampled deals, each solved exactly) where it can decide, with what
-the move takes and how much better it is expected to do than the next best move; elsewhere (three
-sides, no native core) from ``pimc`` with what the move takes. Only the seat's view is used.
+the move takes and how much better it is expected to do than the next best move (with 3 sides or
+more: against the others' average); without the native core from ``pimc`` with what the move
+takes. Only the seat's view is used.
 """
 
 from __future__ import annotations

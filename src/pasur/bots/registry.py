@@ -3,6 +3,7 @@ choose from, and which callers may name a program."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,8 @@ BOT_DESCRIPTIONS = {
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
     "(options: playouts=N, ms=N, greedy=X)",
     "solver": "sampled deals of the unseen cards, weighted by the others' plays, each solved exactly to "
-    "the end of the deal; two sides only, else it plays as pimc (options: samples=N, ms=N, "
-    "horizon=deal|round, temper=X)",
+    "the end of the deal (with 3 or more sides against the others as one) (options: samples=N, ms=N, "
+    "nodes=N, horizon=deal|round, temper=X)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 _MAKERS: dict[str, Callable[..., Bot]] = {
@@ -122,7 +123,21 @@ def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False, al
 
 
 def _build(spec: str, name: str, options: dict[str, Any], seed: int | None) -> Bot:
-    try:
-        return {**_MAKERS, **OPEN_BOTS}[name](seed=seed, **options)
-    except TypeError as error:
-        raise ValueError(f"bot '{spec}': {error}") from None
+    maker = {**_MAKERS, **OPEN_BOTS}[name]
+    _check_options(spec, maker, options)
+    return maker(seed=seed, **options)
+
+
+def _check_options(spec: str, maker: Callable[..., Bot], options: dict[str, Any]) -> None:
+    """ValueError for an option the bot does not take, or a word where it takes a number."""
+    parameters = {key: str(value.annotation) for key, value in inspect.signature(maker).parameters.items()}
+    parameters.pop("seed", None)  # the caller's, not the spec's
+    for key, value in options.items():
+        kind = parameters.get(key)
+        if kind is None:
+            raise ValueError(f"bot '{spec}': no option '{key}' (its options: {', '.join(parameters) or 'none'})")
+        if "str" in kind:
+            continue
+        whole = "float" not in kind
+        if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+            raise ValueError(f"bot '{spec}': {key} must be a {'whole ' if whole else ''}number, not '{value}'")

@@ -11,8 +11,9 @@ passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weig
 moves of exactly the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has
 the measurements behind the defaults.
 
-Two sides only (2 players, or 4 in partnership), and only with the native core: otherwise it
-plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
+With 3 players, or 4 each for themselves, each deal is solved with the others as one coalition
+against its seat (a paranoid search, docs/SOLVER.md): values are its points minus the others'
+average. Without the native core it plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class SolverBot:
     #: Deals solved in one native call when a time budget is checked between calls.
     BATCH = 32
 
+    #: Nodes a decision searches at most (about 0.4 s): sampling stops after the deal that reaches
+    #: them. Only the widest deals meet it (the first plays of four players each for themselves).
+    DEFAULT_NODES = 2_000_000
+
     def __init__(
         self,
         samples: int | None = None,
@@ -53,11 +58,15 @@ class SolverBot:
         horizon: str = "deal",
         seed: int | None = None,
         temper: float = 2.0,
+        nodes: int = DEFAULT_NODES,
     ) -> None:
-        """``samples`` or ``ms`` bound each decision (both: whichever comes first). With ``ms``,
-        a deal whose search would take far longer is not solved: when not even the first one is,
-        the decision is ``pimc``'s."""
+        """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
+        the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
+        solved: when not even the first one is, the decision is ``pimc``'s."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
+        if nodes < 0:
+            raise ValueError("nodes must be 0 (no bound) or more")
+        self.nodes = nodes
         if horizon not in ("round", "deal"):
             raise ValueError('horizon must be "round" or "deal"')
         self.deal_only = horizon == "deal"
@@ -82,10 +91,10 @@ class SolverBot:
         return best[0] if len(best) == 1 else self._judge.choose(view, best)
 
     def mean_values(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float] | None:
-        """Each legal move's mean value over the sampled deals (the seat's side minus the other),
-        or None where the solver cannot decide: more than two sides, no native core, or not
-        even one deal solved within the time budget."""
-        if view.rules.sides != 2 or not native.available():
+        """Each legal move's mean value over the sampled deals (the seat's side minus the other,
+        or minus the others' average), or None where the solver cannot decide: no native core, or
+        not even one deal solved within the time budget."""
+        if not native.available():
             return None
         base = Round.from_view(view, self._rng)
         evidence = deal_evidence(view) if self.temper else []
@@ -102,6 +111,7 @@ class SolverBot:
             table_mb=self.table_mb,
             evidence=evidence,
             temper=self.temper or 1.0,
+            node_budget=self.nodes,
         )
         return found.means() or None
 

@@ -240,18 +240,16 @@ static PyObject *py_random_rounds(PyObject *self, PyObject *args) {
 
 /* -- the solver ------------------------------------------------------------------------------ */
 
-/* A solver for a round read from Python; NULL with the error set. */
+/* A solver for a round read from Python, for the side to move when there are more than two;
+ * NULL with the error set. */
 static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, unsigned long long node_limit,
                              round_t *r) {
     int sides = read_round(fields, r);
     if (sides < 0) return NULL;
-    if (sides != 2) {
-        PyErr_SetString(PyExc_ValueError, "the solver solves two sides only: 2 players, or 4 in partnership");
-        return NULL;
-    }
     for (int seat = 0; seat < r->players; seat++) {
-        if (r->side_of[seat] == r->side_of[(seat + 1) % r->players]) {
-            PyErr_SetString(PyExc_ValueError, "the solver needs the two sides to play in turn");
+        if (sides == 2 ? r->side_of[seat] == r->side_of[(seat + 1) % r->players] : r->side_of[seat] != seat) {
+            PyErr_SetString(PyExc_ValueError,
+                            "the solver needs two sides playing in turn, or every player a side of its own");
             return NULL;
         }
     }
@@ -260,7 +258,7 @@ static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, u
         return NULL;
     }
     solver_t *S = malloc(sizeof(solver_t));
-    if (!S || solver_init(S, r, most_clubs, table_bits) < 0) {
+    if (!S || solver_init(S, r, sides, r->side_of[r->turn], most_clubs, table_bits) < 0) {
         free(S);
         PyErr_NoMemory();
         return NULL;
@@ -284,13 +282,22 @@ static PyObject *solver_result(solver_t *S, PyObject *result) {
     return result;
 }
 
-/* Points taken so far this round that the rest cannot change: cards and Surs, side 0 minus 1. */
-static int points_taken(const round_t *r) {
-    return card_points(r->captured[0]) - card_points(r->captured[1]) + SUR_POINTS * (r->surs[0] - r->surs[1]);
+/* Points taken so far this round that the rest cannot change (cards and Surs) as me's coalition
+ * values them: side 0 minus side 1 with two sides. */
+static int points_taken(const solver_t *S, const round_t *r) {
+    int points[4];
+    for (int side = 0; side < S->sides; side++) points[side] = card_points(r->captured[side]) + SUR_POINTS * r->surs[side];
+    return margin(S, points);
 }
 
+/* Turns a value for the side to move into the solver's results' terms: side 0 minus side 1 with
+ * two sides, else the mover's (me's) margin. */
+static int result_sign(const solver_t *S, const round_t *r) { return coalition(S, r->side_of[r->turn]) == 0 ? 1 : -1; }
+
 /* solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes): values
- * are the round's final points, side 0 minus side 1, under perfect play by both sides. */
+ * are the round's final points under perfect play, side 0 minus side 1; with more than two sides
+ * the mover's side's points times (sides - 1) minus the others' together, the others playing as
+ * one. */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *fields;
     int most_clubs, table_bits;
@@ -302,7 +309,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (!S) return NULL;
     if (deal_only) S->horizon = r.dealt;
     position_t root = position_of(&r);
-    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
+    int base = points_taken(S, &r), sign = result_sign(S, &r);
     static uint64_t codes[MAX_NODE_MOVES];
     static int values[MAX_NODE_MOVES];
     int count = root.over ? 0 : root_values(S, &root, r.compulsory, codes, values);
@@ -321,7 +328,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             position_t child = at;
             int gain = solver_play(S, &child, step[i]);
             int rest = exact_value(S, &child);
-            if (gain - rest == value) {
+            if (combine(S, &at, &child, gain, rest) == value) {
                 PyObject *code = PyLong_FromUnsignedLongLong(step[i]);
                 if (!code || PyList_Append(line, code) < 0) Py_CLEAR(line);
                 Py_XDECREF(code);
@@ -347,19 +354,20 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 }
 
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
- * [, evidence, temper]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
+ * [, evidence, temper, node_budget]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
  * of `samples` deals of the cards `seat` (the mover) cannot see, dealt again at random from
  * `seed`, every move's value as solve() gives it (int32s, deal by deal) and the deal's weight
  * (doubles): how likely the plays of `evidence` ((seat, table, later, move) each) are with its
  * hands, passing up a gain g having likelihood exp(-g / temper). Stops early, with the deals
- * solved so far, at a deal that reaches the node limit. */
+ * solved so far, at a deal that reaches the node limit, and after the deal with which the nodes
+ * searched reach `node_budget` (0: none). */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
     PyObject *fields, *evidence_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
-    unsigned long long node_limit, seed;
+    unsigned long long node_limit, seed, node_budget = 0;
     double temper = 1;
-    if (!PyArg_ParseTuple(args, "OpiKpiiK|Od", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
-                          &samples, &seed, &evidence_list, &temper))
+    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdK", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
+                          &samples, &seed, &evidence_list, &temper, &node_budget))
         return NULL;
     evidence_t evidence[MAX_EVIDENCE];
     int evidence_count = 0;
@@ -417,9 +425,9 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         free(weights);
         return PyErr_NoMemory();
     }
-    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1, solved = 0;
+    int base = points_taken(S, &r), sign = result_sign(S, &r), solved = 0;
     uint64_t rng = seed, nodes = 0;
-    for (; solved < samples; solved++) {
+    for (; solved < samples && !(node_budget && nodes >= node_budget); solved++) {
         round_t deal = r;
         reshuffle_unseen(&deal, seat, &rng);
         solver_take_deck(S, &deal);
@@ -467,7 +475,7 @@ static PyObject *py_minimax(PyObject *self, PyObject *args) {
     solver_t *S = read_solver(fields, most_clubs, 0, node_limit, &r);
     if (!S) return NULL;
     position_t root = position_of(&r);
-    int base = points_taken(&r), sign = r.side_of[r.turn] == 0 ? 1 : -1;
+    int base = points_taken(S, &r), sign = result_sign(S, &r);
     static uint64_t codes[MAX_NODE_MOVES];
     int count = root.over ? 0 : hand_moves(root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
     if (count < 0) S->error = 1;
@@ -476,7 +484,7 @@ static PyObject *py_minimax(PyObject *self, PyObject *args) {
     for (int i = 0; moves && i < count && !S->error; i++) {
         position_t child = root;
         int gain = solver_play(S, &child, codes[i]);
-        int value = gain - plain_minimax(S, &child, 1);
+        int value = combine(S, &root, &child, gain, plain_minimax(S, &child, 1));
         if (value > best) best = value;
         PyObject *pair = Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * value);
         if (!pair || PyList_Append(moves, pair) < 0) Py_CLEAR(moves);

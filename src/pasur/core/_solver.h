@@ -1,9 +1,16 @@
 /* The exact open-deck solver: the value of a round's position when every card's place is known,
- * for two sides (2 players, or 4 in partnership), by alpha-beta search to the round's end.
+ * by alpha-beta search to the round's end.
  *
- * A position's value is the round's final point difference still to come, from the side to move's
- * point of view: what a move takes (its card points, and 5 for a Sur that counts) is added as it
- * is played, and the end-of-round sweep and Haft Khaj at the end. Everything that decides the rest
+ * With two sides (2 players, or 4 in partnership) a position's value is the round's final point
+ * difference still to come, from the side to move's point of view. With three or four sides (each
+ * player alone) the search is two-sided all the same: one side (`me`, the player the search is
+ * for) against the others as one coalition, the value being me's points times (sides - 1) minus
+ * the others' points together, for me's coalition (the others' coalition gets its negation). That
+ * margin is unchanged when every side's score moves by the same amount, so Surs, tit for tat or
+ * not, count 5 each for their side, and it is the most the others could make me lose if they
+ * played together (a paranoid search: a bound, not the value of a game they play each for
+ * themselves). What a move takes (its card points, and 5 for a Sur that counts, scaled by its
+ * side's weight) is added as it is played, and the end-of-round sweep and Haft Khaj at the end. Everything that decides the rest
  * of the round is in the key of the transposition table: the cards in the hands (whose owner is
  * fixed within a search), the table, the cards dealt, the turn, the side that captured last and
  * the clubs taken so far while Haft Khaj is undecided. What was taken before only adds points, so
@@ -31,19 +38,21 @@
 
 typedef struct {
     mask_t hands[4], table;
-    int dealt, turn, last, over, clubs[2];
+    int dealt, turn, last, over, clubs[4]; /* last: the side that captured last, -1 none */
 } position_t;
 
 typedef struct {
-    mask_t hands, table; /* the key: every hand's cards together, and the table */
+    mask_t hands, table; /* the key: every hand's cards together (above them, with more than two
+                            sides, sides 1-3's clubs), and the table */
     uint64_t best;       /* the best move found here, 0 when none */
-    uint32_t small;      /* the key's small fields (bits 0-13), the cards left to play (16-23), the search (24-31) */
+    uint32_t small;      /* the key's small fields (bits 0-14), the cards left to play (16-23), the search (24-31) */
     int16_t lower, upper;
 } entry_t;
 
 typedef struct {
     int players, first, compulsory, most_clubs;
-    int side_of[4], sur_ok[2], last_deal_sur[2];
+    int sides, me, weight; /* me: side 0 with two sides, else the side searched for; weight: sides - 1 */
+    int side_of[4], sur_ok[4], last_deal_sur[4];
     uint8_t deck[52];
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
     entry_t *entries;      /* NULL: no table */
@@ -111,13 +120,17 @@ static void solver_take_deck(solver_t *S, const round_t *r) {
     for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
 }
 
-static int solver_init(solver_t *S, const round_t *r, int most_clubs, int table_bits) {
+/* `me`: the side searched for when there are more than two (ignored with two). */
+static int solver_init(solver_t *S, const round_t *r, int sides, int me, int most_clubs, int table_bits) {
     S->players = r->players;
     S->first = r->first;
     S->compulsory = r->compulsory;
     S->most_clubs = most_clubs;
+    S->sides = sides;
+    S->me = sides == 2 ? 0 : me;
+    S->weight = sides - 1;
     for (int i = 0; i < 4; i++) S->side_of[i] = r->side_of[i];
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
         S->sur_ok[i] = r->sur_ok[i];
         S->last_deal_sur[i] = r->last_deal_sur[i];
     }
@@ -137,8 +150,28 @@ static position_t position_of(const round_t *r) {
     p.turn = r->turn;
     p.last = r->last_capturer;
     p.over = r->over;
-    for (int side = 0; side < 2; side++) p.clubs[side] = __builtin_popcountll(r->captured[side] & CLUB_CARDS);
+    for (int side = 0; side < 4; side++) p.clubs[side] = __builtin_popcountll(r->captured[side] & CLUB_CARDS);
     return p;
+}
+
+/* 0 for me's coalition, 1 for the others'; with two sides, the side itself. */
+static inline int coalition(const solver_t *S, int side) { return side != S->me; }
+
+/* What a point taken by `side` is worth to its coalition. */
+static inline int scale(const solver_t *S, int side) { return side == S->me ? S->weight : 1; }
+
+/* Side points (each side's) as me's coalition values them. */
+static int margin(const solver_t *S, const int *points) {
+    int value = 0;
+    for (int side = 0; side < S->sides; side++) value += side == S->me ? S->weight * points[side] : -points[side];
+    return value;
+}
+
+/* The value of a child position, for the side to move at `p`, from what the move took (`gain`)
+ * and the child's value for its own side to move. */
+static inline int combine(const solver_t *S, const position_t *p, const position_t *child, int gain, int rest) {
+    int same = coalition(S, S->side_of[p->turn]) == coalition(S, S->side_of[child->turn]);
+    return same ? gain + rest : gain - rest;
 }
 
 /* Play a move; what it takes for the mover's side (card points, and a Sur). */
@@ -156,6 +189,7 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
         p->last = side;
         gain = card_points(taken);
         if (makes_sur(p->table, card, side, p->dealt, S->sur_ok, S->last_deal_sur)) gain += SUR_POINTS;
+        gain *= scale(S, side);
     } else {
         p->table |= 1ULL << card;
     }
@@ -171,28 +205,33 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
     return gain;
 }
 
-/* Haft Khaj for side 0 minus side 1. */
-static int haft_khaj(const solver_t *S, int clubs0, int clubs1) {
-    if (S->most_clubs) return clubs0 > clubs1 ? HAFT_KHAJ_POINTS : clubs1 > clubs0 ? -HAFT_KHAJ_POINTS : 0;
-    return (clubs0 >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : 0) - (clubs1 >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : 0);
+/* Add Haft Khaj to each side's points: 7 or more clubs, or the most clubs (a tie scores nobody). */
+static void add_haft_khaj(const solver_t *S, const int *clubs, int *points) {
+    int most = 0, holders = 0;
+    for (int side = 0; side < S->sides; side++) {
+        if (clubs[side] > most) {
+            most = clubs[side];
+            holders = 0;
+        }
+        holders += clubs[side] == most;
+    }
+    for (int side = 0; side < S->sides; side++)
+        if (S->most_clubs ? clubs[side] == most && holders == 1 : clubs[side] >= HAFT_KHAJ_CLUBS)
+            points[side] += HAFT_KHAJ_POINTS;
 }
 
 /* At the round's end: the sweep of the table to the last capturer, and Haft Khaj; for the side
  * whose turn it would be. */
 static int final_value(const solver_t *S, const position_t *p) {
-    int clubs0 = p->clubs[0], clubs1 = p->clubs[1], value = 0;
+    int clubs[4], points[4] = {0};
+    memcpy(clubs, p->clubs, sizeof(clubs));
     if (p->last >= 0) {
-        int points = card_points(p->table), clubs = __builtin_popcountll(p->table & CLUB_CARDS);
-        if (p->last == 0) {
-            value += points;
-            clubs0 += clubs;
-        } else {
-            value -= points;
-            clubs1 += clubs;
-        }
+        points[p->last] += card_points(p->table);
+        clubs[p->last] += __builtin_popcountll(p->table & CLUB_CARDS);
     }
-    value += haft_khaj(S, clubs0, clubs1);
-    return S->side_of[p->turn] == 0 ? value : -value;
+    add_haft_khaj(S, clubs, points);
+    int value = margin(S, points);
+    return coalition(S, S->side_of[p->turn]) == 0 ? value : -value;
 }
 
 /* The cards that would sweep `table` for a Sur (a table of numerals worth 10 or less together:
@@ -216,11 +255,24 @@ static double chance_of_any(int pool, int wanted, int hand) {
     return 1 - none;
 }
 
+/* The chance that a side holding `clubs` ends with 7 or more when each of the `out` clubs still
+ * out goes to it with chance 1/`sides`. */
+static double chance_of_haft_khaj(int clubs, int out, int sides) {
+    if (clubs >= HAFT_KHAJ_CLUBS) return 1;
+    double chance = 0, each = 1.0 / sides, term = pow(1 - each, out); /* P(k of out), from k = 0 */
+    for (int k = 0; k <= out; k++) {
+        if (clubs + k >= HAFT_KHAJ_CLUBS) chance += term;
+        term = term * (out - k) / (k + 1) * each / (1 - each);
+    }
+    return chance;
+}
+
 /* At the horizon (the end of the deal searched), for the side to move (the next deal's first
- * player): Haft Khaj as expected when each club still out goes to either side with even chances
- * (exact once decided), and a Sur on the table left as expected when this player's four new cards
- * are drawn from the pack (the chance that one of them sweeps it, times the Sur and the points
- * swept); to the nearest point. The other points still to win are not guessed. */
+ * player): Haft Khaj as expected when each club still out goes to any side with even chances
+ * (exact once decided; with more than two sides "the most clubs" is valued as "7 or more"), and a
+ * Sur on the table left as expected when this player's four new cards are drawn from the pack (the
+ * chance that one of them sweeps it, times the Sur and the points swept); to the nearest point.
+ * The other points still to win are not guessed. */
 static int horizon_value(const solver_t *S, const position_t *p) {
     double sur = 0;
     mask_t sweeping = sur_cards(p->table);
@@ -228,22 +280,18 @@ static int horizon_value(const solver_t *S, const position_t *p) {
     if (sweeping && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) {
         mask_t pool = S->pack_after[S->horizon];
         sur = chance_of_any(__builtin_popcountll(pool), __builtin_popcountll(pool & sweeping), 4) *
-              (SUR_POINTS + card_points(p->table));
+              (SUR_POINTS + card_points(p->table)) * scale(S, side);
     }
-    double haft;
-    if (p->clubs[0] >= HAFT_KHAJ_CLUBS || p->clubs[1] >= HAFT_KHAJ_CLUBS) {
-        haft = p->clubs[0] >= HAFT_KHAJ_CLUBS ? HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
-    } else { /* P(side 0 takes at least 7 - clubs[0] of the `out` clubs), each with chance 1/2 */
-        int out = 13 - p->clubs[0] - p->clubs[1], need = HAFT_KHAJ_CLUBS - p->clubs[0];
-        double ways = 0, choose = 1;
-        for (int k = 0; k <= out; k++) {
-            if (k >= need) ways += choose;
-            choose = choose * (out - k) / (k + 1);
-        }
-        double chance = ways / (double)(1 << out);
-        haft = HAFT_KHAJ_POINTS * (2 * chance - 1);
+    int out = 13;
+    for (int other = 0; other < S->sides; other++) out -= p->clubs[other];
+    double haft = 0;
+    for (int other = 0; other < S->sides; other++) {
+        int decided = p->clubs[other] >= HAFT_KHAJ_CLUBS;
+        for (int rival = 0; rival < S->sides; rival++) decided |= p->clubs[rival] >= HAFT_KHAJ_CLUBS;
+        double chance = decided ? p->clubs[other] >= HAFT_KHAJ_CLUBS : chance_of_haft_khaj(p->clubs[other], out, S->sides);
+        haft += (other == S->me ? S->weight : -1) * HAFT_KHAJ_POINTS * chance;
     }
-    return (int)lround((side == 0 ? haft : -haft) + sur);
+    return (int)lround((coalition(S, side) == 0 ? haft : -haft) + sur);
 }
 
 /* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
@@ -254,34 +302,54 @@ static int club_state(const position_t *p) {
     return p->clubs[0];
 }
 
-/* Cheap bounds on the value: every point card still out, Haft Khaj while open, and a Sur for a
- * side at each of its turns where one could count. */
+/* Cheap bounds on the value: each coalition could win every point card still in play, a Sur at
+ * each of its plays where one could count, Haft Khaj while open (and, at a deal horizon, the Sur
+ * expected after it: at most 5 and the points then on the table); scaled by what its points are
+ * worth to it. */
 static void value_bounds(const solver_t *S, const position_t *p, int *lower, int *upper) {
     mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
-    int points = card_points(hands | p->table | S->pack_after[p->dealt]);
-    int plays = __builtin_popcountll(hands) + 52 - p->dealt;
-    int before_last = p->dealt < 52 ? plays - 4 * S->players : 0;
-    int mover = S->side_of[p->turn];
-    /* the mover plays the 1st, 3rd, ... of the plays left, the other side the rest */
-    int mover_before = (before_last + 1) / 2, other_before = before_last / 2;
-    int mover_last = (plays + 1) / 2 - mover_before, other_last = plays / 2 - other_before;
-    int mover_surs = (S->sur_ok[mover] ? mover_before : 0) + (S->last_deal_sur[mover] ? mover_last : 0);
-    int other_surs = (S->sur_ok[!mover] ? other_before : 0) + (S->last_deal_sur[!mover] ? other_last : 0);
-    int state = club_state(p), haft_low = -HAFT_KHAJ_POINTS, haft_high = HAFT_KHAJ_POINTS;
-    if (state >= 14) {
-        int haft = (state == 14) == (mover == 0) ? HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
-        haft_low = haft_high = haft;
+    mask_t cards = hands | p->table | (S->horizon ? 0 : S->pack_after[p->dealt]);
+    int points = card_points(cards);
+    int later_deals = S->horizon ? 0 : (52 - p->dealt) / (4 * S->players);
+    int gains[2] = {points, points};
+    if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
+    for (int seat = 0; seat < S->players; seat++) {
+        int side = S->side_of[seat], now = __builtin_popcountll(p->hands[seat]);
+        int surs = now * (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side];
+        if (later_deals) surs += 4 * (later_deals - 1) * S->sur_ok[side] + 4 * S->last_deal_sur[side];
+        gains[coalition(S, side)] += SUR_POINTS * surs;
     }
-    *lower = -points - SUR_POINTS * other_surs + haft_low;
-    *upper = points + SUR_POINTS * mover_surs + haft_high;
+    int haft = 0, decided = -1; /* Haft Khaj, for me's coalition, once a side holds 7 clubs */
+    for (int side = 0; side < S->sides; side++)
+        if (p->clubs[side] >= HAFT_KHAJ_CLUBS) decided = side;
+    if (decided >= 0) {
+        haft = decided == S->me ? S->weight * HAFT_KHAJ_POINTS : -HAFT_KHAJ_POINTS;
+    } else {
+        gains[0] += HAFT_KHAJ_POINTS;
+        gains[1] += HAFT_KHAJ_POINTS;
+    }
+    int mine = coalition(S, S->side_of[p->turn]) == 0;
+    int high = S->weight * gains[0] + haft, low = -gains[1] + haft; /* for me's coalition */
+    *lower = mine ? low : -high;
+    *upper = mine ? high : -low;
 }
 
 /* -- the transposition table ----------------------------------------------------------------- */
 
-#define KEY_BITS 0xFF003FFFu /* the small fields and the search's tag */
+#define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
+#define CARD_BITS ((1ULL << 52) - 1)
 
 static inline uint32_t small_key(const solver_t *S, const position_t *p) {
-    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | club_state(p) << 10) | S->search_tag;
+    int clubs = S->sides == 2 ? club_state(p) : p->clubs[0];
+    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | clubs << 11) | S->search_tag;
+}
+
+/* The key's cards: every hand's together, and above them sides 1-3's clubs when there are more
+ * than two sides. */
+static inline mask_t hands_key(const solver_t *S, const position_t *p) {
+    mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
+    if (S->sides > 2) hands |= (mask_t)(p->clubs[1] | p->clubs[2] << 4 | p->clubs[3] << 8) << 52;
+    return hands;
 }
 
 static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p, uint32_t small) {
@@ -300,7 +368,7 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
     uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
     h ^= h >> 31;
     entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
-    uint32_t left = (uint32_t)(__builtin_popcountll(hands) + 52 - p->dealt);
+    uint32_t left = (uint32_t)(__builtin_popcountll(hands & CARD_BITS) + 52 - p->dealt);
     entry_t *e = NULL;
     for (int i = 0; i < 2 && !e; i++)
         if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & KEY_BITS) == small)
@@ -380,6 +448,17 @@ static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint
 
 /* -- the search ------------------------------------------------------------------------------ */
 
+static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply);
+
+/* The value of the move to `child` (which took `gain`) for the side to move at `p`, searched with
+ * the window (alpha, beta) of that side. */
+static int child_search(solver_t *S, const position_t *p, const position_t *child, int gain, int alpha, int beta,
+                        int ply) {
+    if (coalition(S, S->side_of[p->turn]) == coalition(S, S->side_of[child->turn]))
+        return gain + search(S, child, alpha - gain, beta - gain, ply);
+    return gain - search(S, child, gain - beta, gain - alpha, ply);
+}
+
 /* Fail-soft principal-variation search: a value v with v <= alpha meaning "at most v", v >= beta
  * "at least v", anything between exact. */
 static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply) {
@@ -394,7 +473,7 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     value_bounds(S, p, &lower, &upper);
     if (upper <= alpha) return upper;
     if (lower >= beta) return lower;
-    mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
+    mask_t hands = hands_key(S, p);
     uint32_t small = small_key(S, p);
     uint64_t hint = 0;
     if (S->entries) {
@@ -419,10 +498,10 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         int gain = solver_play(S, &child, codes[i]);
         int value;
         if (i == 0) {
-            value = gain - search(S, &child, gain - beta, gain - floor, ply + 1);
+            value = child_search(S, p, &child, gain, floor, beta, ply + 1);
         } else {
-            value = gain - search(S, &child, gain - floor - 1, gain - floor, ply + 1);
-            if (value > floor && value < beta) value = gain - search(S, &child, gain - beta, gain - value + 1, ply + 1);
+            value = child_search(S, p, &child, gain, floor, floor + 1, ply + 1);
+            if (value > floor && value < beta) value = child_search(S, p, &child, gain, value - 1, beta, ply + 1);
         }
         if (value > best) {
             best = value;
@@ -465,7 +544,7 @@ static int root_values(solver_t *S, const position_t *root, int compulsory, uint
         } else {
             position_t child = *root;
             int gain = solver_play(S, &child, codes[i]);
-            values[i] = gain - exact_value(S, &child);
+            values[i] = combine(S, root, &child, gain, exact_value(S, &child));
         }
     }
     return count;
@@ -490,7 +569,7 @@ static int plain_minimax(solver_t *S, const position_t *p, int ply) {
     for (int i = 0; i < count; i++) {
         position_t child = *p;
         int gain = solver_play(S, &child, codes[i]);
-        int value = gain - plain_minimax(S, &child, ply + 1);
+        int value = combine(S, p, &child, gain, plain_minimax(S, &child, ply + 1));
         if (value > best) best = value;
     }
     return best;

@@ -106,7 +106,9 @@ def solve(
     game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool = False
 ) -> tuple[int, list[tuple[int, int]], list[int], int]:
     """The exact solver (see :mod:`pasur.core.solver`): value, each legal move's value, a
-    principal line and the nodes searched; ``deal_only`` stops at the end of the current deal."""
+    principal line and the nodes searched; ``deal_only`` stops at the end of the current deal.
+    Values are side 0 minus side 1; with more than two sides, the mover's points times
+    (sides - 1) minus the others' together, the others playing as one."""
     value, moves, line, nodes = _core().solve(round_fields(game), most_clubs, table_bits, node_limit, deal_only)
     return value, moves, line, nodes
 
@@ -121,14 +123,26 @@ def solve_samples(
     seed: int,
     evidence: Sequence[tuple[int, int, int, int]] = (),
     temper: float = 1.0,
+    node_budget: int = 0,
 ) -> tuple[list[int], bytes, bytes]:
     """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
     ``seed``): the legal moves, every move's value for each deal solved before the node limit
-    stopped one (int32s, deal by deal, side 0 minus side 1), and each deal's weight (doubles): how
+    stopped one (int32s, deal by deal, as :func:`solve` gives them), and each deal's weight (doubles): how
     likely the others' plays in ``evidence`` (seat, table seen, cards it played later, move) are
-    with its hands."""
+    with its hands. Sampling stops after the deal with which the nodes searched reach
+    ``node_budget`` (0: no budget)."""
     codes, values, _solved, _nodes, weights = _core().solve_samples(
-        round_fields(game), most_clubs, table_bits, node_limit, deal_only, game.turn, samples, seed, evidence, temper
+        round_fields(game),
+        most_clubs,
+        table_bits,
+        node_limit,
+        deal_only,
+        game.turn,
+        samples,
+        seed,
+        evidence,
+        temper,
+        node_budget,
     )
     return codes, values, weights
 

@@ -4,7 +4,10 @@
 The search is native (``_solver.h``; docs/SOLVER.md has the method). A value is the round's final
 point difference, side 0 minus side 1, the points already taken this round included, under the
 rules in force (Sur and its cut-off from the banked scores, the last capturer's sweep, Haft Khaj).
-Two sides only: 2 players, or 4 in partnership.
+:func:`solve` takes two sides only: 2 players, or 4 in partnership. With 3 players, or 4 each for
+themselves, :func:`sampled_values` searches the mover against the others as one coalition (a
+paranoid search, the sound two-sided approximation docs/SOLVER.md describes): a value is then the
+mover's points minus the others' average.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ ENTRY_BYTES = 32
 
 
 class SolveError(ValueError):
-    """A position the solver cannot take: more than two sides, no native core, or a limit reached."""
+    """A position the solver cannot take: more than two sides (for an exact value), no native core,
+    or a limit reached."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +83,10 @@ class Solution:
         }
 
 
-def solve_problem(game: Round) -> str | None:
-    """Why the solver cannot take this round's position, or None when it can."""
-    if game.rules.sides != 2:
+def solve_problem(game: Round, paranoid: bool = False) -> str | None:
+    """Why the solver cannot take this round's position, or None when it can; ``paranoid`` takes
+    more than two sides (the mover against the others as one)."""
+    if game.rules.sides != 2 and not paranoid:
         return (
             f"the solver solves two sides only (2 players, or 4 in partnership); "
             f"this round has {game.rules.sides} sides ({game.players} players"
@@ -120,10 +125,11 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
 
 @dataclass(frozen=True, slots=True)
 class Samples:
-    """Each legal move's values for the side to move (its side minus the other) over the deals
-    solved, and each deal's weight (1 unless plays were given as evidence)."""
+    """Each legal move's values for the side to move (its points minus the other side's, or with
+    more than two sides minus the others' average) over the deals solved, and each deal's weight
+    (1 unless plays were given as evidence)."""
 
-    values: dict[MoveCode, list[int]]
+    values: dict[MoveCode, list[float]]
     weights: list[float]
 
     def means(self) -> dict[MoveCode, float]:
@@ -152,15 +158,18 @@ def sampled_values(
     table_mb: float = DEFAULT_TABLE_MB,
     evidence: Sequence[Evidence] = (),
     temper: float = 1.0,
+    node_budget: int = 0,
 ) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
     cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
     same deals for every move). With ``evidence``, each deal is weighted by how likely those plays
     are with its hands, a player passing up an immediate gain of g points with likelihood
     exp(-g / ``temper``). With ``node_limit``, sampling stops at the first deal that needs more
-    nodes: the lists are then shorter, possibly empty. :class:`SolveError` when the position
-    cannot be solved."""
-    problem = solve_problem(game)
+    nodes: the lists are then shorter, possibly empty; with ``node_budget``, after the deal with
+    which the nodes searched in all reach it. With more than two sides, the mover plays
+    against the others as one coalition (:class:`Samples` says what a value is then).
+    :class:`SolveError` when the position cannot be solved."""
+    problem = solve_problem(game, paranoid=True)
     if problem:
         raise SolveError(problem)
     if game.over:
@@ -168,7 +177,16 @@ def sampled_values(
     bits = _table_bits(table_mb) if table_mb > 0 else 0
     try:
         codes, raw, raw_weights = native.solve_samples(
-            game, game.rules.haft_khaj == "most", bits, node_limit, deal_only, samples, seed, evidence, temper
+            game,
+            game.rules.haft_khaj == "most",
+            bits,
+            node_limit,
+            deal_only,
+            samples,
+            seed,
+            evidence,
+            temper,
+            node_budget,
         )
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
@@ -176,9 +194,11 @@ def sampled_values(
     values.frombytes(raw)
     weights = array("d")
     weights.frombytes(raw_weights)
-    sign = 1 if game.side_of(game.turn) == 0 else -1
+    sides = game.rules.sides
+    # two sides: side 0 minus side 1; more: the mover's points times (sides - 1) minus the others'
+    scale = (1 if game.side_of(game.turn) == 0 else -1) if sides == 2 else 1 / (sides - 1)
     return Samples(
-        {code: [sign * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)},
+        {code: [scale * value for value in values[index :: len(codes)]] for index, code in enumerate(codes)},
         weights.tolist(),
     )
 
