@@ -565,6 +565,7 @@ def _agree_to_programs(path: str, commands: list[str]) -> None:
     show_default=True,
     help="WebSocket messages one address may send",
 )
+@click.option("--upgrade", is_flag=True, help="bring an older database's schema forward first (as pasur db upgrade)")
 def serve(
     host: str,
     port: int,
@@ -578,6 +579,7 @@ def serve(
     connections_per_address: int,
     spectators: int,
     messages_per_second: int,
+    upgrade: bool,
 ) -> None:
     """Serve the web game: tables against bots or with friends, in the browser.
 
@@ -588,6 +590,7 @@ def serve(
 
         from .server.app import create_app
         from .server.guard import guarded_http
+        from .server.schema import SchemaMismatch
         from .server.settings import ServerSettings
         from .server.store import DEFAULT_DATABASE
     except ImportError:
@@ -618,7 +621,9 @@ def serve(
     from sqlalchemy.exc import SQLAlchemyError
 
     try:
-        app = create_app(database or DEFAULT_DATABASE, settings)
+        app = create_app(database or DEFAULT_DATABASE, settings, upgrade)
+    except SchemaMismatch as error:
+        raise click.ClickException(str(error)) from None
     except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
         raise click.ClickException(f"cannot open the database: {error}") from None
     click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")
@@ -634,6 +639,72 @@ def serve(
         ws_per_message_deflate=False,  # states are a few KB: compressing each cost more than it saved
         timeout_keep_alive=5,
     )
+
+
+@cli.group(name="db")
+def db() -> None:
+    """The web server's database: its schema version, and upgrades."""
+
+
+def _database_engine(database: str | None) -> Any:
+    """An engine over ``database`` (the server's default when None), or a one-line error."""
+    try:
+        from sqlalchemy import create_engine
+
+        from .server.store import DEFAULT_DATABASE
+
+        return create_engine(database or DEFAULT_DATABASE)
+    except ImportError:
+        raise click.ClickException("the database needs the web extra: pip install 'pasur[web]'") from None
+    except ValueError as error:  # sqlalchemy.exc.ArgumentError: not a URL
+        raise click.ClickException(f"cannot open the database: {error}") from None
+
+
+DATABASE_OPTION = click.option(
+    "--database", default=None, metavar="URL", help="SQLAlchemy URL [sqlite:///pasur-server.db]"
+)
+
+
+@db.command(name="upgrade")
+@DATABASE_OPTION
+def db_upgrade(database: str | None) -> None:
+    """Bring the database's schema to this pasur's version, keeping every table (back it up first)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .server.schema import SchemaMismatch, upgrade_schema
+
+    engine = _database_engine(database)
+    try:
+        before, after = upgrade_schema(engine)
+    except SchemaMismatch as error:
+        raise click.ClickException(str(error)) from None
+    except (SQLAlchemyError, OSError) as error:
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    finally:
+        engine.dispose()
+    if before == after:
+        click.echo(f"the database is at schema version {after} already")
+    else:
+        click.echo(f"the database's schema went from version {before or '(empty)'} to {after}")
+
+
+@db.command(name="version")
+@DATABASE_OPTION
+def db_version(database: str | None) -> None:
+    """Say the database's schema version and this pasur's."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .server.schema import database_version, head_version
+
+    engine = _database_engine(database)
+    try:
+        with engine.connect() as connection:
+            found = database_version(connection)
+    except (SQLAlchemyError, OSError) as error:
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    finally:
+        engine.dispose()
+    click.echo(f"database: {found or '(empty)'}; this pasur: {head_version()}")
 
 
 @cli.command(name="solve")

@@ -200,10 +200,13 @@ class RateLimit:
         return True
 
 
-def create_app(database: str = DEFAULT_DATABASE, settings: ServerSettings | None = None) -> FastAPI:
-    """The app over a database URL (SQLite file by default, or PostgreSQL), within ``settings``."""
+def create_app(
+    database: str = DEFAULT_DATABASE, settings: ServerSettings | None = None, upgrade: bool = False
+) -> FastAPI:
+    """The app over a database URL (SQLite file by default, or PostgreSQL), within ``settings``;
+    ``upgrade`` brings an older database's schema forward."""
     settings = settings or ServerSettings()
-    store = Store(database)
+    store = Store(database, upgrade)
     bots = BotPool(
         server_levels(settings.bot_ms, settings.extra_levels), settings.bot_workers, settings.bot_delay, settings.bot_ms
     )

@@ -1,5 +1,7 @@
 """Where tables live between restarts: SQLAlchemy, SQLite by default, PostgreSQL by URL. A table
-is its settings and seed plus every move in order; its state is the engine replaying them."""
+is its settings and seed plus every move in order; its state is the engine replaying them. The
+schema is versioned (:mod:`pasur.server.schema`): the models here are what its newest version
+holds, and a test keeps the two the same."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .errors import StorageUnavailable
+from .schema import ensure_schema
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -103,12 +106,18 @@ class StoredMove:
 class Store:
     """Reads and writes tables and moves; every write is committed before it returns."""
 
-    def __init__(self, url: str = DEFAULT_DATABASE) -> None:
+    def __init__(self, url: str = DEFAULT_DATABASE, upgrade: bool = False) -> None:
+        """Open the database at ``url``: an empty one is built, an older one upgraded only when
+        ``upgrade`` (else :class:`pasur.server.schema.SchemaMismatch` says how)."""
         self.url = url
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        try:
+            ensure_schema(self.engine, upgrade)
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     @_storage
     def create_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:

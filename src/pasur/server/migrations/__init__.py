@@ -1,0 +1,1 @@
+"""The database's schema, version by version: Alembic migrations (see pasur.server.schema)."""

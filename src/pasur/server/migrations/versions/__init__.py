@@ -1,0 +1,1 @@
+"""One file a schema version, each upgrading from the one before."""

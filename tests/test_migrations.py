@@ -1,0 +1,128 @@
+"""The server's schema is versioned: a database as the server stored it at commit 6b2f8fd (before
+versioning) is refused until upgraded, then upgraded keeps every table: the unfinished ones play on
+to the end and the finished one replays. A version this pasur does not know is refused; the
+migrations build exactly the models the store uses. On SQLite, and on PostgreSQL when
+``PASUR_TEST_POSTGRES`` names one (scripts/test.sh starts one)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("alembic")
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from pasur import from_record
+from pasur.server.app import create_app
+from pasur.server.schema import SchemaMismatch, head_version
+from pasur.server.store import Base, Store
+
+from .test_cli import assert_one_line_error, pasur
+from .test_server import TEST_SETTINGS, play_to_the_end, seated
+
+OLD = json.loads((Path(__file__).parent / "data" / "server-6b2f8fd.json").read_text())
+POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL"))]
+
+
+def _drop_everything() -> None:
+    engine = create_engine(POSTGRES or "")
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE IF EXISTS chat, moves, tables, alembic_version CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture
+def empty(request, tmp_path) -> Iterator[Callable[[str], str]]:
+    """Gives a database URL with no tables in it (by name, for SQLite); PostgreSQL's is left
+    empty again afterwards, for the other tests that share it."""
+    kind = request.node.callspec.params["kind"]
+    yield lambda name: f"sqlite:///{tmp_path / name}" if kind == "sqlite" else (_drop_everything(), POSTGRES or "")[1]
+    if kind != "sqlite":
+        _drop_everything()
+
+
+def old_database(url: str) -> str:
+    """``url`` given the schema and rows the server had at commit 6b2f8fd."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for statement in OLD["schema"]:
+            connection.execute(text(statement))
+        for name in ("tables", "moves"):
+            for row in OLD[name]:
+                columns = ", ".join(row)
+                connection.execute(text(f"INSERT INTO {name} ({columns}) VALUES (:{', :'.join(row)})"), row)
+    engine.dispose()
+    return url
+
+
+def stored_tables() -> dict[str, dict[str, Any]]:
+    return {row["id"]: row for row in OLD["tables"]}
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_an_unversioned_database_is_refused_then_upgraded_and_keeps_every_table(kind, empty):
+    url = old_database(empty("old.db"))
+    with pytest.raises(SchemaMismatch, match=r"older than this pasur.s .*pasur db upgrade"):
+        Store(url)
+    refusal = assert_one_line_error(pasur("serve", "--database", url, "--port", "1"), 1)
+    assert "schema version 0001" in refusal and "--upgrade" in refusal
+    assert pasur("db", "version", "--database", url).stdout.strip() == f"database: 0001; this pasur: {head_version()}"
+    upgraded = pasur("db", "upgrade", "--database", url)
+    assert upgraded.returncode == 0 and f"from version 0001 to {head_version()}" in upgraded.stdout
+    assert "already" in pasur("db", "upgrade", "--database", url).stdout
+
+    tables = stored_tables()
+    settings = dataclasses.replace(TEST_SETTINGS, messages_per_second=100_000)  # the test answers at once
+    with TestClient(create_app(url, settings)) as client:
+        for table_id, row in tables.items():
+            moves = [move for move in OLD["moves"] if move["table_id"] == table_id]
+            if row["status"] == "finished":
+                record = client.get(f"/api/tables/{table_id}/record")
+                assert record.status_code == 200, record.text
+                replayed = from_record(record.json())
+                assert sum(len(game.history) for game in replayed.rounds) == len(moves)
+                assert client.get(f"/api/tables/{table_id}/replay").status_code == 200
+                continue
+            with seated(client, table_id, OLD["tokens"][table_id], since=0) as socket:
+                frames: list[dict[str, Any]] = []
+                final = play_to_the_end(socket, frames)
+            assert final["winner"] is not None and final["version"] > len(moves)
+            record = client.get(f"/api/tables/{table_id}/record").json()
+            played = [move["card"] for game in record["rounds"] for move in game["moves"]]
+            assert played[: len(moves)] == [move["move"].split("x")[0] for move in moves]  # the stored moves stand
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_serve_upgrade_brings_the_database_forward_and_a_new_database_is_built(kind, empty):
+    url = old_database(empty("old.db"))
+    Store(url, upgrade=True).close()
+    Store(url).close()  # now at this pasur's version: opened as it is
+    store = Store(empty("new.db"))
+    with store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    store.close()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_database_of_a_version_this_pasur_does_not_know_is_refused(kind, empty):
+    url = empty("new.db")
+    Store(url).close()
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    for opened in (lambda: Store(url), lambda: Store(url, upgrade=True)):
+        with pytest.raises(SchemaMismatch, match="9999, which this pasur does not know"):
+            opened()
+    assert "does not know" in assert_one_line_error(pasur("db", "upgrade", "--database", url), 1)
