@@ -110,6 +110,7 @@ def test_bot_specs():
         ("pimc:playouts=2.5", "playouts must be a whole number"),
         ("solver:temper=warm", "temper must be a number, not 'warm'"),
         ("solver:nodes=-1", "nodes must be 0"),
+        ("solver:match=2", "match must be 1"),
         ("ismcts:iterations", "KEY=VALUE"),
         ("exec:", "needs a command"),
         ("ismcts:iterations=0", "at least 1"),

@@ -11,6 +11,12 @@ passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weig
 moves of exactly the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has
 the measurements behind the defaults.
 
+With **match sense** (``match=1``; two sides) it plays for the match rather than the round: each
+sample's final round difference becomes the chance of winning the match from the banked scores
+(:mod:`pasur.bots.match_sense`), and the move with the best mean chance is played, the round's
+points deciding between moves of equal chance. It is off by default: on 2,000 duplicate endgames
+it won no more matches than playing for points (docs/STRENGTH.md).
+
 With 3 players, or 4 each for themselves, each deal is solved with the others as one coalition
 against its seat (a paranoid search, docs/SOLVER.md): values are its points minus the others'
 average. Without the native core it plays as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
@@ -23,8 +29,10 @@ from collections.abc import Sequence
 
 from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
-from ..core.solver import DEFAULT_TABLE_MB, Evidence, sampled_within
+from ..core.scoring import SUR_POINTS
+from ..core.solver import DEFAULT_TABLE_MB, Evidence, Samples, sampled_within
 from .expert import ExpertBot
+from .match_sense import MatchSense
 from .pimc import PimcBot
 from .playout import budget
 
@@ -59,6 +67,7 @@ class SolverBot:
         seed: int | None = None,
         temper: float = 2.0,
         nodes: int = DEFAULT_NODES,
+        match: int = 0,
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
@@ -67,6 +76,9 @@ class SolverBot:
         if nodes < 0:
             raise ValueError("nodes must be 0 (no bound) or more")
         self.nodes = nodes
+        if match not in (0, 1):
+            raise ValueError("match must be 1 (play for the match) or 0 (for the round's points)")
+        self.match_sense = bool(match)
         if horizon not in ("round", "deal"):
             raise ValueError('horizon must be "round" or "deal"')
         self.deal_only = horizon == "deal"
@@ -83,17 +95,40 @@ class SolverBot:
         """The move with the best mean exact value over the sampled deals."""
         if len(legal) == 1:
             return legal[0]
-        means = self.mean_values(view, legal)
-        if means is None:
+        found = self.sampled(view, legal)
+        if found is None:
             return self._fallback.choose(view, legal)
-        top = max(means.values())
-        best = [move for move in legal if means[move.code] >= top - 1e-9]
+        means = found.means()
+        sense = self._match_sense(view)
+        chances = found.means(sense.win_chance) if sense else {}
+        top = max((round(chances.get(move.code, 0.0), 9), means[move.code]) for move in legal)
+        best = [
+            move
+            for move in legal
+            if round(chances.get(move.code, 0.0), 9) == top[0] and means[move.code] >= top[1] - 1e-9
+        ]
         return best[0] if len(best) == 1 else self._judge.choose(view, best)
+
+    def _match_sense(self, view: SeatView) -> MatchSense | None:
+        """What a round's end is worth in match wins for this seat, where match sense applies."""
+        rules = view.rules
+        if not (self.match_sense and MatchSense.applies(rules)):
+            return None
+        side = view.side
+        fewest = min(view.surs) if rules.sur_cancel else 0
+        sur_points = SUR_POINTS * sum(count - fewest for count in view.surs)
+        pack = view.pack if self.deal_only else 0
+        return MatchSense(rules, view.scores[side], view.scores[1 - side], sur_points, pack)
 
     def mean_values(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float] | None:
         """Each legal move's mean value over the sampled deals (the seat's side minus the other,
         or minus the others' average), or None where the solver cannot decide: no native core, or
         not even one deal solved within the time budget."""
+        found = self.sampled(view, legal)
+        return found.means() if found else None
+
+    def sampled(self, view: SeatView, legal: Sequence[Move]) -> Samples | None:
+        """Each legal move's values over the sampled deals, or None as for :meth:`mean_values`."""
         if not native.available():
             return None
         base = Round.from_view(view, self._rng)
@@ -113,7 +148,7 @@ class SolverBot:
             temper=self.temper or 1.0,
             node_budget=self.nodes,
         )
-        return found.means() or None
+        return found if sum(found.weights) > 0 else None
 
 
 def deal_evidence(view: SeatView) -> list[Evidence]:

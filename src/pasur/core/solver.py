@@ -16,7 +16,7 @@ import math
 import random
 import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,13 +132,15 @@ class Samples:
     values: dict[MoveCode, list[float]]
     weights: list[float]
 
-    def means(self) -> dict[MoveCode, float]:
-        """Each move's weighted mean value (empty when no deal was solved)."""
+    def means(self, of: Callable[[float], float] | None = None) -> dict[MoveCode, float]:
+        """Each move's weighted mean value, or mean of ``of(value)`` (empty when no deal was
+        solved)."""
         total = sum(self.weights)
         if not total:
             return {}
         return {
-            code: sum(weight * value for weight, value in zip(self.weights, found, strict=True)) / total
+            code: sum(weight * (of(value) if of else value) for weight, value in zip(self.weights, found, strict=True))
+            / total
             for code, found in self.values.items()
         }
 
