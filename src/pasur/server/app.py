@@ -221,6 +221,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         lobby.resume()
         yield
+        await lobby.hub.close()
         bots.close()
         store.close()
 

@@ -17,5 +17,9 @@ class TooManyRequests(TableError):
     """Requests coming faster than this server takes them."""
 
 
+class VersionTaken(TableError):
+    """Another server process stored a move of that version first: this one was not applied."""
+
+
 class StorageUnavailable(TableError):
     """The database did not answer: nothing was changed, and the request may be tried again."""

@@ -12,12 +12,12 @@ from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, insert, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, text
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from .errors import StorageUnavailable
+from .errors import StorageUnavailable, VersionTaken
 from .schema import ensure_schema
 
 P = ParamSpec("P")
@@ -40,6 +40,8 @@ def _storage(method: Callable[P, R]) -> Callable[P, R]:
 
 #: The database when none is given: a file beside where the server runs.
 DEFAULT_DATABASE = "sqlite:///pasur-server.db"
+#: The PostgreSQL channel on which server processes tell each other what changed at a table.
+CHANNEL = "pasur"
 
 
 class Base(DeclarativeBase):
@@ -111,6 +113,9 @@ class Store:
         ``upgrade`` (else :class:`pasur.server.schema.SchemaMismatch` says how)."""
         self.url = url
         self.engine: Engine = create_engine(url)
+        #: Whether other server processes may share the database (PostgreSQL): moves and changes
+        #: are then announced on :data:`CHANNEL`.
+        self.shared = self.engine.dialect.name == "postgresql"
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -140,11 +145,31 @@ class Store:
             row.status = status
 
     @_storage
-    def add_move(self, table_id: str, version: int, seat: int, move: str, client_id: str | None) -> None:
-        """Store a move; it is on disk when this returns."""
-        with self.engine.begin() as connection:  # Core, not the ORM: this runs on every move
-            row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
-            connection.execute(insert(MoveRow), row)
+    def add_move(
+        self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
+    ) -> None:
+        """Store a move; it is on disk when this returns. :class:`VersionTaken` when that version
+        is stored already (by another process). With a shared database ``notice`` is announced to
+        the other processes as the move commits."""
+        row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+        try:
+            with self.engine.begin() as connection:  # Core, not the ORM: this runs on every move
+                connection.execute(insert(MoveRow), row)
+                self._announce(connection, notice)
+        except IntegrityError:
+            message = f"another move made version {version} first: the table has moved on"
+            raise VersionTaken(message, "stale_version") from None
+
+    @_storage
+    def announce(self, notice: str) -> None:
+        """Tell the other server processes ``notice`` (with a shared database; else nothing)."""
+        if self.shared:
+            with self.engine.begin() as connection:
+                self._announce(connection, notice)
+
+    def _announce(self, connection: Connection, notice: str) -> None:
+        if self.shared and notice:
+            connection.execute(text("SELECT pg_notify(:channel, :notice)"), {"channel": CHANNEL, "notice": notice})
 
     @_storage
     def tables(self, statuses: tuple[str, ...]) -> list[StoredTable]:
@@ -160,11 +185,18 @@ class Store:
             return None if row is None else StoredTable(row.id, json.loads(row.settings), row.status)
 
     @_storage
-    def moves(self, table_id: str) -> list[StoredMove]:
-        """A table's moves in order."""
+    def moves(self, table_id: str, after: int = 0) -> list[StoredMove]:
+        """A table's moves in order (those after version ``after``)."""
+        query = select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.version > after).order_by(MoveRow.version)
         with Session(self.engine) as session:
-            rows = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.version))
-            return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in rows]
+            return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in session.scalars(query)]
+
+    @_storage
+    def latest_versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The version each of these tables has reached (tables without moves left out)."""
+        query = select(MoveRow.table_id, func.max(MoveRow.version)).where(MoveRow.table_id.in_(table_ids))
+        with Session(self.engine) as session:
+            return {table_id: int(version) for table_id, version in session.execute(query.group_by(MoveRow.table_id))}
 
     @_storage
     def add_chat(self, table_id: str, line: dict[str, Any]) -> None:

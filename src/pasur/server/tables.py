@@ -2,7 +2,10 @@
 
 The server owns the state. Each listener is sent its own projection (:mod:`.projection`). A move
 names the version it was made against: a stale one is refused, a repeated one (same client id)
-acknowledged again and not applied twice. A move is stored before it is applied and acknowledged."""
+acknowledged again and not applied twice. A move is stored before it is applied and acknowledged.
+Several server processes may hold the same table over one PostgreSQL database (:mod:`.shared`):
+each keeps its copy up to date from the others' notices, and only the table's owner runs its bots
+and timer."""
 
 from __future__ import annotations
 
@@ -27,10 +30,11 @@ from ..i18n import LANGUAGES
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
-from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
+from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests, VersionTaken
 from .projection import played_since, replay_steps, state_json, table_json
 from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
-from .store import Store, StoredTable
+from .shared import Hub
+from .store import Store, StoredMove, StoredTable
 
 log = logging.getLogger("pasur.server")
 
@@ -57,6 +61,8 @@ class TableRoom:
     status: TableStatus = TableStatus.OPEN
     store: Store | None = None
     bots: BotPool | None = None
+    #: What this process shares with others over the database (None: nothing).
+    hub: Hub | None = None
     #: Whose bot moves wait in line together: the address that made the table (its id once restored).
     owner: str = ""
     audience: Audience = field(default_factory=lambda: Audience(0))
@@ -97,28 +103,78 @@ class TableRoom:
     # -- restoring and saving ---------------------------------------------------------------------
 
     @classmethod
-    def restore(cls, stored: StoredTable, store: Store, bots: BotPool) -> TableRoom:
+    def restore(cls, stored: StoredTable, store: Store, bots: BotPool, hub: Hub | None = None) -> TableRoom:
         """A table as stored, its moves replayed through the engine. ValueError if it names a bot
         level this server does not offer (a table is never trusted to name a program)."""
-        settings = TableSettings.from_json(stored.settings)
-        for level in settings.bot_levels():
-            if level not in bots.levels:
-                raise ValueError(f"table {stored.id} names the bot {level[:40]!r}, which this server does not offer")
-        room = cls(stored.id, settings, TableStatus(stored.status), store, bots, owner=stored.id)
+        room = cls(stored.id, _offered(stored, bots), TableStatus(stored.status), store, bots, hub, owner=stored.id)
         if room.status is not TableStatus.OPEN:
-            room.match = Match(settings.rules, seed=settings.seed)
-            for move in store.moves(stored.id):
-                room.last = room.match.play(move.move)
-                room.version = move.version
-                if move.client_id:
-                    room.client_ids[move.seat, move.client_id] = (move.version, move.move)
-            if room.match.over:
-                room.status = TableStatus.FINISHED
-            elif room.last is not None and room.last.round_over:
-                room.waiting = room.people()
+            room.match = Match(room.rules, seed=room.settings.seed)
+            room._replay(store.moves(stored.id))
         for channel in Channel:
             room.chat[channel].extend(ChatLine.read(line) for line in store.chat(stored.id, channel, KEPT_LINES))
         return room
+
+    def _replay(self, moves: list[StoredMove]) -> None:
+        """Play stored moves on this copy of the table (they were applied where they were made)."""
+        assert self.match is not None
+        for move in moves:
+            self.last = self.match.play(move.move)
+            self.version = move.version
+            if move.client_id:
+                self._remember(move.seat, move.client_id, move.move)
+        if self.match.over:
+            self.status = TableStatus.FINISHED
+        elif moves:
+            self.waiting = self.people() if self.last is not None and self.last.round_over else None
+
+    def _remember(self, seat: int, client_id: str, text: str) -> None:
+        self.client_ids[seat, client_id] = (self.version, text)
+        if len(self.client_ids) > REMEMBERED_IDS:
+            self.client_ids.pop(next(iter(self.client_ids)))
+
+    async def catch_up(self, told: bool = False) -> None:
+        """Bring this copy up to date with the moves other processes stored; everyone here is
+        sent the new state (also when ``told``, after a change of the table itself)."""
+        if self.store is None or self.match is None:
+            if told:
+                await self.changed()
+            return
+        moves = self.store.moves(self.id, after=self.version)
+        self._replay(moves)
+        if moves or told:
+            await self.changed()
+
+    async def reload(self) -> None:
+        """Another process changed the table (a seat taken, the match started): read it again."""
+        assert self.store is not None and self.bots is not None
+        stored = self.store.table(self.id)
+        if stored is None:
+            return
+        self.settings = _offered(stored, self.bots)
+        self.audience.seats = len(self.settings.seats)
+        status = TableStatus(stored.status)
+        if status is not TableStatus.OPEN and self.match is None:
+            self.match = Match(self.rules, seed=self.settings.seed)
+        if self.status is not TableStatus.FINISHED:
+            self.status = status
+        await self.catch_up(told=True)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process's notice about this table, acted on."""
+        kind = notice.get("kind")
+        if kind == "move":
+            await self.catch_up()
+        elif kind == "table":
+            await self.reload()
+        elif kind == "ready":
+            seat = notice.get("seat")
+            await self._ready(seat if isinstance(seat, int) else None, tell=False)
+        elif kind == "chat" and isinstance(notice.get("line"), dict):
+            line = ChatLine.read(notice["line"])
+            self.chat[line.channel].append(line)
+            await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is line.channel)
+        elif kind == "pace":
+            self.fast = bool(notice.get("fast"))
 
     def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
         """Store the table as it will be with ``settings`` and ``status``: StorageUnavailable, and
@@ -159,6 +215,7 @@ class TableRoom:
         settings = self.settings.with_seats(tuple(seats))
         self._save(settings)
         self.settings = settings
+        self._tell("table")
         self.audience.touched = time.monotonic()
         return seat, token
 
@@ -176,7 +233,13 @@ class TableRoom:
         self.settings = settings
         self.match = Match(self.rules, seed=self.settings.seed)
         self.status = TableStatus.PLAYING
+        self._tell("table")
         await self.changed()
+
+    def _tell(self, kind: str, **fields: Any) -> None:
+        """Announce a change here to the other server processes."""
+        if self.hub is not None:
+            self.hub.tell(self.id, kind, **fields)
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -191,6 +254,8 @@ class TableRoom:
             if _spelled(text) != _spelled(text_made):
                 raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
             return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
+        if version != self.version:
+            await self.catch_up()  # another process may have moved the table on
         match = self._round_under_way()
         if version != self.version:
             raise TableError(
@@ -209,17 +274,22 @@ class TableRoom:
         assert self.match is not None
         text = self.match.rounds[-1].notation(code)
         if self.store is not None:
-            self.store.add_move(self.id, self.version + 1, seat, text, client_id)
+            notice = self.hub.notice(self.id, "move", version=self.version + 1) if self.hub is not None else ""
+            try:
+                self.store.add_move(self.id, self.version + 1, seat, text, client_id, notice)
+            except VersionTaken:
+                await self.catch_up()  # another process stored this version first
+                raise
         self.last = self.match.play(code)
         self.version += 1
         if client_id:
-            self.client_ids[seat, client_id] = (self.version, text)
-            if len(self.client_ids) > REMEMBERED_IDS:
-                self.client_ids.pop(next(iter(self.client_ids)))
+            self._remember(seat, client_id, text)
         if self.match.over:
             self.status = TableStatus.FINISHED
             with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
                 self._save()
+            if self.hub is not None:
+                self.hub.release(self.id)
         elif self.last.round_over:
             self.waiting = self.people()  # everyone sees the round end and its breakdown first
         await self.changed()
@@ -228,12 +298,16 @@ class TableRoom:
         """A player is ready for the next deal; once every player is, play goes on."""
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
-        if self.waiting is not None and seat in self.waiting:
-            self.waiting -= {seat}
-            if not self.waiting:
-                self.waiting = None
-            await self.changed()
+        await self._ready(seat)
         return {"type": "dealt_on", "version": self.version}
+
+    async def _ready(self, seat: int | None, tell: bool = True) -> None:
+        """``seat`` is ready for the next deal (None: every seat, the wait is over)."""
+        if seat is None or (self.waiting is not None and seat in self.waiting):
+            self.waiting = None if seat is None or self.waiting is None else self.waiting - {seat} or None
+            if tell:
+                self._tell("ready", seat=seat)
+            await self.changed()
 
     async def hint(self, seat: int | None, lang: str) -> dict[str, Any]:
         """A hint for the person to play, where the table allows hints: the move, a one-line
@@ -283,6 +357,7 @@ class TableRoom:
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
         self.fast = fast
+        self._tell("pace", fast=fast)
         return {"type": "pace", "fast": fast}
 
     async def say(
@@ -311,6 +386,7 @@ class TableRoom:
             raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
         if self.store is not None:
             self.store.add_chat(self.id, line.stored())
+        self._tell("chat", line=line.stored())
         self.chat[channel].append(line)
         await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is channel)
         return {"type": "said"}
@@ -328,8 +404,11 @@ class TableRoom:
         self.schedule()
 
     def schedule(self) -> None:
-        """Start what happens next without a person: a bot's move, or the turn timer."""
+        """Start what happens next without a person: a bot's move, or the turn timer (only in the
+        process that owns the table, when several share it)."""
         if self.match is None or self.status is not TableStatus.PLAYING or self._task is not None:
+            return
+        if self.hub is not None and not self.hub.owns(self.id):
             return
         seat = self.match.turn
         assert seat is not None
@@ -352,8 +431,7 @@ class TableRoom:
         """The wait between rounds ends after ``delay`` seconds, ready or not."""
         await asyncio.sleep(delay)
         self._task = None
-        self.waiting = None
-        await self.changed()
+        await self._ready(None)
 
     async def _bot_move(self, seat: int, level: str, delay: float) -> None:
         """The bot of ``level`` plays for ``seat`` after ``delay`` seconds, unless the table moved
@@ -369,6 +447,8 @@ class TableRoom:
             try:
                 self._task = None
                 await self.apply(seat, move.code)
+            except VersionTaken:
+                return  # another process moved first: this copy has caught up
             except StorageUnavailable:
                 log.warning("table %s: the storage is not answering; the bot's move waits", self.id)
                 self._task = asyncio.current_task()
@@ -439,6 +519,16 @@ class TableRoom:
         return to_record(self.finished_match(), names=names, table=self.id)
 
 
+def _offered(stored: StoredTable, bots: BotPool) -> TableSettings:
+    """A stored table's settings; ValueError if they name a bot level this server does not offer
+    (a table is never trusted to name a program)."""
+    settings = TableSettings.from_json(stored.settings)
+    for level in settings.bot_levels():
+        if level not in bots.levels:
+            raise ValueError(f"table {stored.id} names the bot {level[:40]!r}, which this server does not offer")
+    return settings
+
+
 def _cursor_key(cursor: str) -> tuple[int, str]:
     """A lobby cursor read back (``created.id``); TableError if it is not one."""
     created, dot, table_id = cursor.partition(".")
@@ -460,6 +550,7 @@ class Lobby:
         self.bots = bots
         self.spectators_per_table = spectators_per_table
         self.rooms: dict[str, TableRoom] = {}
+        self.hub = Hub(store)
 
     def restore(self) -> int:
         """Load the tables that are not finished; how many. A table that names a bot this server
@@ -473,7 +564,7 @@ class Lobby:
     def _restored(self, stored: StoredTable) -> TableRoom | None:
         """A stored table, or None (and the log says why) when it names a bot not offered here."""
         try:
-            room = TableRoom.restore(stored, self.store, self.bots)
+            room = TableRoom.restore(stored, self.store, self.bots, self.hub)
         except (ValueError, KeyError, TypeError) as error:
             log.warning("not restoring a stored table: %s", error)
             return None
@@ -481,8 +572,31 @@ class Lobby:
         return room
 
     def resume(self) -> None:
-        """Once the event loop runs: bots and timers of restored tables carry on."""
+        """Once the event loop runs: bots and timers of restored tables carry on (those this
+        process owns), and other processes' notices are listened to."""
         for room in self.rooms.values():
+            room.schedule()
+        self.hub.start(self.heard, self.sweep)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process's notice: the table it names, if held here, catches up (a table new to
+        this process is read in, for the lobby)."""
+        table_id = notice["table"]
+        room = self.rooms.get(table_id)
+        if room is not None:
+            await room.heard(notice)
+        elif notice.get("kind") == "table" and _TABLE_ID.fullmatch(table_id):
+            with contextlib.suppress(TableError):
+                self.get(table_id)
+
+    async def sweep(self) -> None:
+        """What a lost notice would leave undone: tables behind the database catch up, and the
+        started tables nobody runs are taken over."""
+        playing = [room for room in self.rooms.values() if room.status is TableStatus.PLAYING]
+        latest = self.store.latest_versions([room.id for room in playing]) if playing else {}
+        for room in playing:
+            if latest.get(room.id, 0) > room.version:
+                await room.catch_up()
             room.schedule()
 
     def forget_idle(self) -> int:
@@ -501,6 +615,7 @@ class Lobby:
         ]
         for table_id in idle:
             del self.rooms[table_id]
+            self.hub.release(table_id)
         return len(idle)
 
     def get(self, table_id: str) -> TableRoom:
@@ -588,5 +703,7 @@ class Lobby:
             created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
+        room.hub = self.hub
+        room._tell("table")
         self.rooms[table_id] = room
         return table_id, token

@@ -1,0 +1,169 @@
+"""What one server process shares with the others over PostgreSQL, so that many processes (on one
+machine or several) serve one site.
+
+- **Notices**: after a change at a table (a move, a seat taken, the match started, a player ready
+  for the next deal, a chat line) a process announces it on the ``pasur`` channel (``NOTIFY``, with
+  a move in the same transaction as its row); every other process ``LISTEN``\\ s, and brings its copy
+  of the table up to date from the database (moves by version, so a lost notice leaves no gap: the
+  next one, or the sweep every :data:`SWEEP_SECONDS`, reads whatever was missed).
+- **Ownership**: one process at a time runs a started table's bots and turn timer: the one that
+  holds the table's PostgreSQL advisory lock on its own session. When that process dies its
+  session ends, the lock is free, and the sweep of another process that holds the table takes it
+  within :data:`SWEEP_SECONDS`. A move is applied once whoever makes it: the moves' primary key
+  (table, version) lets only one process store a version.
+
+With SQLite nothing is shared: one process owns every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
+
+from .store import CHANNEL, Store
+
+log = logging.getLogger("pasur.server")
+
+#: How often a process checks that its tables are up to date and takes over those nobody runs.
+SWEEP_SECONDS = 2.0
+#: Seconds before listening again after the notices' connection was lost.
+RECONNECT_SECONDS = 1.0
+
+#: What a process does with another's notice: the notice, as a dict.
+OnNotice = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Hub:
+    """This process's part in a shared database: notices out and in, and table ownership."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.shared = store.shared
+        #: This process's name in its notices (its own are not acted on twice).
+        self.process = secrets.token_hex(6)
+        self._owned: set[str] = set()
+        self._locks: Connection | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        #: Notices to drop on purpose (tests: a lost notification).
+        self.drop_next = 0
+
+    # -- notices --------------------------------------------------------------------------------
+
+    def notice(self, table_id: str, kind: str, **fields: Any) -> str:
+        """A notice's text (empty when nothing is shared)."""
+        if not self.shared:
+            return ""
+        return json.dumps({"table": table_id, "kind": kind, "from": self.process, **fields}, separators=(",", ":"))
+
+    def tell(self, table_id: str, kind: str, **fields: Any) -> None:
+        """Announce a change at a table to the other processes (nothing when nothing is shared; a
+        lost notice is made good by their sweep)."""
+        if self.shared:
+            with contextlib.suppress(Exception):
+                self.store.announce(self.notice(table_id, kind, **fields))
+
+    def start(self, on_notice: OnNotice, sweep: Callable[[], Awaitable[None]]) -> None:
+        """Once the event loop runs: listen for notices, and sweep every :data:`SWEEP_SECONDS`."""
+        if self.shared:
+            loop = asyncio.get_running_loop()
+            self._tasks = [loop.create_task(self._listen(on_notice, sweep)), loop.create_task(self._sweeping(sweep))]
+
+    async def _listen(self, on_notice: OnNotice, sweep: Callable[[], Awaitable[None]]) -> None:
+        import psycopg  # the PostgreSQL driver, with the web extra
+
+        url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    await sweep()  # what was missed while not listening
+                    async for message in connection.notifies():
+                        await self._received(message.payload, on_notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the connection was lost: listen again, and catch up
+                log.warning("listening for other processes' notices failed (%s); trying again", error)
+                await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def _received(self, payload: str, on_notice: OnNotice) -> None:
+        try:
+            notice = json.loads(payload)
+        except json.JSONDecodeError:
+            return
+        mine = isinstance(notice, dict) and notice.get("from") == self.process
+        if mine or not (isinstance(notice, dict) and isinstance(notice.get("table"), str)):
+            return
+        if self.drop_next:
+            self.drop_next -= 1
+            return
+        try:
+            await on_notice(notice)
+        except Exception:  # one table's trouble must not stop the listening
+            log.exception("acting on a notice for table %s", notice.get("table"))
+
+    async def _sweeping(self, sweep: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await sweep()
+            except Exception:
+                log.exception("sweeping the tables")
+
+    # -- ownership ------------------------------------------------------------------------------
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process runs the table's bots and timer (taking it when nobody does)."""
+        if not self.shared or table_id in self._owned:
+            return True
+        try:
+            if self._locks is None:
+                self._locks = self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            taken = self._locks.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": _lock_key(table_id)})
+            got = bool(taken.scalar())
+        except SQLAlchemyError as error:
+            log.warning("cannot take table %s: %s", table_id, error)
+            self._drop_locks()
+            return False
+        if got:
+            self._owned.add(table_id)
+        return got
+
+    def release(self, table_id: str) -> None:
+        """Let another process run the table (it is finished, or this process lets it go)."""
+        if self.shared and table_id in self._owned and self._locks is not None:
+            self._owned.discard(table_id)
+            try:
+                self._locks.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _lock_key(table_id)})
+            except SQLAlchemyError:
+                self._drop_locks()
+
+    def _drop_locks(self) -> None:
+        """The locks' session is gone: so are the locks (others may take the tables)."""
+        self._owned.clear()
+        if self._locks is not None:
+            with contextlib.suppress(Exception):
+                self._locks.close()
+        self._locks = None
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._drop_locks()
+
+
+def _lock_key(table_id: str) -> int:
+    """A table's advisory lock: a signed 64-bit number from its id."""
+    return int.from_bytes(hashlib.sha256(f"pasur-table:{table_id}".encode()).digest()[:8], "big", signed=True)

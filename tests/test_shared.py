@@ -1,0 +1,212 @@
+"""Many server processes, one PostgreSQL database (``PASUR_TEST_POSTGRES``; scripts/test.sh starts
+one): two apps in this process, each with its own database sessions as two processes would have,
+play one table; the same move sent through both is applied once; a lost notice leaves no gap; the
+table's bots run in one process, and when it is killed (a real ``pasur serve``, kill -9) another
+takes the table over and plays the bot's move."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from pasur.server.app import create_app
+from pasur.server.shared import SWEEP_SECONDS
+from pasur.server.store import Store
+
+from .test_server import TEST_SETTINGS, create, next_state, seated
+
+POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
+pytestmark = pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
+#: The test answers at once; bots too.
+SETTINGS = dataclasses.replace(TEST_SETTINGS, messages_per_second=100_000)
+
+
+def fresh_database() -> str:
+    """The test database, emptied (other tests' tables would be restored by every app)."""
+    engine = create_engine(POSTGRES or "")
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE IF EXISTS chat, moves, tables, alembic_version CASCADE"))
+    engine.dispose()
+    return POSTGRES or ""
+
+
+@contextlib.contextmanager
+def two_processes() -> Iterator[tuple[TestClient, TestClient]]:
+    url = fresh_database()
+    with TestClient(create_app(url, SETTINGS)) as first, TestClient(create_app(url, SETTINGS)) as second:
+        yield first, second
+
+
+def stored_versions(table_id: str) -> list[int]:
+    store = Store(POSTGRES or "")
+    try:
+        return [move.version for move in store.moves(table_id)]
+    finally:
+        store.close()
+
+
+def play_my_turns(socket: Any, until_version: int | None = None) -> dict[str, Any]:
+    """Play the first legal move whenever this seat may move; the final state (or the first at
+    ``until_version``)."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] != "state":
+            assert message["type"] in ("ack", "presence", "dealt_on", "started"), message
+            continue
+        if message["table"]["status"] == "finished" or (until_version and message["version"] >= until_version):
+            return dict(message)
+        if message.get("waiting"):
+            socket.send_json({"type": "deal_on"})
+        elif message.get("legal"):
+            version, move = message["version"], message["legal"][0]["text"]
+            socket.send_json({"type": "move", "version": version, "move": move, "id": f"v{version}"})
+
+
+def test_friends_on_two_processes_play_one_table_to_the_end():
+    with two_processes() as (first, second):
+        table = create(first, seats=["friend"], rules={"target": 10})
+        joined = second.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+        assert joined.status_code == 200, joined.text
+        friend_token = joined.json()["token"]
+        with seated(first, table["id"], table["token"]) as host, seated(second, table["id"], friend_token) as friend:
+            next_state(host)
+            host.send_json({"type": "start"})
+            # each plays its own turns through its own process; each sees the other's moves
+            final_friend: dict[str, Any] = {}
+            thread = threading.Thread(target=lambda: final_friend.update(play_my_turns(friend)))
+            thread.start()
+            final_host = play_my_turns(host)
+            thread.join(60)
+        assert final_host["winner"] is not None and final_host["scores"] == final_friend["scores"]
+        assert final_host["version"] == final_friend["version"]
+        records = [client.get(f"/api/tables/{table['id']}/record").json() for client in (first, second)]
+        assert records[0] == records[1]
+        assert stored_versions(table["id"]) == list(range(1, final_host["version"] + 1))
+
+
+def test_the_same_move_through_two_processes_at_once_is_applied_once():
+    with two_processes() as (first, second):
+        table = create(first, seats=["friend"], rules={"target": 10})
+        second.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+        with seated(first, table["id"], table["token"]) as one, seated(second, table["id"], table["token"]) as two:
+            next_state(one)
+            one.send_json({"type": "start"})
+            state = next_state(one, lambda state: bool(state.get("legal")))
+            next_state(two, lambda found: found["version"] == state["version"] and found["table"]["status"] != "open")
+            move = {"type": "move", "version": state["version"], "move": state["legal"][0]["text"]}
+            one.send_json({**move, "id": "from-one"})
+            two.send_json({**move, "id": "from-two"})
+            answers = [_answer(one), _answer(two)]
+        kinds = sorted(found["type"] for found in answers)
+        assert kinds == ["ack", "refused"], answers
+        refused = next(found for found in answers if found["type"] == "refused")
+        assert refused["reason"] == "stale_version"
+        assert stored_versions(table["id"]) == [state["version"] + 1]
+
+
+def _answer(socket: Any) -> dict[str, Any]:
+    while True:
+        message = socket.receive_json()
+        if message["type"] in ("ack", "refused"):
+            return dict(message)
+
+
+def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
+    with two_processes() as (first, second):
+        table = create(first, rules={"target": 10})  # against a bot
+        with seated(first, table["id"], table["token"]) as host:
+            next_state(host)
+            host.send_json({"type": "start"})
+            state = next_state(host, lambda found: bool(found.get("legal")))
+        lobbies = [client.app.state.lobby for client in (first, second)]
+        assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
+        with seated(second, table["id"], table["token"]) as watcher:
+            next_state(watcher)
+            lobbies[1].hub.drop_next = 10  # the move and the bot's reply go unheard by the second
+            with seated(first, table["id"], table["token"]) as host:
+                latest = next_state(host)
+                host.send_json({"type": "move", "version": latest["version"], "move": latest["legal"][0]["text"]})
+            started = time.monotonic()
+            caught = next_state(watcher, lambda found: found["version"] >= state["version"] + 2)
+            assert time.monotonic() - started < 3 * SWEEP_SECONDS + 5
+        assert caught["version"] >= state["version"] + 2  # the sweep read what the notices missed
+        assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A real ``pasur serve`` process over ``url``, its bots pausing 2 seconds."""
+    port = free_port()
+    command = [sys.executable, "-m", "pasur.cli", "serve", "--database", url, "--port", str(port), "--bot-pause", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
+
+
+def test_when_the_owner_is_killed_another_process_plays_the_bots_move():
+    websockets = pytest.importorskip("websockets.sync.client")
+    import httpx
+
+    url = fresh_database()
+    with served(url) as (owner, owner_port), served(url) as (_, other_port):
+        base = f"http://127.0.0.1:{owner_port}"
+        created = httpx.post(f"{base}/api/tables", json={"name": "Ava", "seats": ["easy"], "rules": {"target": 10}})
+        table = created.json()
+        with websockets.connect(f"ws://127.0.0.1:{owner_port}/ws/{table['id']}") as host:
+            host.send(json.dumps({"type": "hello", "token": table["token"]}))
+            host.send(json.dumps({"type": "start"}))
+            state = _state(host, lambda found: bool(found.get("legal")))
+        time.sleep(2 * SWEEP_SECONDS)  # the other process has read the table in by now
+        with websockets.connect(f"ws://127.0.0.1:{other_port}/ws/{table['id']}") as player:
+            player.send(json.dumps({"type": "hello", "token": table["token"]}))
+            latest = _state(player, lambda found: bool(found.get("legal")))
+            assert latest["version"] == state["version"]
+            move = {"type": "move", "version": latest["version"], "move": latest["legal"][0]["text"], "id": "m1"}
+            player.send(json.dumps(move))
+            os.kill(owner.pid, signal.SIGKILL)  # while its bot pauses before replying
+            started = time.monotonic()
+            reply = _state(player, lambda found: found["version"] >= latest["version"] + 2, timeout=30)
+            waited = time.monotonic() - started
+        assert reply["version"] >= latest["version"] + 2 and waited < 15, waited
+        assert stored_versions(table["id"])[: latest["version"] + 2] == list(range(1, latest["version"] + 3))
+
+
+def _state(client: Any, until: Any, timeout: float = 20) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(client.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "state" and until(message):
+            return dict(message)
