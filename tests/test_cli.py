@@ -217,3 +217,10 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():
     pytest.importorskip("fastapi")
     message = assert_one_line_error(pasur("serve", "--database", "nonsense://nowhere"), 1)
     assert "cannot open the database" in message
+
+
+def test_serve_from_several_processes_needs_postgresql(tmp_path):
+    pytest.importorskip("fastapi")
+    database = f"sqlite:///{tmp_path / 'one.db'}"
+    message = assert_one_line_error(pasur("serve", "--database", database, "--workers", "2"), 2)
+    assert "with SQLite one process is the limit" in message and "postgresql" in message

@@ -210,3 +210,43 @@ def _state(client: Any, until: Any, timeout: float = 20) -> dict[str, Any]:
         message = json.loads(client.recv(timeout=max(0.1, deadline - time.monotonic())))
         if message["type"] == "state" and until(message):
             return dict(message)
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        return [int(child) for child in listed.read().split()]
+
+
+def test_serve_with_workers_restarts_a_worker_that_dies_and_stops_them_all():
+    import httpx
+
+    port = free_port()
+    command = [sys.executable, "-m", "pasur.cli", "serve", "--database", fresh_database(), "--port", str(port)]
+    parent = subprocess.Popen([*command, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while len(children(parent.pid)) < 2 or not _answers(port):
+            assert parent.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        first = children(parent.pid)
+        os.kill(first[0], signal.SIGKILL)
+        while set(children(parent.pid)) & set(first) != {first[1]} or len(children(parent.pid)) < 2:
+            assert time.monotonic() < deadline + 30, "the dead worker was not replaced"
+            time.sleep(0.2)
+        created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"name": "Ava", "seats": ["easy"]})
+        assert created.status_code == 200
+    finally:
+        parent.terminate()
+        parent.wait(20)
+    said = parent.stderr.read() if parent.stderr else b""
+    assert parent.returncode == 0 and b"ended (exit -9): starting another" in said
+
+
+def _answers(port: int) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -566,6 +566,13 @@ def _agree_to_programs(path: str, commands: list[str]) -> None:
     help="WebSocket messages one address may send",
 )
 @click.option("--upgrade", is_flag=True, help="bring an older database's schema forward first (as pasur db upgrade)")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="server processes on this port (more than 1 needs PostgreSQL)",
+)
 def serve(
     host: str,
     port: int,
@@ -580,6 +587,7 @@ def serve(
     spectators: int,
     messages_per_second: int,
     upgrade: bool,
+    workers: int,
 ) -> None:
     """Serve the web game: tables against bots or with friends, in the browser.
 
@@ -620,25 +628,42 @@ def serve(
         raise click.UsageError(f"--bots: {error}") from None
     from sqlalchemy.exc import SQLAlchemyError
 
+    from .server.store import Store
+
+    url = database or DEFAULT_DATABASE
     try:
-        app = create_app(database or DEFAULT_DATABASE, settings, upgrade)
+        store = Store(url, upgrade)  # the schema checked (and upgraded) once, before any worker starts
+        shared = store.shared
+        store.close()
+        app = create_app(url, settings) if workers == 1 else None
     except SchemaMismatch as error:
         raise click.ClickException(str(error)) from None
     except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
         raise click.ClickException(f"cannot open the database: {error}") from None
-    click.echo(f"Pasur is being served at http://{host}:{port}/ (Ctrl-C stops it)")
+    if workers > 1 and not shared:
+        raise click.UsageError(
+            "--workers: with SQLite one process is the limit; give --database postgresql+psycopg://… to serve from more"
+        )
+    options: dict[str, Any] = {
+        "log_level": "warning",
+        "http": guarded_http(settings),
+        "ws_max_size": settings.body_bytes,  # larger than a message may be: those are refused in words
+        "ws_per_message_deflate": False,  # states are a few KB: compressing each cost more than it saved
+        "timeout_keep_alive": 5,
+    }
+    processes = f" by {workers} processes" if workers > 1 else ""
+    click.echo(f"Pasur is being served at http://{host}:{port}/{processes} (Ctrl-C stops it)")
     if not allowed_hosts and host in ("0.0.0.0", "::"):
         click.echo("Only localhost names are answered: give --allowed-host with the name visitors use.", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        http=guarded_http(settings),
-        ws_max_size=settings.body_bytes,  # larger than a message may be: those are refused in words
-        ws_per_message_deflate=False,  # states are a few KB: compressing each cost more than it saved
-        timeout_keep_alive=5,
-    )
+    if app is not None:
+        uvicorn.run(app, host=host, port=port, **options)
+        return
+    from .server.workers import serve_in_processes
+
+    def serve_one(listening: Any) -> None:
+        uvicorn.Server(uvicorn.Config(create_app(url, settings), **options)).run(sockets=[listening])
+
+    serve_in_processes(workers, host, port, serve_one)
 
 
 @cli.group(name="db")
