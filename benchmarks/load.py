@@ -4,7 +4,13 @@ bots, as on a real site.
     .venv/bin/python benchmarks/load.py --tables 200 --bot-tables 50 --seconds 60 --think 1.0
 
 Starts the server in its own process (a fresh SQLite file, its default bot settings: searching
-bots in worker processes, at most ``--bot-ms`` a move), creates the tables and plays. Of the
+bots in worker processes, at most ``--bot-ms`` a move), creates the tables and plays. With
+``--postgres URL`` (any database of a PostgreSQL server; scripts/postgres-for-tests.sh starts a
+throwaway one) it makes a new database there for the run, serves from ``--workers`` processes,
+and drops it afterwards:
+
+    .venv/bin/python benchmarks/load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/pasur --workers 2
+ Of the
 ``--tables``, ``--bot-tables`` seat one person (this script) against a server bot, the levels
 taken in turn from ``--levels``; the others seat two people, both this script. Each person answers
 its turn after ``--think`` seconds (jittered) with a random legal move. Acknowledgement time is
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -25,11 +32,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 
 def free_port() -> int:
@@ -128,6 +138,25 @@ async def drive(
     }
 
 
+@contextlib.contextmanager
+def run_database(postgres: str | None, folder: Path) -> Iterator[str]:
+    """The run's database: a SQLite file in ``folder``, or a new database on the PostgreSQL
+    server of ``postgres``, dropped afterwards."""
+    if not postgres:
+        yield f"sqlite:///{folder / 'load.db'}"
+        return
+    name = f"pasur_load_{random.getrandbits(32):08x}"
+    admin = create_engine(postgres, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
@@ -137,10 +166,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play once every table is set up")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat takes to answer its turn")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server to make the run's database on")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs --postgres)")
     args = parser.parse_args()
     port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        database = f"sqlite:///{Path(folder) / 'load.db'}"
+    with tempfile.TemporaryDirectory() as folder, run_database(args.postgres, Path(folder)) as database:
         server = subprocess.Popen(
             [
                 sys.executable,
@@ -159,6 +189,8 @@ def main() -> None:
                 str(args.tables * 20),
                 "--bot-ms",
                 str(args.bot_ms),
+                "--workers",
+                str(args.workers),
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -172,6 +204,8 @@ def main() -> None:
                     time.sleep(0.1)
             levels = [level.strip() for level in args.levels.split(",") if level.strip()]
             figures = asyncio.run(drive(base, args.tables, args.bot_tables, levels, args.seconds, args.think))
+            figures["workers"] = args.workers
+            figures["database"] = "postgresql" if args.postgres else "sqlite"
         finally:
             server.terminate()
             server.wait(10)
@@ -179,6 +213,7 @@ def main() -> None:
         print(json.dumps(figures))
         return
     print(
+        f"{figures['workers']} process(es) on {figures['database']}: "
         f"{figures['tables']} tables ({figures['bot_tables']} against bots: {', '.join(figures['levels'])}), "
         f"{figures['connections']} WebSockets, {figures['seconds']} s, "
         f"{figures['moves']} moves ({figures['moves_per_second']}/s, think {figures['think_seconds']} s)\n"

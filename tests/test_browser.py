@@ -266,6 +266,34 @@ def test_reload_mid_round_and_carry_on(server, browser):
     assert_nothing_hidden_was_sent(frames, record_of(server, url), 0)
 
 
+@pytest.mark.skipif(not os.environ.get("PASUR_TEST_POSTGRES"), reason="set PASUR_TEST_POSTGRES (scripts/test.sh)")
+def test_two_browsers_on_two_server_processes_play_one_table(browser):
+    """Each browser talks to its own server (its own database sessions, as another process or
+    machine would), both over one PostgreSQL database: a whole match."""
+    from .test_shared import fresh_database
+
+    database = fresh_database()
+    first, second = LiveServer(database, free_port()).start(), LiveServer(database, free_port()).start()
+    try:
+        host, host_frames = recorded_page(browser)
+        url = create_table(host, first.base, ["friend"])
+        guest, guest_frames = recorded_page(browser)
+        guest.goto(url.replace(first.base, second.base))
+        guest.fill("#join-form input[name=name]", "Bahram")
+        guest.click("#join")
+        host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+        host.click("#start")
+        guest.wait_for_selector("#board:not([hidden])")
+        play_until([host, guest], lambda: finished(host) and finished(guest))
+        record = record_of(second, url)
+        assert record == record_of(first, url) and record["names"] == ["Ava", "Bahram"]
+        assert_nothing_hidden_was_sent(host_frames, record, 0)
+        assert_nothing_hidden_was_sent(guest_frames, record, 1)
+    finally:
+        first.stop()
+        second.stop()
+
+
 def test_two_browsers_play_each_other(server, browser):
     host, host_frames = recorded_page(browser)
     url = create_table(host, server.base, ["friend"])

@@ -136,7 +136,6 @@ def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
             host.send_json({"type": "start"})
             state = next_state(host, lambda found: bool(found.get("legal")))
         lobbies = [client.app.state.lobby for client in (first, second)]
-        assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
         with seated(second, table["id"], table["token"]) as watcher:
             next_state(watcher)
             lobbies[1].hub.drop_next = 10  # the move and the bot's reply go unheard by the second
@@ -250,3 +249,23 @@ def _answers(port: int) -> bool:
         return httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_the_lobby_is_shared_and_the_limits_count_in_each_process():
+    """A public table made in one process is listed by the other; the per-address and spectator
+    limits are each process's own, so a site of N processes allows N times as much (DEPLOY.md)."""
+    url = fresh_database()
+    limited = dataclasses.replace(SETTINGS, tables_per_minute=1, spectators_per_table=1)
+    with TestClient(create_app(url, limited)) as first, TestClient(create_app(url, limited)) as second:
+        table = create(first, seats=["friend"], public=True)
+        deadline = time.monotonic() + 3 * SWEEP_SECONDS
+        while [listed["id"] for listed in second.get("/api/tables").json()["tables"]] != [table["id"]]:
+            assert time.monotonic() < deadline, "the second process never listed the table"
+            time.sleep(0.1)
+        assert first.post("/api/tables", json={"name": "Bo", "seats": ["easy"]}).status_code == 429
+        assert second.post("/api/tables", json={"name": "Bo", "seats": ["easy"]}).status_code == 200
+        with seated(first, table["id"]) as one, seated(second, table["id"]) as two:
+            assert next_state(one)["table"]["id"] == next_state(two)["table"]["id"] == table["id"]
+            with seated(first, table["id"]) as too_many:
+                refused = too_many.receive_json()
+                assert refused["type"] == "error" and refused["reason"] == "too_many_spectators"

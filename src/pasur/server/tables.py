@@ -144,6 +144,21 @@ class TableRoom:
         if moves or told:
             await self.changed()
 
+    async def _moved(self, notice: dict[str, Any]) -> None:
+        """Another process stored a move: the notice carries it when it is the next one here;
+        else (a notice was missed) the moves are read from the database."""
+        version, seat, text, client_id = (notice.get(key) for key in ("version", "seat", "move", "client_id"))
+        if self.match is None or not (
+            version == self.version + 1
+            and isinstance(seat, int)
+            and isinstance(text, str)
+            and (client_id is None or isinstance(client_id, str))
+        ):
+            await self.catch_up()
+            return
+        self._replay([StoredMove(version, seat, text, client_id)])
+        await self.changed()
+
     async def reload(self) -> None:
         """Another process changed the table (a seat taken, the match started): read it again."""
         assert self.store is not None and self.bots is not None
@@ -163,7 +178,7 @@ class TableRoom:
         """Another process's notice about this table, acted on."""
         kind = notice.get("kind")
         if kind == "move":
-            await self.catch_up()
+            await self._moved(notice)
         elif kind == "table":
             await self.reload()
         elif kind == "ready":
@@ -274,7 +289,11 @@ class TableRoom:
         assert self.match is not None
         text = self.match.rounds[-1].notation(code)
         if self.store is not None:
-            notice = self.hub.notice(self.id, "move", version=self.version + 1) if self.hub is not None else ""
+            notice = (
+                self.hub.notice(self.id, "move", version=self.version + 1, seat=seat, move=text, client_id=client_id)
+                if self.hub is not None
+                else ""
+            )
             try:
                 self.store.add_move(self.id, self.version + 1, seat, text, client_id, notice)
             except VersionTaken:
@@ -408,10 +427,12 @@ class TableRoom:
         process that owns the table, when several share it)."""
         if self.match is None or self.status is not TableStatus.PLAYING or self._task is not None:
             return
-        if self.hub is not None and not self.hub.owns(self.id):
-            return
         seat = self.match.turn
         assert seat is not None
+        if not (self.settings.timer or (self.waiting is None and self.seats[seat].bot)):
+            return  # a person to play, no timer: nothing runs
+        if self.hub is not None and not self.hub.owns(self.id):
+            return
         loop = asyncio.get_running_loop()
         if self.waiting is not None:
             if self.settings.timer:  # the turn timer ends the wait between rounds too
