@@ -719,12 +719,12 @@ class Lobby:
             settings,
             store=self.store,
             bots=self.bots,
+            hub=self.hub,
             owner=owner or table_id,
             audience=Audience(len(places), self.spectators_per_table),
             created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
-        room.hub = self.hub
         room._tell("table")
         self.rooms[table_id] = room
         return table_id, token
