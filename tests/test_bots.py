@@ -118,6 +118,7 @@ def test_bot_specs():
         ("solver:samples=0", "at least 1"),
         ("solver:table_mb=99999", "no option 'table_mb'"),
         ("solver:temper=-1", "temper"),
+        ("solver:gift=-0.5", "gift must be 0 or more"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)

@@ -474,38 +474,51 @@ def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average(
     assert checked >= 15
 
 
-def greedy_value(game: Round, table: int, code: int, seat: int) -> int:
-    """Points and a Sur a move takes at once (the Python engine's view of it)."""
+def sweepable(table: int) -> bool:
+    """Whether one card other than a Jack could take the whole of ``table`` (a Sur)."""
+    return bool(table) and any(card >> 2 != JACK and table in capture_takes(table, card) for card in range(52))
+
+
+def greedy_value(game: Round, table: int, code: int, seat: int, gift: float) -> float:
+    """Points and a Sur a move takes at once, less ``gift`` Surs when it leaves a table that one
+    card could sweep (the Python engine's view of it)."""
     take, card = code >> 6, code & 63
+    given = 5 * gift * sweepable(table & ~take if take else table | 1 << card)
     if not take:
-        return 0
+        return -given
     sur = (
         not (table & ~take)
         and card >> 2 != JACK
         and (game._sur_ok if game.dealt < 52 else game._last_deal_sur)[game.side_of(seat)]
     )
-    return card_points(take | 1 << card) + 5 * sur
+    return card_points(take | 1 << card) + 5 * sur - given
 
 
-def test_the_others_plays_weigh_each_deal_by_how_likely_they_are():
+@pytest.mark.parametrize("gift", [0.0, 1.0])
+def test_the_others_plays_weigh_each_deal_by_how_likely_they_are(gift):
     """In the last deal of 2 players the other hand is known by elimination: each deal's weight is
-    exp(-g / temper), g the immediate gains the other seat passed up in this deal."""
+    exp(-g / temper), g the immediate gains the other seat passed up in this deal (with ``gift``,
+    a table left for a Sur costing that many Surs)."""
     rng = random.Random(36)
-    checked = 0
+    checked = gifts = 0
     for index in range(200):
         game = random_position(rng, OPTIONS[index % 2], rng.randint(1, 7))
         if game.over or not game.last_deal or len(game.legal_codes()) < 2:
             continue
         evidence = deal_evidence(game.view(game.turn))
-        shortfall = 0
+        shortfalls = {0.0: 0.0, gift: 0.0}
         for seat, table, later, code in evidence:
             hand = game.hands[seat] | later | 1 << (code & 63)
-            best = max(greedy_value(game, table, move, seat) for move in hand_moves(hand, table, game._compulsory))
-            shortfall += best - greedy_value(game, table, code, seat)
-        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0)
-        assert found.weights == pytest.approx([math.exp(-shortfall / 2.0)] * 3), index
-        checked += shortfall > 0
+            moves = hand_moves(hand, table, game._compulsory)
+            for each in shortfalls:
+                values = [greedy_value(game, table, move, seat, each) for move in moves]
+                shortfalls[each] += max(values) - greedy_value(game, table, code, seat, each)
+        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0, gift=gift)
+        assert found.weights == pytest.approx([math.exp(-shortfalls[gift] / 2.0)] * 3), index
+        checked += shortfalls[gift] > 0
+        gifts += shortfalls[gift] != shortfalls[0.0]
     assert checked >= 5
+    assert gifts >= 3 if gift else gifts == 0
 
 
 def test_the_evidence_is_the_other_seats_plays_of_the_deal_with_the_table_each_saw():

@@ -7,7 +7,8 @@ deal, with the Haft Khaj each side can expect from the clubs still out (``horizo
 pack's order, which nobody knows, then plays no part), or to the round's end (``horizon=round``).
 The move played has the best mean over the samples, as bridge programs do (GIB), each sample
 weighted by how likely the others' plays in this deal are with its hands (``temper``: a player
-passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weighs nothing);
+passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weighs nothing;
+leaving a table that one card could sweep counts as giving up ``gift`` times a Sur's 5 points);
 moves of exactly the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has
 the measurements behind the defaults.
 
@@ -68,6 +69,7 @@ class SolverBot:
         temper: float = 2.0,
         nodes: int = DEFAULT_NODES,
         match: int = 0,
+        gift: float = 1.0,
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
@@ -79,6 +81,9 @@ class SolverBot:
         if match not in (0, 1):
             raise ValueError("match must be 1 (play for the match) or 0 (for the round's points)")
         self.match_sense = bool(match)
+        if gift < 0:
+            raise ValueError("gift must be 0 or more")
+        self.gift = gift
         if horizon not in ("round", "deal"):
             raise ValueError('horizon must be "round" or "deal"')
         self.deal_only = horizon == "deal"
@@ -147,6 +152,7 @@ class SolverBot:
             evidence=evidence,
             temper=self.temper or 1.0,
             node_budget=self.nodes,
+            gift=self.gift,
         )
         return found if sum(found.weights) > 0 else None
 

@@ -354,20 +354,21 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 }
 
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
- * [, evidence, temper, node_budget]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
+ * [, evidence, temper, node_budget, gift]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
  * of `samples` deals of the cards `seat` (the mover) cannot see, dealt again at random from
  * `seed`, every move's value as solve() gives it (int32s, deal by deal) and the deal's weight
  * (doubles): how likely the plays of `evidence` ((seat, table, later, move) each) are with its
- * hands, passing up a gain g having likelihood exp(-g / temper). Stops early, with the deals
+ * hands, passing up a gain g having likelihood exp(-g / temper) (a play leaving a table one card could
+ * sweep giving up `gift` times a Sur more). Stops early, with the deals
  * solved so far, at a deal that reaches the node limit, and after the deal with which the nodes
  * searched reach `node_budget` (0: none). */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
     PyObject *fields, *evidence_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
     unsigned long long node_limit, seed, node_budget = 0;
-    double temper = 1;
-    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdK", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
-                          &samples, &seed, &evidence_list, &temper, &node_budget))
+    double temper = 1, gift = 0;
+    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdKd", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
+                          &samples, &seed, &evidence_list, &temper, &node_budget, &gift))
         return NULL;
     evidence_t evidence[MAX_EVIDENCE];
     int evidence_count = 0;
@@ -439,7 +440,7 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         nodes += S->nodes;
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
-        weights[solved] = evidence_count ? plays_likelihood(&deal, evidence, evidence_count, temper) : 1.0;
+        weights[solved] = evidence_count ? plays_likelihood(&deal, evidence, evidence_count, temper, gift) : 1.0;
     }
     int error = S->error;
     free(S);

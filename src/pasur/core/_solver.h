@@ -587,29 +587,34 @@ typedef struct {
 
 #define MAX_EVIDENCE 16
 
-/* What a move takes at once, as a greedy player counts it: the cards' points and a Sur. */
-static int greedy_value(const round_t *r, mask_t table, uint64_t code, int seat) {
+/* What a move takes at once, as a greedy player counts it: the cards' points and a Sur, less
+ * `gift` times a Sur when it leaves a table that one card could sweep. */
+static double greedy_value(const round_t *r, mask_t table, uint64_t code, int seat, double gift) {
     mask_t take = code >> 6;
     int card = (int)(code & 63);
-    if (!take) return 0;
-    return card_points(take | 1ULL << card) +
+    mask_t left = take ? table ^ take : table | 1ULL << card;
+    double given = left && sur_cards(left) ? gift * SUR_POINTS : 0;
+    if (!take) return -given;
+    return card_points(take | 1ULL << card) - given +
            SUR_POINTS * makes_sur(table ^ take, card, r->side_of[seat], r->dealt, r->sur_ok, r->last_deal_sur);
 }
 
 /* How likely the plays in `evidence` are with the hands of `deal`, up to a constant, when a player
- * passes up an immediate gain g with likelihood exp(-g / temper). */
-static double plays_likelihood(const round_t *deal, const evidence_t *evidence, int count, double temper) {
+ * passes up an immediate gain g (greedy_value's, with `gift`) with likelihood exp(-g / temper). */
+static double plays_likelihood(const round_t *deal, const evidence_t *evidence, int count, double temper,
+                               double gift) {
     double shortfall = 0;
     static uint64_t codes[MAX_NODE_MOVES];
     for (int i = 0; i < count; i++) {
         const evidence_t *e = evidence + i;
         mask_t hand = deal->hands[e->seat] | e->later | 1ULL << (e->code & 63);
-        int n = hand_moves(hand, e->table, deal->compulsory, codes, MAX_NODE_MOVES), best = 0;
+        int n = hand_moves(hand, e->table, deal->compulsory, codes, MAX_NODE_MOVES);
+        double best = -1e9;
         for (int j = 0; j < n; j++) {
-            int value = greedy_value(deal, e->table, codes[j], e->seat);
+            double value = greedy_value(deal, e->table, codes[j], e->seat, gift);
             if (value > best) best = value;
         }
-        shortfall += best - greedy_value(deal, e->table, e->code, e->seat);
+        shortfall += best - greedy_value(deal, e->table, e->code, e->seat, gift);
     }
     return exp(-shortfall / temper);
 }

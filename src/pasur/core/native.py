@@ -124,12 +124,14 @@ def solve_samples(
     evidence: Sequence[tuple[int, int, int, int]] = (),
     temper: float = 1.0,
     node_budget: int = 0,
+    gift: float = 0.0,
 ) -> tuple[list[int], bytes, bytes]:
     """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
     ``seed``): the legal moves, every move's value for each deal solved before the node limit
     stopped one (int32s, deal by deal, as :func:`solve` gives them), and each deal's weight (doubles): how
     likely the others' plays in ``evidence`` (seat, table seen, cards it played later, move) are
-    with its hands. Sampling stops after the deal with which the nodes searched reach
+    with its hands (a play leaving a table one card could sweep giving up ``gift`` Surs).
+    Sampling stops after the deal with which the nodes searched reach
     ``node_budget`` (0: no budget)."""
     codes, values, _solved, _nodes, weights = _core().solve_samples(
         round_fields(game),
@@ -143,6 +145,7 @@ def solve_samples(
         evidence,
         temper,
         node_budget,
+        gift,
     )
     return codes, values, weights
 

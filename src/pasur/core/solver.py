@@ -161,12 +161,14 @@ def sampled_values(
     evidence: Sequence[Evidence] = (),
     temper: float = 1.0,
     node_budget: int = 0,
+    gift: float = 0.0,
 ) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
     cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
     same deals for every move). With ``evidence``, each deal is weighted by how likely those plays
     are with its hands, a player passing up an immediate gain of g points with likelihood
-    exp(-g / ``temper``). With ``node_limit``, sampling stops at the first deal that needs more
+    exp(-g / ``temper``), a play that leaves a table one card could sweep giving up ``gift``
+    times a Sur more. With ``node_limit``, sampling stops at the first deal that needs more
     nodes: the lists are then shorter, possibly empty; with ``node_budget``, after the deal with
     which the nodes searched in all reach it. With more than two sides, the mover plays
     against the others as one coalition (:class:`Samples` says what a value is then).
@@ -189,6 +191,7 @@ def sampled_values(
             evidence,
             temper,
             node_budget,
+            gift,
         )
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
