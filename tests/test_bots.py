@@ -14,6 +14,7 @@ import pytest
 from pasur import Match, Move, Round, Rules, deal_deck, solve
 from pasur.arena import Plan
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, validate_spec
+from pasur.bots import solver as solver_bot
 from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
@@ -119,6 +120,7 @@ def test_bot_specs():
         ("solver:table_mb=99999", "no option 'table_mb'"),
         ("solver:temper=-1", "temper"),
         ("solver:gift=-0.5", "gift must be 0 or more"),
+        ("solver:infer=psychic", 'infer must be "greedy" or "solver"'),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)
@@ -235,6 +237,32 @@ def test_serve_reports_a_message_it_cannot_read_and_goes_on(capsys):
     assert game.resolve(answers[0]["move"]) >> 6  # greedy captures
     errors = capsys.readouterr().err
     assert "the view has no" in errors and "cannot answer 'not json'" in errors
+
+
+@pytest.mark.parametrize(
+    ("spec", "players", "judged"),
+    [
+        ("solver", 2, True),
+        ("solver", 3, False),
+        ("solver", 4, False),
+        ("solver:infer=solver", 4, True),
+        ("solver:infer=greedy", 2, False),
+    ],
+)
+def test_the_solver_judges_the_others_plays_itself_by_default_at_two_players(monkeypatch, spec, players, judged):
+    rules = Rules(players=players)
+    game = Round(rules, deal_deck(random.Random(4), rules), check_deck=False)
+    for _ in range(players + 1):  # every other seat has played in this deal
+        game.play_code(game.legal_codes()[0])
+    passed = []
+    sample = solver_bot.sampled_within
+    monkeypatch.setattr(
+        solver_bot,
+        "sampled_within",
+        lambda *args, **options: passed.append(options["contexts"]) or sample(*args, **options),
+    )
+    make_bot(spec, seed=1).choose(game.view(game.turn), game.legal_moves())
+    assert passed and (passed[0] is not None) == judged
 
 
 def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_legal(monkeypatch):

@@ -18,11 +18,11 @@ import statistics
 import pytest
 
 from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
-from pasur.bots.solver import deal_evidence
+from pasur.bots.solver import deal_evidence, deal_plays
 from pasur.core import CARDS, Card, native
 from pasur.core.captures import capture_takes, hand_moves
 from pasur.core.cards import JACK
-from pasur.core.scoring import card_points
+from pasur.core.scoring import card_points, club_count
 from pasur.core.solver import minimax, sampled_values
 
 from .test_cli import assert_one_line_error, pasur
@@ -522,19 +522,70 @@ def test_the_others_plays_weigh_each_deal_by_how_likely_they_are(gift):
 
 
 def test_the_evidence_is_the_other_seats_plays_of_the_deal_with_the_table_each_saw():
+    """Each play of the evidence with the table it saw, and its context: every seat's cards played
+    after it in the deal, the side that had captured last and each side's clubs before it."""
     for rules in (Rules(), Rules(players=4)):
         rng = random.Random(37)
         for _ in range(10):
             game = Round(rules, deal_deck(rng, rules), check_deck=False)
-            seen: list[tuple[int, int, int]] = []  # (seat, table, deal) before each play
+            seen: list[tuple[int, int, int, int, list[int]]] = []  # before each play
             while not game.over:
-                in_deal = [index for index, (_, _, deal) in enumerate(seen) if deal == game.deal]
-                expected, later = [], [0] * rules.players
+                in_deal = [index for index, (*_, deal, _last, _clubs) in enumerate(seen) if deal == game.deal]
+                expected, contexts, later = [], [], [0] * 4
                 for index in reversed(in_deal):
-                    seat, table, _ = seen[index]
+                    seat, table, _, last, clubs = seen[index]
                     if seat != game.turn:
                         expected.append((seat, table, later[seat], game.history[index]))
+                        contexts.append((tuple(later), last, tuple(clubs + [0] * (4 - len(clubs)))))
                     later[seat] |= 1 << (game.history[index] & 63)
+                assert deal_plays(game.view(game.turn)) == (expected, contexts)
                 assert deal_evidence(game.view(game.turn)) == expected
-                seen.append((game.turn, game.table, game.deal))
+                clubs = [club_count(pile) for pile in game.captured]
+                seen.append((game.turn, game.table, game.deal, game.last_capturer, clubs))
                 game.play_code(rng.choice(game.legal_codes()))
+
+
+def test_the_solver_can_judge_the_others_plays_instead():
+    """With contexts, a deal's weight is exp(-g / temper), g what :func:`solve` finds the other
+    seat's plays of this deal lost against its best moves; in the last deal of 2 players the other
+    hand is known by elimination, so every sampled deal is the real one."""
+    rng = random.Random(39)
+    checked = 0
+    for index in range(80):
+        rules = [Rules(), Rules(sur_cancel=False, sur_in_last_deal=True, sur_cutoff=None)][index % 2]
+        game = random_position(rng, rules, 8)
+        snapshots = []
+        for _ in range(rng.randint(1, 7)):
+            snapshots.append(game.copy())
+            game.play_code(rng.choice(game.legal_codes()))
+        if game.over or len(game.legal_codes()) < 2:
+            continue
+        lost = 0
+        for before, code in zip(snapshots, game.history[-len(snapshots) :], strict=True):
+            if before.turn != game.turn:
+                values = {move.code: mover_sign(before) * move.value for move in solve(before, deal_only=True).moves}
+                lost += max(values.values()) - values[code]
+        evidence, contexts = deal_plays(game.view(game.turn))
+        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0, contexts=contexts)
+        assert found.weights == pytest.approx([math.exp(-lost / 2.0)] * 3), index
+        checked += lost > 0
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("rules", [Rules(players=4), *PARANOID_OPTIONS], ids=str)
+def test_judging_the_others_plays_weighs_the_deals_and_changes_no_value(rules):
+    """At every number of sides the solver's judgement only weighs the sampled deals: each weight
+    is a likelihood (above 0, at most 1), and the deals and their values are those without it."""
+    rng = random.Random(40)
+    weighed = 0
+    for index in range(12):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        for _ in range(rng.randint(1, 3 * rules.players)):
+            game.play_code(rng.choice(game.legal_codes()))
+        evidence, contexts = deal_plays(game.view(game.turn))
+        plain = sampled_values(game, 6, index, deal_only=True, evidence=evidence, temper=2.0)
+        judged = sampled_values(game, 6, index, deal_only=True, evidence=evidence, temper=2.0, contexts=contexts)
+        assert judged.values == plain.values
+        assert all(0 < weight <= 1 for weight in judged.weights)
+        weighed += any(weight < 1 for weight in judged.weights)
+    assert weighed >= 3

@@ -28,7 +28,8 @@ BOT_DESCRIPTIONS = {
     "(options: playouts=N, ms=N, greedy=X)",
     "solver": "sampled deals of the unseen cards, weighted by the others' plays, each solved exactly to "
     "the end of the deal (with 3 or more sides against the others as one) (options: samples=N, ms=N, "
-    "nodes=N, horizon=deal|round, temper=X, gift=X, match=0|1: play for the round's points or the match)",
+    "nodes=N, horizon=deal|round, infer=solver|greedy, temper=X, gift=X, match=0|1: play for the round's "
+    "points or the match)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 _MAKERS: dict[str, Callable[..., Bot]] = {

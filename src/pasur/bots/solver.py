@@ -6,11 +6,14 @@ values every legal move under perfect play by both sides — by default to the e
 deal, with the Haft Khaj each side can expect from the clubs still out (``horizon=deal``: the
 pack's order, which nobody knows, then plays no part), or to the round's end (``horizon=round``).
 The move played has the best mean over the samples, as bridge programs do (GIB), each sample
-weighted by how likely the others' plays in this deal are with its hands (``temper``: a player
-passes up an immediate gain of g points with likelihood exp(-g / temper); 0 weighs nothing;
-leaving a table that one card could sweep counts as giving up ``gift`` times a Sur's 5 points);
-moves of exactly the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has
-the measurements behind the defaults.
+weighted by how likely the others' plays in this deal are with its hands: a player gives up g
+points with likelihood exp(-g / ``temper``) (0 weighs nothing), g what the solver finds the play
+lost against the best move with that deal's hands seen (``infer=solver``, the default at 2
+players), or the immediate gain it passed up, cards and Sur, leaving a table that one card could
+sweep counting as giving up ``gift`` Surs (``infer=greedy``, the default with more players, where
+judging a dozen plays of the deal in every sample would cost most of the time). Moves of exactly
+the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has the measurements
+behind the defaults.
 
 With **match sense** (``match=1``; two sides) it plays for the match rather than the round: each
 sample's final round difference becomes the chance of winning the match from the banked scores
@@ -30,8 +33,8 @@ from collections.abc import Sequence
 
 from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
-from ..core.scoring import SUR_POINTS
-from ..core.solver import DEFAULT_TABLE_MB, Evidence, Samples, sampled_within
+from ..core.scoring import SUR_POINTS, club_count
+from ..core.solver import DEFAULT_TABLE_MB, Context, Evidence, Samples, sampled_within
 from .expert import ExpertBot
 from .match_sense import MatchSense
 from .pimc import PimcBot
@@ -70,6 +73,7 @@ class SolverBot:
         nodes: int = DEFAULT_NODES,
         match: int = 0,
         gift: float = 1.0,
+        infer: str = "",
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
@@ -84,6 +88,9 @@ class SolverBot:
         if gift < 0:
             raise ValueError("gift must be 0 or more")
         self.gift = gift
+        if infer not in ("", "greedy", "solver"):
+            raise ValueError('infer must be "greedy" or "solver"')
+        self.infer = infer
         if horizon not in ("round", "deal"):
             raise ValueError('horizon must be "round" or "deal"')
         self.deal_only = horizon == "deal"
@@ -125,6 +132,10 @@ class SolverBot:
         pack = view.pack if self.deal_only else 0
         return MatchSense(rules, view.scores[side], view.scores[1 - side], sur_points, pack)
 
+    def infer_by_solver(self, players: int) -> bool:
+        """Whether the solver judges the others' plays (else their greedy gains)."""
+        return self.infer == "solver" or (not self.infer and players == 2)
+
     def mean_values(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float] | None:
         """Each legal move's mean value over the sampled deals (the seat's side minus the other,
         or minus the others' average), or None where the solver cannot decide: no native core, or
@@ -137,7 +148,7 @@ class SolverBot:
         if not native.available():
             return None
         base = Round.from_view(view, self._rng)
-        evidence = deal_evidence(view) if self.temper else []
+        evidence, contexts = deal_plays(view) if self.temper else ([], [])
         # with a time budget, one deal may take at most about that long (the solver searches some
         # 5 million nodes a second); one that takes longer ends the sampling
         found = sampled_within(
@@ -153,6 +164,7 @@ class SolverBot:
             temper=self.temper or 1.0,
             node_budget=self.nodes,
             gift=self.gift,
+            contexts=contexts if self.infer_by_solver(view.rules.players) else None,
         )
         return found if sum(found.weights) > 0 else None
 
@@ -160,15 +172,35 @@ class SolverBot:
 def deal_evidence(view: SeatView) -> list[Evidence]:
     """The plays the other seats made in the current deal, each with the table it saw and the
     cards that seat played after it in the deal (what they say about the hands still hidden)."""
+    return deal_plays(view)[0]
+
+
+def deal_plays(view: SeatView) -> tuple[list[Evidence], list[Context]]:
+    """:func:`deal_evidence`, and for each of its plays what the solver needs to judge it: every
+    seat's cards played after it in the deal, and the side that had captured last and each side's
+    clubs before it."""
     plays = list(view.history)
-    in_deal = len(plays) - (view.deal - 1) * view.rules.players * CARDS_A_HAND
+    rules = view.rules
+    in_deal = max(0, len(plays) - (view.deal - 1) * rules.players * CARDS_A_HAND)
+    last_before, last = [], -1
+    for play in plays:
+        last_before.append(last)
+        last = rules.side_of(play.seat) if play.take else last
     table = mask_of(view.table)
-    later = [0] * view.rules.players
+    clubs = [club_count(mask_of(pile)) for pile in view.captured] + [0] * (4 - len(view.captured))
+    later = [0] * 4
     evidence: list[Evidence] = []
-    for play in reversed(plays[len(plays) - in_deal :] if in_deal > 0 else []):
+    contexts: list[Context] = []
+    for index in reversed(range(len(plays) - in_deal, len(plays))):
+        play = plays[index]
         taken = mask_of(play.take)
         table = table | taken if taken else table & ~(1 << play.card)
+        if taken:
+            clubs[rules.side_of(play.seat)] -= club_count(taken | 1 << play.card)
         if play.seat != view.seat:
             evidence.append((play.seat, table, later[play.seat], play.card | taken << 6))
+            contexts.append(
+                ((later[0], later[1], later[2], later[3]), last_before[index], (clubs[0], clubs[1], clubs[2], clubs[3]))
+            )
         later[play.seat] |= 1 << play.card
-    return evidence[:MAX_EVIDENCE]
+    return evidence[:MAX_EVIDENCE], contexts[:MAX_EVIDENCE]

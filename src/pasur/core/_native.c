@@ -353,23 +353,54 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return solver_result(S, result);
 }
 
+/* Each evidence play's context for the solver's judgement, from `contexts` (one (laters, last,
+ * clubs) for each play: 4 masks, a side or -1, 4 counts); 0, or -1 with an exception set. */
+static int read_contexts(PyObject *contexts, evidence_t *evidence, int count) {
+    if (PySequence_Size(contexts) != count) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contexts: one for each play of the evidence");
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        PyObject *item = PySequence_GetItem(contexts, i);
+        evidence_t *e = evidence + i;
+        unsigned long long laters[4];
+        int *clubs = e->clubs;
+        int ok = item && PyArg_ParseTuple(item, "(KKKK)i(iiii)", laters, laters + 1, laters + 2, laters + 3, &e->last,
+                                          clubs, clubs + 1, clubs + 2, clubs + 3);
+        Py_XDECREF(item);
+        if (!ok) return -1;
+        int valid = e->last >= -1 && e->last < 4;
+        for (int side = 0; side < 4; side++) {
+            e->laters[side] = laters[side] & ((1ULL << 52) - 1);
+            valid &= clubs[side] >= 0 && clubs[side] <= 13;
+        }
+        if (!valid) {
+            PyErr_SetString(PyExc_ValueError, "contexts: a side or -1 and club counts of 0 to 13");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
- * [, evidence, temper, node_budget, gift]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
+ * [, evidence, temper, node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
  * of `samples` deals of the cards `seat` (the mover) cannot see, dealt again at random from
  * `seed`, every move's value as solve() gives it (int32s, deal by deal) and the deal's weight
  * (doubles): how likely the plays of `evidence` ((seat, table, later, move) each) are with its
  * hands, passing up a gain g having likelihood exp(-g / temper) (a play leaving a table one card could
- * sweep giving up `gift` times a Sur more). Stops early, with the deals
+ * sweep giving up `gift` times a Sur more); with `contexts` (read_contexts), what each play gave
+ * up is what the solver finds it lost instead. Stops early, with the deals
  * solved so far, at a deal that reaches the node limit, and after the deal with which the nodes
  * searched reach `node_budget` (0: none). */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
-    PyObject *fields, *evidence_list = NULL;
+    PyObject *fields, *evidence_list = NULL, *context_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
     unsigned long long node_limit, seed, node_budget = 0;
     double temper = 1, gift = 0;
-    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdKd", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
-                          &samples, &seed, &evidence_list, &temper, &node_budget, &gift))
+    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdKdO", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
+                          &samples, &seed, &evidence_list, &temper, &node_budget, &gift, &context_list))
         return NULL;
+    int judged = context_list && context_list != Py_None;
     evidence_t evidence[MAX_EVIDENCE];
     int evidence_count = 0;
     if (evidence_list && evidence_list != Py_None) {
@@ -395,6 +426,7 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
             evidence_count++;
         }
     }
+    if (judged && read_contexts(context_list, evidence, evidence_count) < 0) return NULL;
     round_t r;
     solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
@@ -437,10 +469,13 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         S->horizon = deal_only ? deal.dealt : 0;
         position_t root = position_of(&deal);
         root_values(S, &root, r.compulsory, codes, values);
-        nodes += S->nodes;
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
-        weights[solved] = evidence_count ? plays_likelihood(&deal, evidence, evidence_count, temper, gift) : 1.0;
+        weights[solved] = !evidence_count ? 1.0
+                          : judged        ? solved_likelihood(S, &deal, evidence, evidence_count, temper)
+                                          : plays_likelihood(&deal, evidence, evidence_count, temper, gift);
+        nodes += S->nodes;
+        if (S->error) break;
     }
     int error = S->error;
     free(S);
@@ -641,7 +676,8 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
     {"solve_samples", py_solve_samples, METH_VARARGS,
-     "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed[, evidence, temper]) "
+     "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed[, evidence, temper, "
+     "node_budget, gift, contexts]) "
      "-> (codes, values, solved, nodes, weights)"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
     {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},

@@ -583,6 +583,10 @@ typedef struct {
     int seat;
     mask_t table, later;
     uint64_t code;
+    /* for the solver's judgement: each seat's cards played later in the deal, and the side that
+     * had captured last (-1 none) and each side's clubs before this play */
+    mask_t laters[4];
+    int last, clubs[4];
 } evidence_t;
 
 #define MAX_EVIDENCE 16
@@ -615,6 +619,36 @@ static double plays_likelihood(const round_t *deal, const evidence_t *evidence, 
             if (value > best) best = value;
         }
         shortfall += best - greedy_value(deal, e->table, e->code, e->seat, gift);
+    }
+    return exp(-shortfall / temper);
+}
+
+/* How likely the plays in `evidence` are with the hands of `deal`, up to a constant, when a player
+ * gives up g points with likelihood exp(-g / temper), g what the solver finds the play loses to the
+ * end of the deal against the best move with every hand of `deal` seen (two sides only); -1 when
+ * the search fails (S->error says why). */
+static double solved_likelihood(solver_t *S, const round_t *deal, const evidence_t *evidence, int count,
+                                double temper) {
+    static uint64_t codes[MAX_NODE_MOVES];
+    static int values[MAX_NODE_MOVES];
+    double shortfall = 0;
+    for (int i = 0; i < count; i++) {
+        const evidence_t *e = evidence + i;
+        position_t p = position_of(deal);
+        for (int seat = 0; seat < 4; seat++) p.hands[seat] |= e->laters[seat];
+        p.hands[e->seat] |= 1ULL << (e->code & 63);
+        p.table = e->table;
+        p.turn = e->seat;
+        p.last = e->last;
+        memcpy(p.clubs, e->clubs, sizeof(p.clubs));
+        int n = root_values(S, &p, deal->compulsory, codes, values);
+        if (S->error) return -1;
+        int best = -UNBOUNDED, played = -UNBOUNDED;
+        for (int j = 0; j < n; j++) {
+            if (values[j] > best) best = values[j];
+            if (codes[j] == e->code) played = values[j];
+        }
+        if (played > -UNBOUNDED) shortfall += best - played;
     }
     return exp(-shortfall / temper);
 }

@@ -125,12 +125,14 @@ def solve_samples(
     temper: float = 1.0,
     node_budget: int = 0,
     gift: float = 0.0,
+    contexts: Sequence[tuple[tuple[int, int, int, int], int, tuple[int, int, int, int]]] | None = None,
 ) -> tuple[list[int], bytes, bytes]:
     """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
     ``seed``): the legal moves, every move's value for each deal solved before the node limit
     stopped one (int32s, deal by deal, as :func:`solve` gives them), and each deal's weight (doubles): how
     likely the others' plays in ``evidence`` (seat, table seen, cards it played later, move) are
-    with its hands (a play leaving a table one card could sweep giving up ``gift`` Surs).
+    with its hands (a play leaving a table one card could sweep giving up ``gift`` Surs; with
+    ``contexts``, one for each play, what the solver finds it gave up).
     Sampling stops after the deal with which the nodes searched reach
     ``node_budget`` (0: no budget)."""
     codes, values, _solved, _nodes, weights = _core().solve_samples(
@@ -146,6 +148,7 @@ def solve_samples(
         temper,
         node_budget,
         gift,
+        contexts,
     )
     return codes, values, weights
 

@@ -148,6 +148,9 @@ class Samples:
 #: A play another seat made in the current deal: its seat, the table it saw, the cards it played
 #: later in the deal, and the move's code.
 Evidence = tuple[int, int, int, MoveCode]
+#: What the solver needs to judge an evidence play: each seat's cards played after it in the deal,
+#: the side that had captured last (-1 none) and each side's clubs before it.
+Context = tuple[tuple[int, int, int, int], int, tuple[int, int, int, int]]
 
 
 def sampled_values(
@@ -162,16 +165,18 @@ def sampled_values(
     temper: float = 1.0,
     node_budget: int = 0,
     gift: float = 0.0,
+    contexts: Sequence[Context] | None = None,
 ) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
     cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
     same deals for every move). With ``evidence``, each deal is weighted by how likely those plays
     are with its hands, a player passing up an immediate gain of g points with likelihood
     exp(-g / ``temper``), a play that leaves a table one card could sweep giving up ``gift``
-    times a Sur more. With ``node_limit``, sampling stops at the first deal that needs more
-    nodes: the lists are then shorter, possibly empty; with ``node_budget``, after the deal with
-    which the nodes searched in all reach it. With more than two sides, the mover plays
-    against the others as one coalition (:class:`Samples` says what a value is then).
+    times a Sur more; with ``contexts`` (one for each play), a play gives up what the solver finds
+    it lost to the end of the deal with that deal's hands seen. With ``node_limit``, sampling
+    stops at the first deal that needs more nodes: the lists are then shorter, possibly empty;
+    with ``node_budget``, after the deal with which the nodes searched in all reach it. With more
+    than two sides, the mover plays against the others as one coalition (:class:`Samples` says what a value is then).
     :class:`SolveError` when the position cannot be solved."""
     problem = solve_problem(game, paranoid=True)
     if problem:
@@ -192,6 +197,7 @@ def sampled_values(
             temper,
             node_budget,
             gift,
+            contexts,
         )
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
