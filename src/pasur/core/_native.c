@@ -383,15 +383,15 @@ static int read_contexts(PyObject *contexts, evidence_t *evidence, int count) {
 }
 
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
- * [, evidence, temper, node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights): the legal moves, and for each
- * of `samples` deals of the cards `seat` (the mover) cannot see, dealt again at random from
- * `seed`, every move's value as solve() gives it (int32s, deal by deal) and the deal's weight
- * (doubles): how likely the plays of `evidence` ((seat, table, later, move) each) are with its
- * hands, passing up a gain g having likelihood exp(-g / temper) (a play leaving a table one card could
- * sweep giving up `gift` times a Sur more); with `contexts` (read_contexts), what each play gave
- * up is what the solver finds it lost instead. Stops early, with the deals
- * solved so far, at a deal that reaches the node limit, and after the deal with which the nodes
- * searched reach `node_budget` (0: none). */
+ * [, evidence, temper, node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights):
+ * the legal moves, and for each of `samples` deals of the cards `seat` (the mover) cannot see,
+ * dealt again at random from `seed`, every move's value as solve() gives it (int32s, deal by deal)
+ * and the deal's weight (doubles): how likely the plays of `evidence` ((seat, table, later, move)
+ * each) are with its hands, passing up a gain g having likelihood exp(-g / temper) (a play leaving
+ * a table one card could sweep giving up `gift` times a Sur more); with `contexts`
+ * (read_contexts), what each play gave up is what the solver finds it lost instead. Stops early,
+ * with the deals solved so far, at a deal that reaches the node limit, and after the deal with
+ * which the nodes searched reach `node_budget` (0: none). */
 static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
     PyObject *fields, *evidence_list = NULL, *context_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;

@@ -625,8 +625,9 @@ static double plays_likelihood(const round_t *deal, const evidence_t *evidence, 
 
 /* How likely the plays in `evidence` are with the hands of `deal`, up to a constant, when a player
  * gives up g points with likelihood exp(-g / temper), g what the solver finds the play loses to the
- * end of the deal against the best move with every hand of `deal` seen (two sides only); -1 when
- * the search fails (S->error says why). */
+ * end of the deal against the best move with every hand of `deal` seen (with more than two sides,
+ * as the play's coalition values it in the paranoid search); -1 when the search fails (S->error
+ * says why). */
 static double solved_likelihood(solver_t *S, const round_t *deal, const evidence_t *evidence, int count,
                                 double temper) {
     static uint64_t codes[MAX_NODE_MOVES];

@@ -132,9 +132,8 @@ def solve_samples(
     stopped one (int32s, deal by deal, as :func:`solve` gives them), and each deal's weight (doubles): how
     likely the others' plays in ``evidence`` (seat, table seen, cards it played later, move) are
     with its hands (a play leaving a table one card could sweep giving up ``gift`` Surs; with
-    ``contexts``, one for each play, what the solver finds it gave up).
-    Sampling stops after the deal with which the nodes searched reach
-    ``node_budget`` (0: no budget)."""
+    ``contexts``, one for each play, what the solver finds it gave up). Sampling stops after the
+    deal with which the nodes searched reach ``node_budget`` (0: no budget)."""
     codes, values, _solved, _nodes, weights = _core().solve_samples(
         round_fields(game),
         most_clubs,

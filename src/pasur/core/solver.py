@@ -176,8 +176,8 @@ def sampled_values(
     it lost to the end of the deal with that deal's hands seen. With ``node_limit``, sampling
     stops at the first deal that needs more nodes: the lists are then shorter, possibly empty;
     with ``node_budget``, after the deal with which the nodes searched in all reach it. With more
-    than two sides, the mover plays against the others as one coalition (:class:`Samples` says what a value is then).
-    :class:`SolveError` when the position cannot be solved."""
+    than two sides, the mover plays against the others as one coalition (:class:`Samples` says
+    what a value is then). :class:`SolveError` when the position cannot be solved."""
     problem = solve_problem(game, paranoid=True)
     if problem:
         raise SolveError(problem)
