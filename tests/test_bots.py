@@ -121,6 +121,9 @@ def test_bot_specs():
         ("solver:temper=-1", "temper"),
         ("solver:gift=-0.5", "gift must be 0 or more"),
         ("solver:infer=psychic", 'infer must be "greedy" or "solver"'),
+        ("solver:gift=nan", "gift must be a number, not 'nan'"),
+        ("solver:temper=inf", "temper must be a number, not 'inf'"),
+        ("pimc:playouts=-inf", "playouts must be a whole number, not '-inf'"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)

@@ -4,6 +4,7 @@ choose from, and which callers may name a program."""
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -79,11 +80,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def _number(raw: str) -> Any:
+    """An option's value: a whole number, a finite number, else the word (``nan`` and ``inf``
+    stay words, so a bot that takes a number refuses them)."""
     for kind in (int, float):
         try:
-            return kind(raw)
+            value = kind(raw)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(value):
+            return value
     return raw
 
 
