@@ -474,7 +474,7 @@ def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average(
     assert checked >= 15
 
 
-def sweepable(table: int) -> bool:
+def one_card_sweeps(table: int) -> bool:
     """Whether one card other than a Jack could take the whole of ``table`` (a Sur)."""
     return bool(table) and any(card >> 2 != JACK and table in capture_takes(table, card) for card in range(52))
 
@@ -483,7 +483,7 @@ def greedy_value(game: Round, table: int, code: int, seat: int, gift: float) -> 
     """Points and a Sur a move takes at once, less ``gift`` Surs when it leaves a table that one
     card could sweep (the Python engine's view of it)."""
     take, card = code >> 6, code & 63
-    given = 5 * gift * sweepable(table & ~take if take else table | 1 << card)
+    given = 5 * gift * one_card_sweeps(table & ~take if take else table | 1 << card)
     if not take:
         return -given
     sur = (

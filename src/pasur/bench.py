@@ -70,10 +70,10 @@ def replay_throughput(records: int = 200, seed: int = 1, rules: Rules | None = N
     return {"records_per_second": records / elapsed, "moves_per_second": moves / elapsed}
 
 
-def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
-    """Median milliseconds per decision, and decisions per second, over positions met in
-    random 2-player play."""
-    rules = Rules()
+def decision_times(spec: str, positions: int, seed: int = 1, rules: Rules | None = None) -> list[float]:
+    """Seconds the bot ``spec`` took at each of ``positions`` positions met in random play
+    (2 players unless ``rules`` say otherwise)."""
+    rules = rules or Rules()
     rng = random.Random(seed)
     bot = make_bot(spec, seed=seed)
     times: list[float] = []
@@ -86,6 +86,13 @@ def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
             times.append(time.perf_counter() - start)
             codes = game.legal_codes()
             game.play_code(codes[rng.randrange(len(codes))])
+    return times
+
+
+def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
+    """Median milliseconds per decision, and decisions per second, over positions met in
+    random 2-player play."""
+    times = decision_times(spec, positions, seed)
     return {
         "median_ms": round(1000 * statistics.median(times), 3),
         "decisions_per_second": round(len(times) / sum(times), 1),

@@ -230,7 +230,7 @@ class TableRoom:
         settings = self.settings.with_seats(tuple(seats))
         self._save(settings)
         self.settings = settings
-        self._tell("table")
+        self.tell("table")
         self.audience.touched = time.monotonic()
         return seat, token
 
@@ -248,10 +248,10 @@ class TableRoom:
         self.settings = settings
         self.match = Match(self.rules, seed=self.settings.seed)
         self.status = TableStatus.PLAYING
-        self._tell("table")
+        self.tell("table")
         await self.changed()
 
-    def _tell(self, kind: str, **fields: Any) -> None:
+    def tell(self, kind: str, **fields: Any) -> None:
         """Announce a change here to the other server processes."""
         if self.hub is not None:
             self.hub.tell(self.id, kind, **fields)
@@ -325,7 +325,7 @@ class TableRoom:
         if seat is None or (self.waiting is not None and seat in self.waiting):
             self.waiting = None if seat is None or self.waiting is None else self.waiting - {seat} or None
             if tell:
-                self._tell("ready", seat=seat)
+                self.tell("ready", seat=seat)
             await self.changed()
 
     async def hint(self, seat: int | None, lang: str) -> dict[str, Any]:
@@ -376,7 +376,7 @@ class TableRoom:
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
         self.fast = fast
-        self._tell("pace", fast=fast)
+        self.tell("pace", fast=fast)
         return {"type": "pace", "fast": fast}
 
     async def say(
@@ -405,7 +405,7 @@ class TableRoom:
             raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
         if self.store is not None:
             self.store.add_chat(self.id, line.stored())
-        self._tell("chat", line=line.stored())
+        self.tell("chat", line=line.stored())
         self.chat[channel].append(line)
         await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is channel)
         return {"type": "said"}
@@ -725,6 +725,6 @@ class Lobby:
             created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
-        room._tell("table")
+        room.tell("table")
         self.rooms[table_id] = room
         return table_id, token
