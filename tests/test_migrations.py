@@ -126,3 +126,12 @@ def test_a_database_of_a_version_this_pasur_does_not_know_is_refused(kind, empty
         with pytest.raises(SchemaMismatch, match="9999, which this pasur does not know"):
             opened()
     assert "does not know" in assert_one_line_error(pasur("db", "upgrade", "--database", url), 1)
+
+
+def test_a_file_that_is_no_database_is_refused_in_one_line_and_left_as_it_was(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database\0" * 100)
+    url = f"sqlite:///{junk}"
+    for command in (("db", "version"), ("db", "upgrade"), ("serve", "--port", "1")):
+        assert "cannot open the database" in assert_one_line_error(pasur(*command, "--database", url), 1)
+    assert junk.read_bytes() == b"not a database\0" * 100

@@ -24,6 +24,8 @@ from starlette.websockets import WebSocketDisconnect
 from pasur import CARDS, Rules, from_record
 from pasur.server.app import RateLimit, create_app
 from pasur.server.settings import ServerSettings
+from pasur.server.shared import Hub
+from pasur.server.store import Store
 from pasur.server.tables import OPEN_TABLE_SECONDS
 
 from .helpers import cards_named, hidden_from
@@ -687,3 +689,34 @@ def test_bad_chat_lines_are_refused_and_nobody_hears_them(client):
         assert answer(host)["reason"] == "chat_too_fast"
         other.send_json({"type": "chat", "phrase": "oops"})  # another seat writes on
         assert answer(other) == {"type": "said"}
+
+
+def test_a_malformed_notice_from_the_database_is_not_acted_on(tmp_path):
+    """Notices come from other server processes over the database; one that is not a notice (not
+    JSON, not an object, no table, the wrong types, megabytes) is dropped and nothing is asked."""
+    store = Store(f"sqlite:///{tmp_path / 'notices.db'}")
+    hub = Hub(store)
+    acted: list[dict[str, Any]] = []
+
+    async def on_notice(notice: dict[str, Any]) -> None:
+        acted.append(notice)
+
+    async def hear(payloads: list[str]) -> None:
+        for payload in payloads:
+            await hub._received(payload, on_notice)
+
+    hostile = [
+        "{",
+        "[1, 2]",
+        '"table"',
+        "null",
+        '{"kind": "move"}',
+        '{"table": 5}',
+        '{"table": ["a"]}',
+        "x" * 2_000_000,
+    ]
+    asyncio.run(hear(hostile))
+    assert acted == []
+    asyncio.run(hear(['{"table": "ABCDEFGH", "kind": "move", "from": "elsewhere"}']))
+    assert acted == [{"table": "ABCDEFGH", "kind": "move", "from": "elsewhere"}]
+    store.close()

@@ -639,7 +639,7 @@ def serve(
     except SchemaMismatch as error:
         raise click.ClickException(str(error)) from None
     except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
-        raise click.ClickException(f"cannot open the database: {error}") from None
+        raise _cannot_open(error) from None
     if workers > 1 and not shared:
         raise click.UsageError(
             "--workers: with SQLite one process is the limit; give --database postgresql+psycopg://… to serve from more"
@@ -666,6 +666,14 @@ def serve(
     serve_in_processes(workers, host, port, serve_one)
 
 
+def _cannot_open(error: Exception) -> click.ClickException:
+    """A database that cannot be used, said in one line (SQLAlchemy's messages go on with the SQL
+    and a link)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return click.ClickException(f"cannot open the database: {lines[0] if lines else type(cause).__name__}")
+
+
 @cli.group(name="db")
 def db() -> None:
     """The web server's database: its schema version, and upgrades."""
@@ -682,7 +690,7 @@ def _database_engine(database: str | None) -> Any:
     except ImportError:
         raise click.ClickException("the database needs the web extra: pip install 'pasur[web]'") from None
     except ValueError as error:  # sqlalchemy.exc.ArgumentError: not a URL
-        raise click.ClickException(f"cannot open the database: {error}") from None
+        raise _cannot_open(error) from None
 
 
 DATABASE_OPTION = click.option(
@@ -704,7 +712,7 @@ def db_upgrade(database: str | None) -> None:
     except SchemaMismatch as error:
         raise click.ClickException(str(error)) from None
     except (SQLAlchemyError, OSError) as error:
-        raise click.ClickException(f"cannot open the database: {error}") from None
+        raise _cannot_open(error) from None
     finally:
         engine.dispose()
     if before == after:
@@ -726,7 +734,7 @@ def db_version(database: str | None) -> None:
         with engine.connect() as connection:
             found = database_version(connection)
     except (SQLAlchemyError, OSError) as error:
-        raise click.ClickException(f"cannot open the database: {error}") from None
+        raise _cannot_open(error) from None
     finally:
         engine.dispose()
     click.echo(f"database: {found or '(empty)'}; this pasur: {head_version()}")
