@@ -269,3 +269,27 @@ def test_the_lobby_is_shared_and_the_limits_count_in_each_process():
             with seated(first, table["id"]) as too_many:
                 refused = too_many.receive_json()
                 assert refused["type"] == "error" and refused["reason"] == "too_many_spectators"
+
+
+def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
+    import psycopg
+
+    from pasur.server.errors import VersionTaken
+
+    url = fresh_database()
+    store = Store(url, upgrade=True)
+    plain = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(plain, autocommit=True) as listener:
+            listener.execute("LISTEN pasur")
+            store.create_table("t1", {}, "playing")
+            store.add_move("t1", 1, 0, "7Cx4H", "a", notice='{"table":"t1","version":1}')
+            with pytest.raises(VersionTaken):
+                store.add_move("t1", 1, 1, "8D", "b", notice='{"table":"t1","version":1,"again":true}')
+            store.add_move("t1", 2, 1, "8D", "b")  # no notice asked for: none sent
+            heard = [notice.payload for notice in listener.notifies(timeout=1.0)]
+        assert heard == ['{"table":"t1","version":1}']
+        assert [(move.version, move.move) for move in store.moves("t1")] == [(1, "7Cx4H"), (2, "8D")]
+        assert store.latest_versions(["t1", "nowhere"]) == {"t1": 2}
+    finally:
+        store.close()

@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, text
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, text, type_coerce
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.sql import Executable
 
 from .errors import StorageUnavailable, VersionTaken
 from .schema import ensure_schema
@@ -42,6 +43,16 @@ def _storage(method: Callable[P, R]) -> Callable[P, R]:
 DEFAULT_DATABASE = "sqlite:///pasur-server.db"
 #: The PostgreSQL channel on which server processes tell each other what changed at a table.
 CHANNEL = "pasur"
+
+
+#: A move stored and announced in one statement (so in one transaction: the notice goes out when,
+#: and only if, the move is stored).
+_INSERT_AND_ANNOUNCE = text(
+    "WITH stored AS (INSERT INTO moves (table_id, version, seat, move, client_id)"
+    " VALUES (:table_id, :version, :seat, :move, :client_id) RETURNING 1)"
+    " SELECT pg_notify(:channel, :notice) FROM stored"
+)
+_ANNOUNCE = text("SELECT pg_notify(:channel, :notice)")
 
 
 class Base(DeclarativeBase):
@@ -124,6 +135,11 @@ class Store:
             self.engine.dispose()
             raise
 
+    @property
+    def _autocommit(self) -> Engine:
+        """The same connections, each statement its own transaction."""
+        return self.engine.execution_options(isolation_level="AUTOCOMMIT")
+
     @_storage
     def create_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -152,10 +168,13 @@ class Store:
         is stored already (by another process). With a shared database ``notice`` is announced to
         the other processes as the move commits."""
         row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+        statement: Executable = insert(MoveRow)
+        if self.shared and notice:
+            statement, row = _INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice}
         try:
-            with self.engine.begin() as connection:  # Core, not the ORM: this runs on every move
-                connection.execute(insert(MoveRow), row)
-                self._announce(connection, notice)
+            # This runs on every move: one statement, its own transaction, one round trip.
+            with self._autocommit.connect() as connection:
+                connection.execute(statement, row)
         except IntegrityError:
             message = f"another move made version {version} first: the table has moved on"
             raise VersionTaken(message, "stale_version") from None
@@ -163,13 +182,9 @@ class Store:
     @_storage
     def announce(self, notice: str) -> None:
         """Tell the other server processes ``notice`` (with a shared database; else nothing)."""
-        if self.shared:
-            with self.engine.begin() as connection:
-                self._announce(connection, notice)
-
-    def _announce(self, connection: Connection, notice: str) -> None:
         if self.shared and notice:
-            connection.execute(text("SELECT pg_notify(:channel, :notice)"), {"channel": CHANNEL, "notice": notice})
+            with self._autocommit.connect() as connection:
+                connection.execute(_ANNOUNCE, {"channel": CHANNEL, "notice": notice})
 
     @_storage
     def tables(self, statuses: tuple[str, ...]) -> list[StoredTable]:
@@ -193,10 +208,12 @@ class Store:
 
     @_storage
     def latest_versions(self, table_ids: list[str]) -> dict[str, int]:
-        """The version each of these tables has reached (tables without moves left out)."""
-        query = select(MoveRow.table_id, func.max(MoveRow.version)).where(MoveRow.table_id.in_(table_ids))
-        with Session(self.engine) as session:
-            return {table_id: int(version) for table_id, version in session.execute(query.group_by(MoveRow.table_id))}
+        """The version each of these tables has reached (tables without moves left out): one
+        look into the moves' index a table, however many moves are stored."""
+        latest = select(func.max(MoveRow.version)).where(MoveRow.table_id == TableRow.id).scalar_subquery()
+        query = select(TableRow.id, type_coerce(latest, Integer)).where(TableRow.id.in_(table_ids))
+        with self.engine.connect() as connection:
+            return {table_id: version for table_id, version in connection.execute(query) if version is not None}
 
     @_storage
     def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
