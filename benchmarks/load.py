@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 import websockets
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -206,7 +207,7 @@ def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dic
                 except httpx.TransportError:
                     time.sleep(0.1)
             levels = [level.strip() for level in args.levels.split(",") if level.strip()]
-            figures = asyncio.run(drive(base, args.tables, args.bot_tables, levels, args.seconds, think))
+            figures = uvloop.run(drive(base, args.tables, args.bot_tables, levels, args.seconds, think))
         finally:
             server.terminate()
             server.wait(10)

@@ -229,6 +229,8 @@ def test_serve_with_workers_restarts_a_worker_that_dies_and_stops_them_all():
             assert parent.poll() is None and time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.2)
         first = children(parent.pid)
+        held = connections_held(port, first, 40)  # one worker taking fewer than 8: about 1 in 25,000
+        assert sum(held) == 40 and min(held) >= 8, f"the connections were not spread: {held}"
         os.kill(first[0], signal.SIGKILL)
         while set(children(parent.pid)) & set(first) != {first[1]} or len(children(parent.pid)) < 2:
             assert time.monotonic() < deadline + 30, "the dead worker was not replaced"
@@ -240,6 +242,39 @@ def test_serve_with_workers_restarts_a_worker_that_dies_and_stops_them_all():
         parent.wait(20)
     said = parent.stderr.read() if parent.stderr else b""
     assert parent.returncode == 0 and b"ended (exit -9): starting another" in said
+
+
+def connections_held(port: int, pids: list[int], count: int) -> list[int]:
+    """Open ``count`` connections to ``port``: how many each of ``pids`` accepted (Linux)."""
+    opened = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    try:
+        ours = {f"{client.getsockname()[1]:04X}" for client in opened}  # our ports, as /proc shows them
+        held = [0] * len(pids)
+        deadline = time.monotonic() + 4  # within the server's keep-alive time (5 s)
+        while sum(held) < count and time.monotonic() < deadline:
+            time.sleep(0.2)
+            held = [len(_peers(pid) & ours) for pid in pids]
+        return held
+    finally:
+        for client in opened:
+            client.close()
+
+
+def _peers(pid: int) -> set[str]:
+    """The remote ports (hex) of the TCP connections process ``pid`` holds."""
+    inodes = set()
+    for entry in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{entry}")
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    peers = set()
+    with open(f"/proc/{pid}/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes:
+                peers.add(fields[2].rsplit(":", 1)[1])
+    return peers
 
 
 def _answers(port: int) -> bool:
