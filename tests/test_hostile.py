@@ -617,3 +617,34 @@ def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
     shown = str(fault.value)
     assert fault.value.reason == "bot_no_move_text" and len(fault.value.answer or "") <= 80
     assert not any(str(card) in shown for card in view.hand), shown
+
+
+def test_two_sockets_of_one_seat_moving_at_once_get_one_move_applied(client):
+    """The store is waited for off the event loop: while one move is being stored, another for the
+    same version (a second tab of the same seat) waits for the table, then is refused; the move is
+    stored and played once."""
+    table = create(client, seats=["friend"])
+    assert client.post(f"/api/tables/{table['id']}/join", json={"name": "Bea"}).status_code == 200  # no bot
+    room = client.app.state.lobby.get(table["id"])  # type: ignore[attr-defined]
+    store = room.store
+    storing = store.add_move
+
+    def slow_add_move(*args: Any, **kwargs: Any) -> None:
+        storing(*args, **kwargs)
+        time.sleep(0.3)  # stored, not yet played: the other socket's move arrives meanwhile
+
+    with seated(client, table["id"], table["token"]) as first, seated(client, table["id"], table["token"]) as second:
+        state = start(first)
+        texts = [legal["text"] for legal in state["legal"]]
+        store.add_move = slow_add_move
+        try:
+            first.send_json({"type": "move", "version": state["version"], "move": texts[0], "id": "tab-1"})
+            time.sleep(0.1)
+            second.send_json({"type": "move", "version": state["version"], "move": texts[-1], "id": "tab-2"})
+            answers = [_answer(first), _answer(second)]
+        finally:
+            store.add_move = storing
+    assert answers[0] == {"type": "ack", "id": "tab-1", "version": 1}
+    assert answers[1]["reason"] == "stale_version", answers[1]
+    assert [(move.version, move.move) for move in store.moves(table["id"])] == [(1, texts[0])]
+    assert room.version == 1 and room.match.turn == 1 and len(room.match.rounds[-1].history) == 1

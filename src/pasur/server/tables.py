@@ -82,6 +82,9 @@ class TableRoom:
     #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
     created: int = 0
     _task: asyncio.Task[None] | None = None
+    #: Held while this copy of the table changes and whenever it waits on the store mid-change, so
+    #: that nothing else (a move, a notice, the sweep) sees or changes the table half-way.
+    _changing: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Judging the people's moves of the finished match (started when first asked), and those judged.
     _analysis: asyncio.Future[None] | None = None
     _judged: list[dict[str, Any]] = field(default_factory=list)
@@ -135,6 +138,10 @@ class TableRoom:
     async def catch_up(self, told: bool = False) -> None:
         """Bring this copy up to date with the moves other processes stored; everyone here is
         sent the new state (also when ``told``, after a change of the table itself)."""
+        async with self._changing:
+            await self._catch_up(told)
+
+    async def _catch_up(self, told: bool = False) -> None:
         if self.store is None or self.match is None:
             if told:
                 await self.changed()
@@ -154,12 +161,12 @@ class TableRoom:
             and isinstance(text, str)
             and (client_id is None or isinstance(client_id, str))
         ):
-            await self.catch_up()
+            await self._catch_up()
             return
         self._replay([StoredMove(version, seat, text, client_id)])
         await self.changed()
 
-    async def reload(self) -> None:
+    async def _reload(self) -> None:
         """Another process changed the table (a seat taken, the match started): read it again."""
         assert self.store is not None and self.bots is not None
         stored = self.store.table(self.id)
@@ -172,15 +179,17 @@ class TableRoom:
             self.match = Match(self.rules, seed=self.settings.seed)
         if self.status is not TableStatus.FINISHED:
             self.status = status
-        await self.catch_up(told=True)
+        await self._catch_up(told=True)
 
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process's notice about this table, acted on."""
         kind = notice.get("kind")
         if kind == "move":
-            await self._moved(notice)
+            async with self._changing:
+                await self._moved(notice)
         elif kind == "table":
-            await self.reload()
+            async with self._changing:
+                await self._reload()
         elif kind == "ready":
             seat = notice.get("seat")
             await self._ready(seat if isinstance(seat, int) else None, tell=False)
@@ -269,23 +278,25 @@ class TableRoom:
             if _spelled(text) != _spelled(text_made):
                 raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
             return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
-        if version != self.version:
-            await self.catch_up()  # another process may have moved the table on
-        match = self._round_under_way()
-        if version != self.version:
-            raise TableError(
-                f"that move was made against version {version}; the table is at {self.version}", "stale_version"
-            )
-        self._must_be_turn_of(match, seat)
-        try:
-            code = match.rounds[-1].resolve(text)
-        except IllegalMove as error:
-            raise TableError(str(error), error.reason, **error.details) from None
-        await self.apply(seat, code, client_id)
-        return {"type": "ack", "id": client_id, "version": self.version}
+        async with self._changing:
+            if version != self.version:
+                await self._catch_up()  # another process may have moved the table on
+            match = self._round_under_way()
+            if version != self.version:
+                raise TableError(
+                    f"that move was made against version {version}; the table is at {self.version}", "stale_version"
+                )
+            self._must_be_turn_of(match, seat)
+            try:
+                code = match.rounds[-1].resolve(text)
+            except IllegalMove as error:
+                raise TableError(str(error), error.reason, **error.details) from None
+            await self._apply(seat, code, client_id)
+            return {"type": "ack", "id": client_id, "version": self.version}
 
-    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
-        """Store a legal move, then play it and tell everyone."""
+    async def _apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
+        """Store a legal move, then play it and tell everyone (with the table held: the store is
+        waited for in a thread, so the other tables of this process go on meanwhile)."""
         assert self.match is not None
         text = self.match.rounds[-1].notation(code)
         if self.store is not None:
@@ -295,9 +306,9 @@ class TableRoom:
                 else ""
             )
             try:
-                self.store.add_move(self.id, self.version + 1, seat, text, client_id, notice)
+                await asyncio.to_thread(self.store.add_move, self.id, self.version + 1, seat, text, client_id, notice)
             except VersionTaken:
-                await self.catch_up()  # another process stored this version first
+                await self._catch_up()  # another process stored this version first
                 raise
         self.last = self.match.play(code)
         self.version += 1
@@ -322,6 +333,10 @@ class TableRoom:
 
     async def _ready(self, seat: int | None, tell: bool = True) -> None:
         """``seat`` is ready for the next deal (None: every seat, the wait is over)."""
+        async with self._changing:
+            await self._ready_held(seat, tell)
+
+    async def _ready_held(self, seat: int | None, tell: bool) -> None:
         if seat is None or (self.waiting is not None and seat in self.waiting):
             self.waiting = None if seat is None or self.waiting is None else self.waiting - {seat} or None
             if tell:
@@ -467,7 +482,10 @@ class TableRoom:
         while self.version == version and self.status is TableStatus.PLAYING:
             try:
                 self._task = None
-                await self.apply(seat, move.code)
+                async with self._changing:
+                    if self.version != version or self.status is not TableStatus.PLAYING:
+                        return  # the table moved on while this waited for it
+                    await self._apply(seat, move.code)
             except VersionTaken:
                 return  # another process moved first: this copy has caught up
             except StorageUnavailable:
