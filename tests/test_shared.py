@@ -6,6 +6,7 @@ takes the table over and plays the bot's move."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -322,9 +323,18 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
             with pytest.raises(VersionTaken):
                 store.add_move("t1", 1, 1, "8D", "b", notice='{"table":"t1","version":1,"again":true}')
             store.add_move("t1", 2, 1, "8D", "b")  # no notice asked for: none sent
+
+            async def from_the_event_loop() -> None:  # as the server stores moves
+                await store.store_move("t1", 3, 0, "QS", "c", notice='{"table":"t1","version":3}')
+                with pytest.raises(VersionTaken):
+                    await store.store_move("t1", 3, 1, "KS", "d", notice='{"table":"t1","version":3,"again":true}')
+                await store.close_writer()
+
+            asyncio.run(from_the_event_loop())
             heard = [notice.payload for notice in listener.notifies(timeout=1.0)]
-        assert heard == ['{"table":"t1","version":1}']
-        assert [(move.version, move.move) for move in store.moves("t1")] == [(1, "7Cx4H"), (2, "8D")]
-        assert store.latest_versions(["t1", "nowhere"]) == {"t1": 2}
+        assert heard == ['{"table":"t1","version":1}', '{"table":"t1","version":3}']
+        stored = [(move.version, move.move) for move in store.moves("t1")]
+        assert stored == [(1, "7Cx4H"), (2, "8D"), (3, "QS")]
+        assert store.latest_versions(["t1", "nowhere"]) == {"t1": 3}
     finally:
         store.close()

@@ -222,6 +222,7 @@ def create_app(
         lobby.resume()
         yield
         await lobby.hub.close()
+        await store.close_writer()
         bots.close()
         store.close()
 

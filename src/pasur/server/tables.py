@@ -278,6 +278,11 @@ class TableRoom:
             if _spelled(text) != _spelled(text_made):
                 raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
             return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
+        # once under way a move is seen through, even if its socket closes meanwhile: a move stored
+        # but not played here would leave this copy behind the store
+        return await asyncio.shield(self._submit(seat, version, text, client_id))
+
+    async def _submit(self, seat: int, version: int, text: str, client_id: str | None) -> dict[str, Any]:
         async with self._changing:
             if version != self.version:
                 await self._catch_up()  # another process may have moved the table on
@@ -295,8 +300,8 @@ class TableRoom:
             return {"type": "ack", "id": client_id, "version": self.version}
 
     async def _apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
-        """Store a legal move, then play it and tell everyone (with the table held: the store is
-        waited for in a thread, so the other tables of this process go on meanwhile)."""
+        """Store a legal move, then play it and tell everyone (with the table held: while the
+        store answers, the other tables of this process go on)."""
         assert self.match is not None
         text = self.match.rounds[-1].notation(code)
         if self.store is not None:
@@ -306,7 +311,7 @@ class TableRoom:
                 else ""
             )
             try:
-                await asyncio.to_thread(self.store.add_move, self.id, self.version + 1, seat, text, client_id, notice)
+                await self.store.store_move(self.id, self.version + 1, seat, text, client_id, notice)
             except VersionTaken:
                 await self._catch_up()  # another process stored this version first
                 raise
