@@ -16,7 +16,6 @@ from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.sql import Executable
 
 from .errors import StorageUnavailable, VersionTaken
 from .schema import ensure_schema
@@ -46,14 +45,8 @@ CHANNEL = "pasur"
 
 
 #: A move stored and announced in one statement (so in one transaction: the notice goes out when,
-#: and only if, the move is stored).
-_INSERT_AND_ANNOUNCE = text(
-    "WITH stored AS (INSERT INTO moves (table_id, version, seat, move, client_id)"
-    " VALUES (:table_id, :version, :seat, :move, :client_id) RETURNING 1)"
-    " SELECT pg_notify(:channel, :notice) FROM stored"
-)
-#: The same in psycopg's own form (for :meth:`Store.store_move`).
-_INSERT_AND_ANNOUNCE_PSYCOPG = (
+#: and only if, the move is stored), in psycopg's own form.
+_INSERT_AND_ANNOUNCE = (
     "WITH stored AS (INSERT INTO moves (table_id, version, seat, move, client_id)"
     " VALUES (%(table_id)s, %(version)s, %(seat)s, %(move)s, %(client_id)s) RETURNING 1)"
     " SELECT pg_notify(%(channel)s, %(notice)s) FROM stored"
@@ -177,13 +170,13 @@ class Store:
         is stored already (by another process). With a shared database ``notice`` is announced to
         the other processes as the move commits."""
         row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
-        statement: Executable = insert(MoveRow)
-        if self.shared and notice:
-            statement, row = _INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice}
         try:
             # This runs on every move: one statement, its own transaction, one round trip.
             with self._autocommit.connect() as connection:
-                connection.execute(statement, row)
+                if self.shared and notice:
+                    connection.exec_driver_sql(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
+                else:
+                    connection.execute(insert(MoveRow), row)
         except IntegrityError:
             message = f"another move made version {version} first: the table has moved on"
             raise VersionTaken(message, "stale_version") from None
@@ -205,7 +198,7 @@ class Store:
             if self._writer is None or self._writer.closed:
                 url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
                 self._writer = await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5)
-            await self._writer.execute(_INSERT_AND_ANNOUNCE_PSYCOPG, {**row, "channel": CHANNEL, "notice": notice})
+            await self._writer.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
         except psycopg.errors.UniqueViolation:
             message = f"another move made version {version} first: the table has moved on"
             raise VersionTaken(message, "stale_version") from None
