@@ -28,6 +28,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from pasur.server.app import create_app
+from pasur.server.chat import Channel
 from pasur.server.shared import SWEEP_SECONDS
 from pasur.server.store import Store
 
@@ -338,3 +339,51 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
         assert store.latest_versions(["t1", "nowhere"]) == {"t1": 3}
     finally:
         store.close()
+
+
+def test_chat_said_while_a_process_was_not_listening_reaches_it_when_it_listens_again():
+    with two_processes() as (first, second):
+        table = create(first, seats=["friend"])
+        guest = first.post(f"/api/tables/{table['id']}/join", json={"name": "Bea"}).json()
+        lobbies = [client.app.state.lobby for client in (first, second)]
+        with seated(second, table["id"], guest["token"]) as listener:
+            next_state(listener)
+            lobbies[1].hub.drop_next = 1  # the chat line's notice is lost
+            with seated(first, table["id"], table["token"]) as host:
+                host.send_json({"type": "chat", "text": "salaam"})
+                while host.receive_json()["type"] != "said":
+                    pass
+            second.portal.call(lobbies[1].sweep, False)  # a sweep alone does not bring chat back
+            assert [line.text for line in lobbies[1].rooms[table["id"]].chat[Channel.PLAYERS]] == []
+            second.portal.call(lobbies[1].sweep, True)  # as when its listening connection is back
+            kept = lobbies[1].rooms[table["id"]].chat[Channel.PLAYERS]
+            assert [line.text for line in kept] == ["salaam"]
+            while (message := listener.receive_json())["type"] != "chat":
+                pass
+        assert message["text"] == "salaam" and message["name"] == "Ava"
+        second.portal.call(lobbies[1].sweep, True)  # read again: nothing twice
+        assert [line.text for line in kept] == ["salaam"]
+
+
+def test_a_process_whose_listening_connection_is_cut_reads_the_chat_it_missed():
+    with two_processes() as (first, second):
+        table = create(first, seats=["friend"])
+        guest = first.post(f"/api/tables/{table['id']}/join", json={"name": "Bea"}).json()
+        room = second.app.state.lobby.get(table["id"])  # type: ignore[attr-defined]
+        engine = create_engine(POSTGRES or "", isolation_level="AUTOCOMMIT")
+        with seated(second, table["id"], guest["token"]) as listener, engine.connect() as admin:
+            next_state(listener)
+            # every process's listening connection is cut; the line is said before they listen again
+            admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"))
+            with seated(first, table["id"], table["token"]) as host:
+                host.send_json({"type": "chat", "text": "salaam"})
+                while host.receive_json()["type"] != "said":
+                    pass
+            deadline = time.monotonic() + 10
+            while not room.chat[Channel.PLAYERS] and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert [line.text for line in room.chat[Channel.PLAYERS]] == ["salaam"]
+            while (message := listener.receive_json())["type"] != "chat":
+                pass
+        engine.dispose()
+        assert message["text"] == "salaam"

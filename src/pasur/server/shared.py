@@ -41,6 +41,9 @@ RECONNECT_SECONDS = 1.0
 
 #: What a process does with another's notice: the notice, as a dict.
 OnNotice = Callable[[dict[str, Any]], Awaitable[None]]
+#: The sweep: tables brought up to date from the database; with True, after notices may have been
+#: lost (the listening connection was down), their chat too.
+Sweep = Callable[[bool], Awaitable[None]]
 
 
 class Hub:
@@ -72,21 +75,23 @@ class Hub:
             with contextlib.suppress(Exception):
                 self.store.announce(self.notice(table_id, kind, **fields))
 
-    def start(self, on_notice: OnNotice, sweep: Callable[[], Awaitable[None]]) -> None:
+    def start(self, on_notice: OnNotice, sweep: Sweep) -> None:
         """Once the event loop runs: listen for notices, and sweep every :data:`SWEEP_SECONDS`."""
         if self.shared:
             loop = asyncio.get_running_loop()
             self._tasks = [loop.create_task(self._listen(on_notice, sweep)), loop.create_task(self._sweeping(sweep))]
 
-    async def _listen(self, on_notice: OnNotice, sweep: Callable[[], Awaitable[None]]) -> None:
+    async def _listen(self, on_notice: OnNotice, sweep: Sweep) -> None:
         import psycopg  # the PostgreSQL driver, with the web extra
 
         url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        again = False  # the first time, nothing was missed: the tables were just read
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
-                    await sweep()  # what was missed while not listening
+                    await sweep(again)  # what was missed while not listening
+                    again = True
                     async for message in connection.notifies():
                         await self._received(message.payload, on_notice)
             except asyncio.CancelledError:
@@ -111,11 +116,11 @@ class Hub:
         except Exception:  # one table's trouble must not stop the listening
             log.exception("acting on a notice for table %s", notice.get("table"))
 
-    async def _sweeping(self, sweep: Callable[[], Awaitable[None]]) -> None:
+    async def _sweeping(self, sweep: Sweep) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                await sweep()
+                await sweep(False)
             except Exception:
                 log.exception("sweeping the tables")
 

@@ -196,9 +196,25 @@ class TableRoom:
         elif kind == "chat" and isinstance(notice.get("line"), dict):
             line = ChatLine.read(notice["line"])
             self.chat[line.channel].append(line)
-            await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is line.channel)
+            await self._tell_channel(line)
         elif kind == "pace":
             self.fast = bool(notice.get("fast"))
+
+    async def reread_chat(self) -> None:
+        """Read the table's recent chat again: lines said in other processes whose notices were
+        lost are kept, and sent to whoever listens on their channel here."""
+        if self.store is None:
+            return
+        for channel in Channel:
+            stored = [ChatLine.read(line) for line in self.store.chat(self.id, channel, KEPT_LINES)]
+            missed = _unseen(list(self.chat[channel]), stored)
+            self.chat[channel].extend(missed)
+            for line in missed:
+                await self._tell_channel(line)
+
+    async def _tell_channel(self, line: ChatLine) -> None:
+        """Send a chat line to whoever listens on its channel here."""
+        await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is line.channel)
 
     def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
         """Store the table as it will be with ``settings`` and ``status``: StorageUnavailable, and
@@ -427,7 +443,7 @@ class TableRoom:
             self.store.add_chat(self.id, line.stored())
         self.tell("chat", line=line.stored())
         self.chat[channel].append(line)
-        await self.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is channel)
+        await self._tell_channel(line)
         return {"type": "said"}
 
     async def changed(self) -> None:
@@ -581,6 +597,18 @@ def _cursor_key(cursor: str) -> tuple[int, str]:
     return int(created), table_id
 
 
+def _unseen(known: list[ChatLine], stored: list[ChatLine]) -> list[ChatLine]:
+    """The lines at the end of ``stored`` (the latest, oldest first) that ``known`` lacks: after
+    the longest start of ``stored`` with which ``known`` ends."""
+    if not known:
+        return stored
+    for kept in range(len(stored), -1, -1):
+        overlap = min(kept, len(known))
+        if stored[kept - overlap : kept] == known[len(known) - overlap :]:
+            return stored[kept:]
+    return stored
+
+
 def _spelled(text: str) -> str:
     """A move's short text with case and spaces set aside, to tell a repeat from another move."""
     return "".join(text.split()).upper()
@@ -633,9 +661,13 @@ class Lobby:
             with contextlib.suppress(TableError):
                 self.get(table_id)
 
-    async def sweep(self) -> None:
+    async def sweep(self, missed: bool = False) -> None:
         """What a lost notice would leave undone: tables behind the database catch up, and the
-        started tables nobody runs are taken over."""
+        started tables nobody runs are taken over; when notices were ``missed`` (the listening
+        connection was lost), every table's chat is read again too."""
+        if missed:
+            for room in list(self.rooms.values()):
+                await room.reread_chat()
         playing = [room for room in self.rooms.values() if room.status is TableStatus.PLAYING]
         latest = self.store.latest_versions([room.id for room in playing]) if playing else {}
         for room in playing:
