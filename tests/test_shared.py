@@ -315,7 +315,7 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
 
     url = fresh_database()
     store = Store(url, upgrade=True)
-    plain = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    plain = store.driver_url
     try:
         with psycopg.connect(plain, autocommit=True) as listener:
             listener.execute("LISTEN pasur")

@@ -84,7 +84,7 @@ class Hub:
     async def _listen(self, on_notice: OnNotice, sweep: Sweep) -> None:
         import psycopg  # the PostgreSQL driver, with the web extra
 
-        url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        url = self.store.driver_url
         again = False  # the first time, nothing was missed: the tables were just read
         while True:
             try:
