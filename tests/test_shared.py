@@ -151,6 +151,33 @@ def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
         assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
 
 
+def test_a_process_whose_locks_session_ended_no_longer_runs_its_tables():
+    with two_processes() as (first, second):
+        table = create(first, rules={"target": 10})  # against a bot
+        with seated(first, table["id"], table["token"]) as host:
+            next_state(host)
+            host.send_json({"type": "start"})
+            state = next_state(host, lambda found: bool(found.get("legal")))
+            host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+            next_state(host, lambda found: found["version"] >= state["version"] + 2)  # the bot replied
+        clients = (first, second)
+        hubs = [client.app.state.lobby.hub for client in clients]
+        owners = [index for index, hub in enumerate(hubs) if table["id"] in hub._owned]
+        assert len(owners) == 1  # whichever process scheduled the bot first
+        owner, other = owners[0], 1 - owners[0]
+        pid = clients[owner].portal.call(lambda: hubs[owner]._locks.execute(text("SELECT pg_backend_pid()")).scalar())
+        engine = create_engine(POSTGRES or "", isolation_level="AUTOCOMMIT")
+        with engine.connect() as admin:  # as a database restart would, for this one session
+            admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        engine.dispose()
+        deadline = time.monotonic() + 3 * SWEEP_SECONDS
+        while table["id"] in hubs[owner]._owned and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert table["id"] not in hubs[owner]._owned  # its sweep found the locks gone
+        assert clients[other].portal.call(hubs[other].owns, table["id"])  # so another process may run it
+        assert not clients[owner].portal.call(hubs[owner].owns, table["id"])  # and this one then does not
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

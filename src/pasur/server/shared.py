@@ -90,7 +90,7 @@ class Hub:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
-                    await sweep(again)  # what was missed while not listening
+                    await self._sweep(sweep, again)  # what was missed while not listening
                     again = True
                     async for message in connection.notifies():
                         await self._received(message.payload, on_notice)
@@ -120,9 +120,14 @@ class Hub:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                await sweep(False)
+                await self._sweep(sweep, False)
             except Exception:
                 log.exception("sweeping the tables")
+
+    async def _sweep(self, sweep: Sweep, missed: bool) -> None:
+        """The sweep, once this process knows which tables are still its own."""
+        self._check_locks()
+        await sweep(missed)
 
     # -- ownership ------------------------------------------------------------------------------
 
@@ -150,6 +155,17 @@ class Hub:
             try:
                 self._locks.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _lock_key(table_id)})
             except SQLAlchemyError:
+                self._drop_locks()
+
+    def _check_locks(self) -> None:
+        """When the session holding this process's tables has ended (the database restarted, or
+        ended it), so have its locks, and another process may run those tables already: they are
+        no longer counted as this process's (it takes each again only if it is still free)."""
+        if self._owned and self._locks is not None:
+            try:
+                self._locks.execute(text("SELECT 1"))
+            except SQLAlchemyError:
+                log.warning("the session holding this process's tables was lost; they are taken again if free")
                 self._drop_locks()
 
     def _drop_locks(self) -> None:
