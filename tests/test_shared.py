@@ -25,7 +25,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 
 from pasur.server.app import create_app
 from pasur.server.chat import Channel
@@ -75,7 +75,7 @@ def play_my_turns(socket: Any, until_version: int | None = None) -> dict[str, An
         if message["table"]["status"] == "finished" or (until_version and message["version"] >= until_version):
             return dict(message)
         if message.get("waiting"):
-            socket.send_json({"type": "deal_on"})
+            socket.send_json({"type": "continue"})
         elif message.get("legal"):
             version, move = message["version"], message["legal"][0]["text"]
             socket.send_json({"type": "move", "version": version, "move": move, "id": f"v{version}"})
@@ -174,8 +174,37 @@ def test_a_process_whose_locks_session_ended_no_longer_runs_its_tables():
         while table["id"] in hubs[owner]._owned and time.monotonic() < deadline:
             time.sleep(0.1)
         assert table["id"] not in hubs[owner]._owned  # its sweep found the locks gone
-        assert clients[other].portal.call(hubs[other].owns, table["id"])  # so another process may run it
-        assert not clients[owner].portal.call(hubs[owner].owns, table["id"])  # and this one then does not
+        assert clients[other].portal.call(hubs[other].claim, [table["id"]]) == {table["id"]}  # another may run it
+        assert clients[owner].portal.call(hubs[owner].claim, [table["id"]]) == set()  # and this one then not
+
+
+def test_a_process_that_does_not_own_a_table_asks_for_it_once_a_sweep_not_at_every_move():
+    with two_processes() as (first, second):
+        table = create(first, rules={"target": 20})  # against a bot
+        with seated(first, table["id"], table["token"]) as host:
+            next_state(host)
+            host.send_json({"type": "start"})
+            state = next_state(host, lambda found: bool(found.get("legal")))
+            host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+            next_state(host, lambda found: found["version"] >= state["version"] + 2)  # the bot replied
+        clients = (first, second)
+        hubs = [client.app.state.lobby.hub for client in clients]
+        owner = next(index for index, hub in enumerate(hubs) if table["id"] in hub._owned)
+        asked: list[str] = []  # the non-owner's round trips for locks
+
+        def count(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            if "pg_try_advisory_lock" in statement:
+                asked.append(statement)
+
+        event.listen(hubs[1 - owner].store.engine, "before_cursor_execute", count)
+        room = clients[1 - owner].app.state.lobby.get(table["id"])
+        started, heard = time.monotonic(), room.version
+        with seated(clients[1 - owner], table["id"], table["token"]) as player:  # the non-owner hears each move
+            final = play_my_turns(player)
+        sweeps = (time.monotonic() - started) / SWEEP_SECONDS + 1
+        bot_moves = (final["version"] - heard) // 2
+        assert bot_moves > 3 * (sweeps + 1)  # enough moves heard to tell the two apart
+        assert len(asked) <= sweeps + 1, (len(asked), sweeps, bot_moves)
 
 
 def free_port() -> int:

@@ -23,7 +23,8 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import text
@@ -55,6 +56,8 @@ class Hub:
         #: This process's name in its notices (its own are not acted on twice).
         self.process = secrets.token_hex(6)
         self._owned: set[str] = set()
+        #: When another process last held each table this one asked for.
+        self._refused: dict[str, float] = {}
         self._locks: Connection | None = None
         self._tasks: list[asyncio.Task[None]] = []
         #: Notices to drop on purpose (tests: a lost notification).
@@ -132,24 +135,42 @@ class Hub:
     # -- ownership ------------------------------------------------------------------------------
 
     def owns(self, table_id: str) -> bool:
-        """Whether this process runs the table's bots and timer (taking it when nobody does)."""
+        """Whether this process runs the table's bots and timer (taking it when nobody does; a
+        table another process holds is asked about again only after :data:`SWEEP_SECONDS`, so a
+        move heard from the owner costs no round trip to the database)."""
         if not self.shared or table_id in self._owned:
             return True
+        refused = self._refused.get(table_id)
+        if refused is not None and time.monotonic() - refused < SWEEP_SECONDS:
+            return False
+        return table_id in self.claim([table_id])
+
+    def claim(self, table_ids: Sequence[str]) -> set[str]:
+        """Take, in one round trip, those of ``table_ids`` nobody runs; the ones this process runs."""
+        wanted = {_lock_key(table_id): table_id for table_id in table_ids if table_id not in self._owned}
+        if not (self.shared and wanted):
+            return self._owned & set(table_ids)
         try:
             if self._locks is None:
                 self._locks = self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            taken = self._locks.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": _lock_key(table_id)})
-            got = bool(taken.scalar())
+            taken = self._locks.execute(_TRY_LOCKS, {"keys": list(wanted)}).all()
         except SQLAlchemyError as error:
-            log.warning("cannot take table %s: %s", table_id, error)
+            log.warning("cannot take tables: %s", error)
             self._drop_locks()
-            return False
-        if got:
-            self._owned.add(table_id)
-        return got
+            return set()
+        now = time.monotonic()
+        for key, got in taken:
+            table_id = wanted[key]
+            if got:
+                self._owned.add(table_id)
+                self._refused.pop(table_id, None)
+            else:
+                self._refused[table_id] = now
+        return self._owned & set(table_ids)
 
     def release(self, table_id: str) -> None:
         """Let another process run the table (it is finished, or this process lets it go)."""
+        self._refused.pop(table_id, None)
         if self.shared and table_id in self._owned and self._locks is not None:
             self._owned.discard(table_id)
             try:
@@ -183,6 +204,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._drop_locks()
+
+
+#: Try each table's lock: (key, taken) for each key.
+_TRY_LOCKS = text("SELECT key, pg_try_advisory_lock(key) FROM unnest(CAST(:keys AS bigint[])) AS wanted(key)")
 
 
 def _lock_key(table_id: str) -> int:

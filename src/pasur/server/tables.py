@@ -458,17 +458,25 @@ class TableRoom:
         await self.audience.send_each(lambda listener: self.projection(listener.seat))
         self.schedule()
 
+    def runs_alone(self) -> bool:
+        """Whether something happens next without a person (a bot's move, the turn timer): what
+        the table's owner runs."""
+        if self.match is None or self.status is not TableStatus.PLAYING:
+            return False
+        seat = self.match.turn
+        assert seat is not None
+        return bool(self.settings.timer or (self.waiting is None and self.seats[seat].bot))
+
     def schedule(self) -> None:
         """Start what happens next without a person: a bot's move, or the turn timer (only in the
         process that owns the table, when several share it)."""
-        if self.match is None or self.status is not TableStatus.PLAYING or self._task is not None:
+        if self._task is not None or not self.runs_alone():
             return
-        seat = self.match.turn
-        assert seat is not None
-        if not (self.settings.timer or (self.waiting is None and self.seats[seat].bot)):
-            return  # a person to play, no timer: nothing runs
         if self.hub is not None and not self.hub.owns(self.id):
             return
+        assert self.match is not None
+        seat = self.match.turn
+        assert seat is not None
         loop = asyncio.get_running_loop()
         if self.waiting is not None:
             if self.settings.timer:  # the turn timer ends the wait between rounds too
@@ -673,6 +681,8 @@ class Lobby:
         for room in playing:
             if latest.get(room.id, 0) > room.version:
                 await room.catch_up()
+        self.hub.claim([room.id for room in playing if room.runs_alone()])  # one round trip for all
+        for room in playing:
             room.schedule()
 
     def forget_idle(self) -> int:
