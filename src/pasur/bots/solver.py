@@ -110,18 +110,23 @@ class SolverBot:
         found = self.sampled(view, legal)
         if found is None:
             return self._fallback.choose(view, legal)
+        best = self.best_moves(legal, found, self.sense_of(view))
+        return best[0] if len(best) == 1 else self._judge.choose(view, best)
+
+    @staticmethod
+    def best_moves(legal: Sequence[Move], found: Samples, sense: MatchSense | None) -> list[Move]:
+        """The moves of the best mean over ``found`` (with match ``sense``, of the best mean
+        chance of winning the match, then of points)."""
         means = found.means()
-        sense = self._match_sense(view)
         chances = found.means(sense.win_chance) if sense else {}
         top = max((round(chances.get(move.code, 0.0), 9), means[move.code]) for move in legal)
-        best = [
+        return [
             move
             for move in legal
             if round(chances.get(move.code, 0.0), 9) == top[0] and means[move.code] >= top[1] - 1e-9
         ]
-        return best[0] if len(best) == 1 else self._judge.choose(view, best)
 
-    def _match_sense(self, view: SeatView) -> MatchSense | None:
+    def sense_of(self, view: SeatView) -> MatchSense | None:
         """What a round's end is worth in match wins for this seat, where match sense applies."""
         rules = view.rules
         if not (self.match_sense and MatchSense.applies(rules)):

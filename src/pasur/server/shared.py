@@ -153,13 +153,14 @@ class Hub:
         try:
             if self._locks is None:
                 self._locks = self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            taken = self._locks.execute(_TRY_LOCKS, {"keys": list(wanted)}).all()
+            rows = self._locks.execute(_TRY_LOCKS, {"keys": list(wanted)})
+            taken = {int(row[0]): bool(row[1]) for row in rows}
         except SQLAlchemyError as error:
             log.warning("cannot take tables: %s", error)
             self._drop_locks()
             return set()
         now = time.monotonic()
-        for key, got in taken:
+        for key, got in taken.items():
             table_id = wanted[key]
             if got:
                 self._owned.add(table_id)
