@@ -49,6 +49,14 @@ def play_endgame(task: tuple[str, str, int, int, int]) -> tuple[float, list[floa
     return wins / 2, points, rounds
 
 
+def endgames(count: int, low: int, seed: int) -> list[tuple[tuple[int, int], int]]:
+    """``count`` endgames: each side's banked score, drawn between ``low`` and the target, and a
+    seed for the endgame's deals."""
+    rng, target = random.Random(seed), Rules().target
+    drawn = [(rng.randint(low, target - 1), rng.randint(low, target - 1)) for _ in range(count)]
+    return [(banked, seed * 100_000 + index) for index, banked in enumerate(drawn)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bots", nargs=2)
@@ -57,12 +65,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    target = Rules().target
-    tasks = [
-        (*args.bots, rng.randint(args.low, target - 1), rng.randint(args.low, target - 1), args.seed * 100_000 + index)
-        for index in range(args.endgames)
-    ]
+    tasks = [(*args.bots, *banked, seed) for banked, seed in endgames(args.endgames, args.low, args.seed)]
     with Pool(args.jobs) as pool:
         results = pool.map(play_endgame, tasks, chunksize=4)
     shares = [share for share, _, _ in results]
