@@ -151,20 +151,26 @@ def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
         assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
 
 
+def started_against_a_bot(clients: tuple[TestClient, TestClient], target: int) -> tuple[dict[str, Any], int]:
+    """A table against a bot, made and started through the first process, the bot having moved
+    once; and which process runs it (whichever scheduled the bot first)."""
+    table = create(clients[0], rules={"target": target})
+    with seated(clients[0], table["id"], table["token"]) as host:
+        next_state(host)
+        host.send_json({"type": "start"})
+        state = next_state(host, lambda found: bool(found.get("legal")))
+        host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+        next_state(host, lambda found: found["version"] >= state["version"] + 2)  # the bot replied
+    owners = [index for index, client in enumerate(clients) if table["id"] in client.app.state.lobby.hub._owned]
+    assert len(owners) == 1
+    return table, owners[0]
+
+
 def test_a_process_whose_locks_session_ended_no_longer_runs_its_tables():
     with two_processes() as (first, second):
-        table = create(first, rules={"target": 10})  # against a bot
-        with seated(first, table["id"], table["token"]) as host:
-            next_state(host)
-            host.send_json({"type": "start"})
-            state = next_state(host, lambda found: bool(found.get("legal")))
-            host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
-            next_state(host, lambda found: found["version"] >= state["version"] + 2)  # the bot replied
-        clients = (first, second)
+        table, owner = started_against_a_bot((first, second), target=10)
+        clients, other = (first, second), 1 - owner
         hubs = [client.app.state.lobby.hub for client in clients]
-        owners = [index for index, hub in enumerate(hubs) if table["id"] in hub._owned]
-        assert len(owners) == 1  # whichever process scheduled the bot first
-        owner, other = owners[0], 1 - owners[0]
         pid = clients[owner].portal.call(lambda: hubs[owner]._locks.execute(text("SELECT pg_backend_pid()")).scalar())
         engine = create_engine(POSTGRES or "", isolation_level="AUTOCOMMIT")
         with engine.connect() as admin:  # as a database restart would, for this one session
@@ -180,16 +186,9 @@ def test_a_process_whose_locks_session_ended_no_longer_runs_its_tables():
 
 def test_a_process_that_does_not_own_a_table_asks_for_it_once_a_sweep_not_at_every_move():
     with two_processes() as (first, second):
-        table = create(first, rules={"target": 20})  # against a bot
-        with seated(first, table["id"], table["token"]) as host:
-            next_state(host)
-            host.send_json({"type": "start"})
-            state = next_state(host, lambda found: bool(found.get("legal")))
-            host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
-            next_state(host, lambda found: found["version"] >= state["version"] + 2)  # the bot replied
+        table, owner = started_against_a_bot((first, second), target=20)
         clients = (first, second)
         hubs = [client.app.state.lobby.hub for client in clients]
-        owner = next(index for index, hub in enumerate(hubs) if table["id"] in hub._owned)
         asked: list[str] = []  # the non-owner's round trips for locks
 
         def count(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
