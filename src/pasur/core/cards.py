@@ -14,6 +14,8 @@ CardMask: TypeAlias = int
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_NAMES = ("C", "D", "H", "S")
+#: Each card's text, by its number.
+_TEXTS = tuple(rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES)
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 
 ACE, JACK, QUEEN, KING = 0, 10, 11, 12
@@ -58,7 +60,7 @@ class Card(int):
         return RANK_NAMES[self >> 2] + SUIT_SYMBOLS[self & 3]
 
     def __str__(self) -> str:
-        return RANK_NAMES[self >> 2] + SUIT_NAMES[self & 3]
+        return _TEXTS[self]
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"

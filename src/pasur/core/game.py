@@ -49,6 +49,7 @@ class Round:
 
     __slots__ = (
         "_compulsory",
+        "_final",
         "_last_deal_sur",
         "_move_table",
         "_plays",
@@ -109,6 +110,7 @@ class Round:
         self.rules = rules
         self.players = rules.players
         self.number = number
+        self._final: list[SideScore] | None = None  # the breakdown, once the round is over
         self.first = (number - 1) % rules.players
         self.banked: tuple[int, ...] = tuple(banked) if banked is not None else (0,) * rules.sides
         self._side = tuple(rules.side_of(seat) for seat in range(rules.players))
@@ -273,6 +275,7 @@ class Round:
             self.captured[self.last_capturer] |= self.table
             self.table = 0
         self.over = True
+        self._final = breakdown(self.rules, self.captured, self.surs)
 
     # -- readable moves ----------------------------------------------------------------------
 
@@ -331,6 +334,8 @@ class Round:
 
     def breakdown(self) -> list[SideScore]:
         """Each side's round points from what it has captured so far (final once over)."""
+        if self._final is not None:
+            return list(self._final)
         return breakdown(self.rules, self.captured, self.surs)
 
     def points(self) -> list[int]:

@@ -4,7 +4,7 @@ the environments, the arena and the apps learn it from."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS, CardMask
 from .rules import Rules
@@ -77,6 +77,14 @@ class SideScore:
     def total(self) -> int:
         """The round points: Haft Khaj, 2♣, 10♦, aces, jacks and Sur points."""
         return self.haft_khaj + self.two_of_clubs + self.ten_of_diamonds + self.aces + self.jacks + self.sur_points
+
+    def to_json(self) -> dict[str, int]:
+        """Every line of the breakdown, and the round points as ``points``."""
+        return {"points": self.total, **{name: getattr(self, name) for name in _SCORE_LINES}}
+
+
+#: The lines of a side's breakdown, in order.
+_SCORE_LINES = tuple(field.name for field in fields(SideScore))
 
 
 def breakdown(rules: Rules, captured: Sequence[CardMask], surs: Sequence[int]) -> list[SideScore]:

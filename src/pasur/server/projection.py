@@ -4,7 +4,6 @@ match's replay."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from ..core import Match, Move, Played, Round, cards_in, short_texts
@@ -119,4 +118,4 @@ def replay_steps(match: Match) -> list[dict[str, Any]]:
 
 def round_summary(game: Round) -> dict[str, Any]:
     """A finished round's breakdown per side (public: every capture was seen)."""
-    return {"number": game.number, "sides": [{"points": score.total, **asdict(score)} for score in game.breakdown()]}
+    return {"number": game.number, "sides": [score.to_json() for score in game.breakdown()]}
