@@ -384,7 +384,7 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
                 await store.store_move("t1", 3, 0, "QS", "c", notice='{"table":"t1","version":3}')
                 with pytest.raises(VersionTaken):
                     await store.store_move("t1", 3, 1, "KS", "d", notice='{"table":"t1","version":3,"again":true}')
-                await store.close_writer()
+                await store.close_writers()
 
             asyncio.run(from_the_event_loop())
             heard = [notice.payload for notice in listener.notifies(timeout=1.0)]
@@ -392,6 +392,37 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
         stored = [(move.version, move.move) for move in store.moves("t1")]
         assert stored == [(1, "7Cx4H"), (2, "8D"), (3, "QS")]
         assert store.latest_versions(["t1", "nowhere"]) == {"t1": 3}
+    finally:
+        store.close()
+
+
+def test_moves_at_several_tables_are_stored_at_once_not_one_after_another():
+    import psycopg
+
+    url = fresh_database()
+    store = Store(url, upgrade=True)
+    try:
+        with psycopg.connect(store.driver_url, autocommit=True) as admin:
+            admin.execute(  # every insert takes a while, as under load
+                "CREATE OR REPLACE FUNCTION slowly() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$"
+                " LANGUAGE plpgsql; CREATE TRIGGER slowly BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slowly()"
+            )
+            for index in range(4):
+                store.create_table(f"t{index}", {}, "playing")
+
+            async def four_tables_move() -> int:
+                moves = [store.store_move(f"t{index}", 1, 0, "7C", None, notice="{}") for index in range(4)]
+                storing = asyncio.gather(*moves)
+                await asyncio.sleep(0.3)
+                busy = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'WITH stored AS%'"
+                ).fetchone()
+                await storing
+                await store.close_writers()
+                return int(busy[0]) if busy else 0
+
+            assert asyncio.run(four_tables_move()) >= 2
+        assert store.latest_versions([f"t{index}" for index in range(4)]) == {f"t{index}": 1 for index in range(4)}
     finally:
         store.close()
 

@@ -223,7 +223,7 @@ def create_app(
         lobby.resume()
         yield
         await lobby.hub.close()
-        await store.close_writer()
+        await store.close_writers()
         bots.close()
         store.close()
 

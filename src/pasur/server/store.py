@@ -40,6 +40,12 @@ def _storage(method: Callable[P, R]) -> Callable[P, R]:
 
 #: The database when none is given: a file beside where the server runs.
 DEFAULT_DATABASE = "sqlite:///pasur-server.db"
+#: The most connections a process stores moves through at once: with one, every table's moves
+#: queued behind each other's round trips.
+WRITERS = 4
+#: Seconds a move waits for one of those connections (or to connect) before it is refused.
+WRITER_WAIT_SECONDS = 5
+
 #: The PostgreSQL channel on which server processes tell each other what changed at a table.
 CHANNEL = "pasur"
 
@@ -128,7 +134,7 @@ class Store:
         self.shared = self.engine.dialect.name == "postgresql"
         #: This process's connection for storing moves from the event loop (PostgreSQL; opened
         #: when first needed, again after it broke).
-        self._writer: Any = None
+        self._writers: Any = None
         self._autocommit_of: tuple[Engine | None, Engine] = (None, self.engine)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -196,7 +202,7 @@ class Store:
         self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
     ) -> None:
         """:meth:`add_move` for the event loop: on PostgreSQL through this process's own
-        asynchronous connection, so the loop serves other tables while the database answers (a
+        asynchronous connections, so the loop serves other tables while the database answers (a
         thread would wait for the interpreter's lock behind a busy loop: measured slower); on
         SQLite, whose writes take a tenth of a millisecond, as it is."""
         if not (self.shared and notice):
@@ -206,19 +212,35 @@ class Store:
 
         row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
         try:
-            if self._writer is None or self._writer.closed:
-                self._writer = await psycopg.AsyncConnection.connect(
-                    self.driver_url, autocommit=True, connect_timeout=5
-                )
-            await self._writer.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
+            async with (await self._writer_pool()).connection() as connection:
+                await connection.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
         except psycopg.errors.UniqueViolation:
             message = f"another move made version {version} first: the table has moved on"
             raise VersionTaken(message, "stale_version") from None
-        except psycopg.Error as error:
-            if self._writer is not None and self._writer.broken:
-                self._writer = None
+        except psycopg.Error as error:  # the pool's timeout too
             message = "the game's storage is not answering: try again in a moment"
             raise StorageUnavailable(message, "storage_unavailable") from error
+
+    async def _writer_pool(self) -> Any:
+        """This process's connections for storing moves, opened at the first move (the pool
+        replaces a broken connection; waiting for one ends after :data:`WRITER_WAIT_SECONDS`)."""
+        if self._writers is None:
+            from psycopg_pool import AsyncConnectionPool
+
+            pool = AsyncConnectionPool(
+                self.driver_url,
+                min_size=1,
+                max_size=WRITERS,
+                open=False,
+                timeout=WRITER_WAIT_SECONDS,
+                kwargs={"autocommit": True, "connect_timeout": WRITER_WAIT_SECONDS},
+            )
+            await pool.open()
+            if self._writers is None:
+                self._writers = pool
+            else:  # another move opened one meanwhile
+                await pool.close()
+        return self._writers
 
     @_storage
     def announce(self, notice: str) -> None:
@@ -277,10 +299,10 @@ class Store:
         fields = ("channel", "seat", "name", "text", "phrase")
         return [{name: getattr(row, name) for name in fields} for row in reversed(rows)]
 
-    async def close_writer(self) -> None:
-        if self._writer is not None:
-            await self._writer.close()
-            self._writer = None
+    async def close_writers(self) -> None:
+        if self._writers is not None:
+            await self._writers.close()
+            self._writers = None
 
     def close(self) -> None:
         self.engine.dispose()
