@@ -404,8 +404,9 @@ def test_moves_at_several_tables_are_stored_at_once_not_one_after_another():
     try:
         with psycopg.connect(store.driver_url, autocommit=True) as admin:
             admin.execute(  # every insert takes a while, as under load
-                "CREATE OR REPLACE FUNCTION slowly() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$"
-                " LANGUAGE plpgsql; CREATE TRIGGER slowly BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slowly()"
+                "CREATE OR REPLACE FUNCTION slowly() RETURNS trigger"
+                " AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$ LANGUAGE plpgsql;"
+                " CREATE TRIGGER slowly BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slowly()"
             )
             for index in range(4):
                 store.create_table(f"t{index}", {}, "playing")
