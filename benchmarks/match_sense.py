@@ -23,6 +23,12 @@ from pasur import Match, Rules, deal_deck
 from pasur.bots import make_bot
 
 
+def deal_round(match: Match, seed: int) -> None:
+    """The endgame's next round, from a deck of its own for ``seed`` and the round's number (the
+    same whoever sits where, and in every fork)."""
+    match.next_round(deal_deck(random.Random(seed * 100 + len(match.rounds) + 1), match.rules))
+
+
 def play_endgame(task: tuple[str, str, int, int, int]) -> tuple[float, list[float], int]:
     """A's wins (0, 1 or 2) over the two seatings, A's and B's round points, rounds played."""
     first, second, a, b, seed = task
@@ -33,10 +39,8 @@ def play_endgame(task: tuple[str, str, int, int, int]) -> tuple[float, list[floa
         bots = [make_bot(spec, seed=seed * 2 + side) for side, spec in enumerate(specs)]
         match = Match(rules, auto_deal=False)
         match.scores = [b, a] if swap else [a, b]
-        number = 0
         while not match.over:
-            number += 1
-            match.next_round(deal_deck(random.Random(seed * 100 + number), rules))
+            deal_round(match, seed)
             current = match.rounds[-1]
             while not current.over:
                 seat = current.turn

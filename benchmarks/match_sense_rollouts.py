@@ -26,8 +26,8 @@ import random
 import statistics
 from multiprocessing import Pool
 
-from match_sense import endgames  # the endgames of benchmarks/match_sense.py
-from pasur import Match, Rules, deal_deck
+from match_sense import deal_round, endgames  # the endgames of benchmarks/match_sense.py
+from pasur import Match, Rules
 from pasur.bots import make_bot
 from pasur.bots.solver import SolverBot
 from pasur.core import Move, MoveCode, Round
@@ -36,11 +36,6 @@ from pasur.core.solver import Samples
 #: A kept position: the match, the deciding seat, the move played, the candidate's, its expected
 #: gain, and the position's seed.
 Position = tuple[Match, int, str, str, float, int]
-
-
-def deal_round(match: Match, seed: int) -> None:
-    """The next round of the match, from a deck of its own for ``seed`` and the round number."""
-    match.next_round(deal_deck(random.Random(seed * 100 + len(match.rounds) + 1), match.rules))
 
 
 def banded(legal: list[Move], found: Samples, chances: dict[MoveCode, float], band: float) -> list[Move]:
