@@ -363,6 +363,27 @@ def test_the_lobby_is_shared_and_the_limits_count_in_each_process():
                 assert refused["type"] == "error" and refused["reason"] == "too_many_spectators"
 
 
+def test_a_table_made_while_a_process_was_not_listening_is_listed_when_it_listens_again():
+    with two_processes() as (first, second):
+        lobby = second.app.state.lobby
+
+        def listed() -> list[str]:
+            return [found["id"] for found in second.get("/api/tables").json()["tables"]]
+
+        heard = create(first, seats=["friend"], public=True)
+        deadline = time.monotonic() + 3 * SWEEP_SECONDS
+        while listed() != [heard["id"]]:  # the second process listens
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        lobby.hub.drop_next = 1  # the next table's notice is lost
+        table = create(first, seats=["friend"], public=True)
+        time.sleep(0.5)  # the notice has come and gone
+        second.portal.call(lobby.sweep, False)  # a sweep alone does not look for new tables
+        assert listed() == [heard["id"]]
+        second.portal.call(lobby.sweep, True)  # as when it listens (again)
+        assert sorted(listed()) == sorted([heard["id"], table["id"]])
+
+
 def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
     import psycopg
 

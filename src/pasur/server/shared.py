@@ -43,7 +43,8 @@ RECONNECT_SECONDS = 1.0
 #: What a process does with another's notice: the notice, as a dict.
 OnNotice = Callable[[dict[str, Any]], Awaitable[None]]
 #: The sweep: tables brought up to date from the database; with True, after notices may have been
-#: lost (the listening connection was down), their chat too.
+#: lost (before listening, or while the listening connection was down), the tables made meanwhile
+#: and every table's chat too.
 Sweep = Callable[[bool], Awaitable[None]]
 
 
@@ -88,13 +89,13 @@ class Hub:
         import psycopg  # the PostgreSQL driver, with the web extra
 
         url = self.store.driver_url
-        again = False  # the first time, nothing was missed: the tables were just read
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
-                    await self._sweep(sweep, again)  # what was missed while not listening
-                    again = True
+                    # what was missed while not listening: since the last connection, or the first
+                    # time since the tables were read at the start
+                    await self._sweep(sweep, True)
                     async for message in connection.notifies():
                         await self._received(message.payload, on_notice)
             except asyncio.CancelledError:

@@ -250,10 +250,13 @@ class Store:
                 connection.execute(_ANNOUNCE, {"channel": CHANNEL, "notice": notice})
 
     @_storage
-    def tables(self, statuses: tuple[str, ...]) -> list[StoredTable]:
-        """Every table in one of ``statuses``."""
+    def tables(self, statuses: tuple[str, ...], since: datetime | None = None) -> list[StoredTable]:
+        """Every table in one of ``statuses`` (made at ``since`` or later, when given)."""
+        query = select(TableRow).where(TableRow.status.in_(statuses))
+        if since is not None:
+            query = query.where(TableRow.created >= since.isoformat(timespec="seconds"))
         with Session(self.engine) as session:
-            rows = session.scalars(select(TableRow).where(TableRow.status.in_(statuses)))
+            rows = session.scalars(query)
             return [StoredTable(row.id, json.loads(row.settings), row.status) for row in rows]
 
     @_storage

@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..bots.analysis import Task, analysis_tasks, judgement_line
@@ -42,6 +43,8 @@ log = logging.getLogger("pasur.server")
 REMEMBERED_IDS = 256
 #: How long a table nobody has started or watched stays in memory (the store keeps it).
 OPEN_TABLE_SECONDS = 3600.0
+#: How far another machine's clock may be behind when tables made meanwhile are read in.
+CLOCK_MARGIN = timedelta(minutes=5)
 #: Seconds between tries of a bot's move while the storage is not answering.
 STORAGE_RETRY_SECONDS = 2.0
 #: Public tables in one page of the lobby, at most.
@@ -631,15 +634,25 @@ class Lobby:
         self.spectators_per_table = spectators_per_table
         self.rooms: dict[str, TableRoom] = {}
         self.hub = Hub(store)
+        #: When the store's tables were last read in.
+        self._tables_read: datetime | None = None
 
     def restore(self) -> int:
         """Load the tables that are not finished; how many. A table that names a bot this server
         does not offer is left in the store, and the log says why."""
-        for stored in self.store.tables((TableStatus.OPEN.value, TableStatus.PLAYING.value)):
-            room = self._restored(stored)
-            if room is not None:
-                self.rooms[stored.id] = room
+        self._read_tables()
         return len(self.rooms)
+
+    def _read_tables(self) -> None:
+        """Read in the unfinished tables not held here: all of them the first time, then those
+        made since the last reading (less :data:`CLOCK_MARGIN`, for other machines' clocks)."""
+        since = self._tables_read - CLOCK_MARGIN if self._tables_read is not None else None
+        self._tables_read = datetime.now(UTC)
+        for stored in self.store.tables((TableStatus.OPEN.value, TableStatus.PLAYING.value), since):
+            if stored.id not in self.rooms:
+                room = self._restored(stored)
+                if room is not None:
+                    self.rooms[stored.id] = room
 
     def _restored(self, stored: StoredTable) -> TableRoom | None:
         """A stored table, or None (and the log says why) when it names a bot not offered here."""
@@ -671,9 +684,11 @@ class Lobby:
 
     async def sweep(self, missed: bool = False) -> None:
         """What a lost notice would leave undone: tables behind the database catch up, and the
-        started tables nobody runs are taken over; when notices were ``missed`` (the listening
-        connection was lost), every table's chat is read again too."""
+        started tables nobody runs are taken over; when notices may have been ``missed`` (before
+        listening, or while the listening connection was down), the tables made meanwhile are
+        read in and every table's chat is read again too."""
         if missed:
+            self._read_tables()  # the tables made meanwhile, for the lobby
             for room in list(self.rooms.values()):
                 await room.reread_chat()
         playing = [room for room in self.rooms.values() if room.status is TableStatus.PLAYING]
