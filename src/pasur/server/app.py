@@ -321,14 +321,15 @@ def create_app(
             return
         sockets[client] += 1
         try:
-            await _serve_socket(websocket, client, table_id)
+            await _serve_socket(websocket, send, client, table_id)
         finally:
             sockets[client] -= 1
             if sockets[client] <= 0:
                 del sockets[client]
 
-    async def _serve_socket(websocket: WebSocket, client: str, table_id: str) -> None:
-        send = _sender(websocket)
+    async def _serve_socket(
+        websocket: WebSocket, send: Callable[[dict[str, Any]], Awaitable[None]], client: str, table_id: str
+    ) -> None:
         try:
             room = lobby.get(table_id)
         except TableError as error:

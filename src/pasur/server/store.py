@@ -132,8 +132,8 @@ class Store:
         #: Whether other server processes may share the database (PostgreSQL): moves and changes
         #: are then announced on :data:`CHANNEL`.
         self.shared = self.engine.dialect.name == "postgresql"
-        #: This process's connection for storing moves from the event loop (PostgreSQL; opened
-        #: when first needed, again after it broke).
+        #: This process's pool of connections for storing moves from the event loop (PostgreSQL;
+        #: opened at the first move).
         self._writers: Any = None
         self._autocommit_of: tuple[Engine | None, Engine] = (None, self.engine)
         if url.startswith("sqlite"):
