@@ -12,7 +12,8 @@ side, -1 when only the move played does.
 
 Reported: the positions, the candidate's mean expected gain (its own estimate) and the measured
 gain a decision (mean over positions of each one's mean rollout worth) with a 95% interval over
-positions, and how often decisions like these came up a match.
+positions, how often decisions like these came up a match, and each position (``each``: banked
+scores, deal, both moves, expected and measured gain).
 
     .venv/bin/python benchmarks/match_sense_rollouts.py --endgames 300 --rollouts 100 --seed 1
 """
@@ -108,6 +109,20 @@ def roll_out(task: tuple[Position, int, str]) -> list[int]:
     return worths
 
 
+def described(position: Position, measured: float) -> dict[str, object]:
+    """One kept position for the report: where it arose, the two moves, expected and measured gain."""
+    match, seat, played, chosen, gain, _ = position
+    side = match.rules.side_of(seat)
+    return {
+        "banked": [match.scores[side], match.scores[1 - side]],
+        "deal": match.rounds[-1].view(seat).deal,
+        "played": played,
+        "chosen": chosen,
+        "expected": round(gain, 4),
+        "measured": round(measured, 4),
+    }
+
+
 def interval(values: list[float]) -> list[float]:
     """The mean's 95% interval."""
     if len(values) < 2:
@@ -158,6 +173,7 @@ def main() -> None:
                 "ci95": interval(means),
                 "rollouts_won_only_by_candidate": sum(found.count(1) for found in worths),
                 "rollouts_won_only_by_points": sum(found.count(-1) for found in worths),
+                "each": [described(position, mean) for position, mean in zip(positions, means, strict=True)],
             },
             indent=1,
         )

@@ -20,4 +20,5 @@ fi
 .venv/bin/ruff format --check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-.venv/bin/pytest "$@"
+# the suite on every core (at most 4; PASUR_TEST_WORKERS=0 runs it in this one process)
+.venv/bin/pytest --numprocesses "${PASUR_TEST_WORKERS:-auto}" --maxprocesses 4 "$@"

@@ -355,7 +355,7 @@ def test_sampled_deals_where_the_mover_can_infer_everything_are_the_position_its
 
 def test_sampled_deals_depend_on_the_movers_view_only():
     rng = random.Random(32)
-    checked = 0
+    checked = whole_rounds = 0
     for index in range(30):
         rules = OPTIONS[index % len(OPTIONS)]
         game = random_position(rng, rules, rng.randint(20, 44))
@@ -374,11 +374,13 @@ def test_sampled_deals_depend_on_the_movers_view_only():
         deck[pack_index] = hand_card
         swapped.deck = tuple(deck)
         swapped.hands[other] ^= (1 << hand_card) | (1 << pack_card)
-        for deal_only in (True, False):
+        # to the round's end only with two players: with more, one such search can take seconds
+        for deal_only in (True, False) if game.players == 2 else (True,):
             assert sampled_values(game, 8, index, deal_only=deal_only) == sampled_values(
                 swapped, 8, index, deal_only=deal_only
             ), index
-    assert checked >= 15
+            whole_rounds += not deal_only
+    assert checked >= 15 and whole_rounds >= 5
 
 
 def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
