@@ -437,7 +437,8 @@ def test_moves_at_several_tables_are_stored_at_once_not_one_after_another():
                 storing = asyncio.gather(*moves)
                 await asyncio.sleep(0.3)
                 busy = admin.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'WITH stored AS%'"
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND state = 'active' AND query LIKE 'WITH stored AS%'"
                 ).fetchone()
                 await storing
                 await store.close_writers()
@@ -482,7 +483,12 @@ def test_a_process_whose_listening_connection_is_cut_reads_the_chat_it_missed():
         with seated(second, table["id"], guest["token"]) as listener, engine.connect() as admin:
             next_state(listener)
             # every process's listening connection is cut; the line is said before they listen again
-            admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"))
+            admin.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+                )
+            )
             with seated(first, table["id"], table["token"]) as host:
                 host.send_json({"type": "chat", "text": "salaam"})
                 while host.receive_json()["type"] != "said":
