@@ -120,6 +120,10 @@ def snap(page: Any, name: str) -> None:
     page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
 
 
+#: Whether the page waits for this seat's move with nothing left to show.
+READY = "state.legal.length > 0 && !showing && queue.length === 0"
+
+
 def in_language(page: Any, base: str, lang: str) -> None:
     page.goto(base + "/")
     page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
@@ -450,8 +454,12 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     in_language(page, server.base, lang)
     page.click("#quick")
     page.wait_for_selector("#hand .card.playable")
+    page.wait_for_function(READY)
     page.click("#hand .card[data-card='2C']")  # takes the whole table
-    page.wait_for_function(f"document.querySelector('#announce').textContent.includes({said['sur']!r})")
+    try:
+        page.wait_for_function(f"document.querySelector('#announce').textContent.includes({said['sur']!r})")
+    except sync_api.TimeoutError:
+        raise AssertionError(f"no Sur announced; the page received {[frame.get('type') for frame in frames]}") from None
     snap(page, f"sur-{lang}")
     page.wait_for_function(f"document.querySelector('.seat[data-seat=\"0\"]').innerText.includes({said['surs_1']!r})")
     page.wait_for_function("window.flights >= 2", timeout=15_000)  # the 2♣ flew, then the bot's card
@@ -460,7 +468,7 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     while not page.is_visible("#round-dialog[open]"):
         assert time.monotonic() < deadline, "the round did not end"
         cards = page.locator("#hand .card.playable")
-        if cards.count() and page.evaluate("state.legal.length > 0 && !showing && queue.length === 0"):
+        if cards.count() and page.evaluate(READY):
             cards.first.click()
             if page.locator("#choices .choice").count():
                 page.locator("#choices .choice").first.click()
