@@ -186,7 +186,7 @@ class Store:
         """Store a move; it is on disk when this returns. :class:`VersionTaken` when that version
         is stored already (by another process). With a shared database ``notice`` is announced to
         the other processes as the move commits."""
-        row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+        row = _move_row(table_id, version, seat, move, client_id)
         try:
             # This runs on every move: one statement, its own transaction, one round trip.
             with self._autocommit.connect() as connection:
@@ -195,8 +195,7 @@ class Store:
                 else:
                     connection.execute(insert(MoveRow), row)
         except IntegrityError:
-            message = f"another move made version {version} first: the table has moved on"
-            raise VersionTaken(message, "stale_version") from None
+            raise _taken(version) from None
 
     async def store_move(
         self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
@@ -210,13 +209,12 @@ class Store:
             return
         import psycopg  # the PostgreSQL driver, with the web extra
 
-        row = {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+        row = _move_row(table_id, version, seat, move, client_id)
         try:
             async with (await self._writer_pool()).connection() as connection:
                 await connection.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
         except psycopg.errors.UniqueViolation:
-            message = f"another move made version {version} first: the table has moved on"
-            raise VersionTaken(message, "stale_version") from None
+            raise _taken(version) from None
         except psycopg.Error as error:  # the pool's timeout too
             message = "the game's storage is not answering: try again in a moment"
             raise StorageUnavailable(message, "storage_unavailable") from error
@@ -317,3 +315,13 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str | None) -> dict[str, Any]:
+    """A move as the moves table stores it."""
+    return {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+
+
+def _taken(version: int) -> VersionTaken:
+    """What storing a version that another process stored first raises."""
+    return VersionTaken(f"another move made version {version} first: the table has moved on", "stale_version")
