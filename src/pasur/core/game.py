@@ -110,7 +110,7 @@ class Round:
         self.rules = rules
         self.players = rules.players
         self.number = number
-        self._final: list[SideScore] | None = None  # the breakdown, once the round is over
+        self._final: list[SideScore] | None = None  # the breakdown, once asked of a round that is over
         self.first = (number - 1) % rules.players
         self.banked: tuple[int, ...] = tuple(banked) if banked is not None else (0,) * rules.sides
         self._side = tuple(rules.side_of(seat) for seat in range(rules.players))
@@ -275,7 +275,6 @@ class Round:
             self.captured[self.last_capturer] |= self.table
             self.table = 0
         self.over = True
-        self._final = breakdown(self.rules, self.captured, self.surs)
 
     # -- readable moves ----------------------------------------------------------------------
 
@@ -333,10 +332,13 @@ class Round:
     # -- scoring -----------------------------------------------------------------------------
 
     def breakdown(self) -> list[SideScore]:
-        """Each side's round points from what it has captured so far (final once over)."""
-        if self._final is not None:
-            return list(self._final)
-        return breakdown(self.rules, self.captured, self.surs)
+        """Each side's round points from what it has captured so far (final once over, and then
+        worked out once)."""
+        if not self.over:
+            return breakdown(self.rules, self.captured, self.surs)
+        if self._final is None:
+            self._final = breakdown(self.rules, self.captured, self.surs)
+        return list(self._final)
 
     def points(self) -> list[int]:
         """Each side's round points so far."""

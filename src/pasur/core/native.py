@@ -70,6 +70,7 @@ def _set_state(game: Round, state: tuple[Any, ...], codes: list[int]) -> None:
     hands, table, captured, surs, last_capturer, turn, dealt, deal, over = state
     game.hands, game.table, game.captured, game.surs = list(hands), table, list(captured), list(surs)
     game.last_capturer, game.turn, game.dealt, game.deal, game.over = last_capturer, turn, dealt, deal, over
+    game._final = None  # its breakdown is worked out again when asked
     game.history += codes
 
 
