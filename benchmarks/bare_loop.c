@@ -46,6 +46,9 @@ static uint64_t nth_bit(mask_t mask, int n) {
 
 int main(int argc, char **argv) {
     long rounds = argc > 1 ? atol(argv[1]) : 200000;
+    scratch_t *scratch = malloc(sizeof(scratch_t));
+    if (!scratch) return 1;
+    uint64_t *codes = scratch->codes;
     uint64_t rng = 1, moves = 0;
     round_t start, r;
     double engine = 0, bare = 0;
@@ -54,8 +57,8 @@ int main(int argc, char **argv) {
         double t0 = now();
         r = start;
         while (!r.over) {
-            int count = hand_moves(r.hands[r.turn], r.table, r.compulsory, codes_buffer, MAX_CODES);
-            play_code(&r, codes_buffer[next_random(&rng) % (uint64_t)count]);
+            int count = hand_moves(scratch, r.hands[r.turn], r.table, r.compulsory, codes, MAX_CODES);
+            play_code(&r, codes[next_random(&rng) % (uint64_t)count]);
             moves++;
         }
         double t1 = now();
@@ -73,5 +76,6 @@ int main(int argc, char **argv) {
     }
     printf("{\"rounds\": %ld, \"moves\": %llu, \"engine_ns_per_move\": %.1f, \"bare_ns_per_move\": %.1f}\n", rounds,
            (unsigned long long)moves, engine / moves * 1e9, bare / moves * 1e9);
+    free(scratch);
     return 0;
 }

@@ -262,7 +262,7 @@ def test_the_solver_judges_the_others_plays_itself_by_default_at_two_players(mon
     monkeypatch.setattr(
         solver_bot,
         "sampled_within",
-        lambda *args, **options: passed.append(options["contexts"]) or sample(*args, **options),
+        lambda *args: passed.append(args[-1].contexts) or sample(*args),
     )
     make_bot(spec, seed=1).choose(game.view(game.turn), game.legal_moves())
     assert passed and (passed[0] is not None) == judged

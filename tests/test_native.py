@@ -113,7 +113,7 @@ def test_odd_positions_have_the_same_moves(hand, table, compulsory):
 
 def test_a_round_the_native_core_cannot_read_is_refused_with_a_reason():
     game = Round(Rules(), deal_deck(random.Random(1), Rules()))
-    fields = list(native.round_fields(game))
+    fields = list(game.native_fields())
     for index, bad in ((0, 5), (6, (0,) * 10), (6, (99,) * 52), (12, 7)):
         broken = fields[:]
         broken[index] = bad

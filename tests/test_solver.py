@@ -23,7 +23,7 @@ from pasur.core import CARDS, Card, native
 from pasur.core.captures import capture_takes, hand_moves
 from pasur.core.cards import JACK
 from pasur.core.scoring import card_points, club_count
-from pasur.core.solver import minimax, sampled_values
+from pasur.core.solver import Sampling, minimax, sampled_values
 
 from .test_cli import assert_one_line_error, pasur
 
@@ -346,7 +346,7 @@ def test_sampled_deals_where_the_mover_can_infer_everything_are_the_position_its
                 game.play_code(rng.choice(game.legal_codes()))
         if game.over or len(game.legal_codes()) < 2:
             continue
-        values = sampled_values(game, 5, index, deal_only=deal_only).values
+        values = sampled_values(game, 5, index, Sampling(deal_only=deal_only)).values
         solution = solve(game, deal_only=deal_only)
         assert {move.code: [mover_sign(game) * move.value] * 5 for move in solution.moves} == values, index
         checked += 1
@@ -376,9 +376,8 @@ def test_sampled_deals_depend_on_the_movers_view_only():
         swapped.hands[other] ^= (1 << hand_card) | (1 << pack_card)
         # to the round's end only with two players: with more, one such search can take seconds
         for deal_only in (True, False) if game.players == 2 else (True,):
-            assert sampled_values(game, 8, index, deal_only=deal_only) == sampled_values(
-                swapped, 8, index, deal_only=deal_only
-            ), index
+            sampling = Sampling(deal_only=deal_only)
+            assert sampled_values(game, 8, index, sampling) == sampled_values(swapped, 8, index, sampling), index
             whole_rounds += not deal_only
     assert checked >= 15 and whole_rounds >= 5
 
@@ -389,7 +388,7 @@ def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
     for rules in (Rules(), Rules(players=4)):
         game = random_position(rng, rules, 30)
         samples = 600
-        native_values = sampled_values(game, samples, 5, deal_only=True).values
+        native_values = sampled_values(game, samples, 5, Sampling(deal_only=True)).values
         python_values: dict[int, list[int]] = {code: [] for code in native_values}
         for _ in range(samples):
             deal = game.copy()
@@ -406,7 +405,7 @@ def test_sampled_deals_are_shared_out_as_the_python_engine_shares_them():
 
 def test_sampling_stops_at_the_node_limit():
     game = random_position(random.Random(34), Rules(), 40)
-    assert all(values == [] for values in sampled_values(game, 10, 1, node_limit=1).values.values())
+    assert all(values == [] for values in sampled_values(game, 10, 1, Sampling(node_limit=1)).values.values())
 
 
 # -- more than two sides: the mover against the others as one ------------------------------------
@@ -470,7 +469,7 @@ def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average(
         if game.over or len(game.legal_codes()) < 2:
             continue
         _value, moves = paranoid(game, deal_only=True)
-        found = sampled_values(game, 4, index, deal_only=True).values
+        found = sampled_values(game, 4, index, Sampling(deal_only=True)).values
         assert found == {code: [value / (rules.sides - 1)] * 4 for code, value in moves.items()}, index
         checked += 1
     assert checked >= 15
@@ -515,7 +514,7 @@ def test_the_others_plays_weigh_each_deal_by_how_likely_they_are(gift):
             for each in shortfalls:
                 values = [greedy_value(game, table, move, seat, each) for move in moves]
                 shortfalls[each] += max(values) - greedy_value(game, table, code, seat, each)
-        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0, gift=gift)
+        found = sampled_values(game, 3, index, Sampling(evidence=tuple(evidence), temper=2.0, gift=gift))
         assert found.weights == pytest.approx([math.exp(-shortfalls[gift] / 2.0)] * 3), index
         checked += shortfalls[gift] > 0
         gifts += shortfalls[gift] != shortfalls[0.0]
@@ -568,7 +567,7 @@ def test_the_solver_can_judge_the_others_plays_instead():
                 values = {move.code: mover_sign(before) * move.value for move in solve(before, deal_only=True).moves}
                 lost += max(values.values()) - values[code]
         evidence, contexts = deal_plays(game.view(game.turn))
-        found = sampled_values(game, 3, index, evidence=evidence, temper=2.0, contexts=contexts)
+        found = sampled_values(game, 3, index, Sampling(evidence=tuple(evidence), temper=2.0, contexts=tuple(contexts)))
         assert found.weights == pytest.approx([math.exp(-lost / 2.0)] * 3), index
         checked += lost > 0
     assert checked >= 5
@@ -585,8 +584,10 @@ def test_judging_the_others_plays_weighs_the_deals_and_changes_no_value(rules):
         for _ in range(rng.randint(1, 3 * rules.players)):
             game.play_code(rng.choice(game.legal_codes()))
         evidence, contexts = deal_plays(game.view(game.turn))
-        plain = sampled_values(game, 6, index, deal_only=True, evidence=evidence, temper=2.0)
-        judged = sampled_values(game, 6, index, deal_only=True, evidence=evidence, temper=2.0, contexts=contexts)
+        plain = sampled_values(game, 6, index, Sampling(deal_only=True, evidence=tuple(evidence), temper=2.0))
+        judged = sampled_values(
+            game, 6, index, Sampling(deal_only=True, evidence=tuple(evidence), temper=2.0, contexts=tuple(contexts))
+        )
         assert judged.values == plain.values
         assert all(0 < weight <= 1 for weight in judged.weights)
         weighed += any(weight < 1 for weight in judged.weights)

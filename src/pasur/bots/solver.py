@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
 from ..core.scoring import SUR_POINTS, club_count
-from ..core.solver import DEFAULT_TABLE_MB, Context, Evidence, Samples, sampled_within
+from ..core.solver import DEFAULT_TABLE_MB, Context, Evidence, Samples, Sampling, sampled_within
 from .expert import ExpertBot
 from .match_sense import MatchSense
 from .pimc import PimcBot
@@ -162,14 +162,16 @@ class SolverBot:
             self._rng,
             self.ms,
             self.BATCH,
-            deal_only=self.deal_only,
-            node_limit=int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0,
-            table_mb=self.table_mb,
-            evidence=evidence,
-            temper=self.temper or 1.0,
-            node_budget=self.nodes,
-            gift=self.gift,
-            contexts=contexts if self.infer_by_solver(view.rules.players) else None,
+            Sampling(
+                deal_only=self.deal_only,
+                node_limit=int(self.ms * NODES_A_MILLISECOND) if self.ms is not None else 0,
+                node_budget=self.nodes,
+                table_mb=self.table_mb,
+                evidence=tuple(evidence),
+                temper=self.temper or 1.0,
+                gift=self.gift,
+                contexts=tuple(contexts) if self.infer_by_solver(view.rules.players) else None,
+            ),
         )
         return found if sum(found.weights) > 0 else None
 

@@ -1,6 +1,7 @@
 /* The rules of a round in C, mirroring pasur/core/captures.py and Round.play_code in
  * pasur/core/game.py (the readable reference): captures, dealing, a play, the playout policies.
- * Included by _native.c (one translation unit); every function is static. */
+ * Included by _native.c (one translation unit); every function is static, and none keeps state
+ * of its own: what a call needs beyond its stack is passed in (scratch_t). */
 #ifndef PASUR_ENGINE_H
 #define PASUR_ENGINE_H
 
@@ -28,13 +29,21 @@ typedef struct {
     int total;
 } partial_t;
 
-/* Append to codes[*count] every take of a numeral of value `value` on `table`, in the order
+/* The space a caller lends for listing moves (about 1 MB, too large for a thread's stack). The
+ * caller owns it: two calls running at once never share one. */
+typedef struct {
+    partial_t partial[MAX_PARTIAL];
+    mask_t found[11][MAX_PARTIAL]; /* found[s]: subsets summing to s, in the order _subset_sums finds them */
+    mask_t takes[MAX_CODES];
+    uint64_t codes[MAX_CODES];
+} scratch_t;
+
+/* Append to takes[*count] every take of a numeral of value `value` on `table`, in the order
  * captures._compute_takes lists them. */
-static int numeral_takes(mask_t table, int value, mask_t *takes, int *count, int limit) {
+static int numeral_takes(scratch_t *s, mask_t table, int value, mask_t *takes, int *count, int limit) {
     int target = 11 - value;
-    static partial_t partial[MAX_PARTIAL];
-    /* found[s]: subsets summing to s, in the order _subset_sums finds them */
-    static mask_t found[11][MAX_PARTIAL];
+    partial_t *partial = s->partial;
+    mask_t (*found)[MAX_PARTIAL] = s->found;
     int found_n[11] = {0};
     int n = 1;
     partial[0].subset = 0;
@@ -77,12 +86,12 @@ static int numeral_takes(mask_t table, int value, mask_t *takes, int *count, int
 
 /* Append the legal move codes of `card` on `table` (card_moves): its captures, then laying it
  * down when it has none or capture is not compulsory. */
-static int card_moves(mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
-    static mask_t takes[MAX_CODES];
+static int card_moves(scratch_t *s, mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
+    mask_t *takes = s->takes;
     int n = 0;
     int rank = card >> 2;
     if (rank < JACK) {
-        if (numeral_takes(table, rank + 1, takes, &n, MAX_CODES) < 0) return -1;
+        if (numeral_takes(s, table, rank + 1, takes, &n, MAX_CODES) < 0) return -1;
     } else if (rank == JACK) {
         mask_t taken = table & NUMERALS_AND_JACKS;
         if (taken) takes[n++] = taken;
@@ -105,12 +114,14 @@ static int card_moves(mask_t table, int card, int compulsory, uint64_t *codes, i
     return 0;
 }
 
-static int hand_moves(mask_t hand, mask_t table, int compulsory, uint64_t *codes, int limit) {
+/* The legal move codes of `hand` on `table` into codes (at most `limit`); their count, or -1 when
+ * there are more. */
+static int hand_moves(scratch_t *s, mask_t hand, mask_t table, int compulsory, uint64_t *codes, int limit) {
     int count = 0;
     while (hand) {
         mask_t bit = hand & -hand;
         hand ^= bit;
-        if (card_moves(table, lowest(bit), compulsory, codes, &count, limit) < 0) return -1;
+        if (card_moves(s, table, lowest(bit), compulsory, codes, &count, limit) < 0) return -1;
     }
     return count;
 }
@@ -210,8 +221,6 @@ static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
     for (int i = r->dealt; i < 52; i++) r->deck[i] = cards[next++];
 }
 
-static uint64_t codes_buffer[MAX_CODES];
-
 #define ACES 0xFULL
 #define TWO_OF_CLUBS 4
 #define TEN_OF_DIAMONDS 37
@@ -226,17 +235,18 @@ static inline double uniform(uint64_t *rng) { return (double)(next_random(rng) >
 
 /* bots/playout.playout: with probability `greedy` the capture taking the most points (a Sur
  * counting 5; a random move when nothing can be taken), otherwise a uniformly random move. */
-static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *history, int *played) {
+static int play_mixed(scratch_t *s, round_t *r, uint64_t *rng, double greedy, uint64_t *history, int *played) {
+    uint64_t *codes = s->codes;
     while (!r->over) {
-        int count = hand_moves(r->hands[r->turn], r->table, r->compulsory, codes_buffer, MAX_CODES);
+        int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
         if (count <= 0) return -1;
         uint64_t chosen;
         if (count > 1 && uniform(rng) < greedy) {
             mask_t table = r->table;
-            chosen = codes_buffer[(int)(uniform(rng) * count)];
+            chosen = codes[(int)(uniform(rng) * count)];
             double best_value = 0.0;
             for (int i = 0; i < count; i++) {
-                uint64_t code = codes_buffer[i];
+                uint64_t code = codes[i];
                 mask_t take = code >> 6;
                 if (!take) continue;
                 int card = (int)(code & 63);
@@ -248,7 +258,7 @@ static int play_mixed(round_t *r, uint64_t *rng, double greedy, uint64_t *histor
                 }
             }
         } else {
-            chosen = codes_buffer[(int)(uniform(rng) * count)];
+            chosen = codes[(int)(uniform(rng) * count)];
         }
         if (history && *played < 64) history[*played] = chosen;
         if (played) (*played)++;

@@ -1,15 +1,26 @@
 /* The native engine core, as Python sees it: the rules of a round (_engine.h, mirroring
- * pasur/core/captures.py and Round.play_code in pasur/core/game.py, the readable reference) and the
- * exact solver (_solver.h). Same encodings: a card is
+ * pasur/core/captures.py and Round.play_code in pasur/core/game.py, the readable reference), the
+ * exact solver (_solver.h and its parts), the solver bot's model of the others (_model.h) and many
+ * episodes at once (_vector.h). Same encodings: a card is
  * rank * 4 + suit (rank 0 = Ace ... 9 = Ten, 10 Jack, 11 Queen, 12 King); a hand, the table and a
  * pile are 52-bit masks; a move is card | take << 6. Built by the normal install when a C compiler
  * exists; otherwise everything runs on the pure-Python engine.
+ *
+ * Nothing here keeps state between calls: the scratch space, the solver and its transposition
+ * table belong to a Workspace that the caller holds (pasur.core.native keeps one a thread), and a
+ * workspace serves one call at a time, so calls on many threads never share memory. The long
+ * calls (random rounds, solving, many samples, stepping many episodes) release the GIL.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "_engine.h"
 #include "_solver.h"
+#include "_solver_bounds.h"
+#include "_solver_order.h"
+#include "_solver_table.h"
+#include "_solver_search.h"
+#include "_model.h"
 #include "_vector.h"
 
 
@@ -53,7 +64,7 @@ static int read_ints(PyObject *sequence, int *out, int count, const char *what) 
     return 0;
 }
 
-/* The fields, in the order pasur.core.native.round_fields gives them. */
+/* The fields, in the order Round.native_fields gives them. */
 static int read_round(PyObject *fields, round_t *r) {
     PyObject *players, *compulsory, *first, *side_of, *sur_ok, *last_deal_sur, *deck, *hands, *table, *captured, *surs,
         *last_capturer, *turn, *dealt, *deal, *over;
@@ -107,42 +118,130 @@ static int read_round(PyObject *fields, round_t *r) {
     return sides;
 }
 
+/* Store `item` (a new reference, NULL when making it failed) at `index` of a new tuple or list;
+ * -1, releasing the container, when it is NULL. */
+static int set_item(PyObject *container, Py_ssize_t index, PyObject *item) {
+    if (!item) {
+        Py_DECREF(container);
+        return -1;
+    }
+    if (PyList_Check(container))
+        PyList_SET_ITEM(container, index, item);
+    else
+        PyTuple_SET_ITEM(container, index, item);
+    return 0;
+}
+
 static PyObject *mask_tuple(const mask_t *masks, int count) {
     PyObject *tuple = PyTuple_New(count);
     if (!tuple) return NULL;
-    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromUnsignedLongLong(masks[i]));
+    for (int i = 0; i < count; i++)
+        if (set_item(tuple, i, PyLong_FromUnsignedLongLong(masks[i])) < 0) return NULL;
     return tuple;
 }
 
 static PyObject *int_tuple(const int *values, int count) {
     PyObject *tuple = PyTuple_New(count);
     if (!tuple) return NULL;
-    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(values[i]));
+    for (int i = 0; i < count; i++)
+        if (set_item(tuple, i, PyLong_FromLong(values[i])) < 0) return NULL;
     return tuple;
+}
+
+/* A list of move codes. */
+static PyObject *code_list(const uint64_t *codes, int count) {
+    PyObject *list = PyList_New(count);
+    if (!list) return NULL;
+    for (int i = 0; i < count; i++)
+        if (set_item(list, i, PyLong_FromUnsignedLongLong(codes[i])) < 0) return NULL;
+    return list;
+}
+
+/* A list of (move, value) pairs, each value shifted by `base` and turned by `sign`. */
+static PyObject *move_values(const uint64_t *codes, const int *values, int count, int base, int sign) {
+    PyObject *list = PyList_New(count);
+    if (!list) return NULL;
+    for (int i = 0; i < count; i++)
+        if (set_item(list, i, Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * values[i])) < 0)
+            return NULL;
+    return list;
 }
 
 /* What changes as a round is played: hands, table, captured, surs, last_capturer, turn, dealt,
  * deal, over. */
 static PyObject *round_state(const round_t *r, int sides) {
-    return Py_BuildValue("(NKNNiiiiO)", mask_tuple(r->hands, r->players), (unsigned long long)r->table,
-                         mask_tuple(r->captured, sides), int_tuple(r->surs, sides), r->last_capturer, r->turn,
+    PyObject *hands = mask_tuple(r->hands, r->players), *captured = mask_tuple(r->captured, sides),
+             *surs = int_tuple(r->surs, sides);
+    if (!hands || !captured || !surs) {
+        Py_XDECREF(hands);
+        Py_XDECREF(captured);
+        Py_XDECREF(surs);
+        return NULL;
+    }
+    return Py_BuildValue("(NKNNiiiiO)", hands, (unsigned long long)r->table, captured, surs, r->last_capturer, r->turn,
                          r->dealt, r->deal, r->over ? Py_True : Py_False);
 }
 
-/* -- the module's functions ------------------------------------------------------------------ */
+/* -- a workspace: what a caller lends the native calls ------------------------------------------ */
 
-static PyObject *py_hand_moves(PyObject *self, PyObject *args) {
+/* The scratch space for listing moves, the solver (its move lists and state, made at its first
+ * use) and its transposition table, kept from call to call. A workspace serves one call at a
+ * time: `busy` is read and set with the GIL held, so a second call (another thread's, while the
+ * first runs without the GIL) is refused instead of sharing the memory. */
+typedef struct {
+    PyObject_HEAD
+    int busy;
+    scratch_t *scratch;
+    solver_t *solver;
+    table_t table;
+} workspace_t;
+
+static PyObject *workspace_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    if (PyTuple_GET_SIZE(args) || (kwargs && PyDict_GET_SIZE(kwargs)))
+        return PyErr_Format(PyExc_TypeError, "Workspace() takes no arguments");
+    workspace_t *w = (workspace_t *)type->tp_alloc(type, 0);
+    if (!w) return NULL;
+    w->scratch = malloc(sizeof(scratch_t));
+    if (!w->scratch) {
+        Py_DECREF(w);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)w;
+}
+
+static void workspace_dealloc(workspace_t *w) {
+    free(w->scratch);
+    free(w->solver);
+    free(w->table.entries);
+    Py_TYPE(w)->tp_free((PyObject *)w);
+}
+
+/* Run `body` on the workspace, refusing when it serves another call. */
+#define SERVED(name)                                                                                      \
+    static PyObject *name(PyObject *self, PyObject *args) {                                               \
+        workspace_t *w = (workspace_t *)self;                                                             \
+        if (w->busy)                                                                                      \
+            return PyErr_Format(PyExc_RuntimeError, "this workspace is serving another call: use one a thread"); \
+        w->busy = 1;                                                                                      \
+        PyObject *result = name##_body(w, args);                                                          \
+        w->busy = 0;                                                                                      \
+        return result;                                                                                    \
+    }
+
+/* -- the rules --------------------------------------------------------------------------------- */
+
+static PyObject *py_hand_moves_body(workspace_t *w, PyObject *args) {
     unsigned long long hand, table;
     int compulsory;
     if (!PyArg_ParseTuple(args, "KKp", &hand, &table, &compulsory)) return NULL;
-    int count = hand_moves(hand, table, compulsory, codes_buffer, MAX_CODES);
+    uint64_t *codes = w->scratch->codes;
+    int count = hand_moves(w->scratch, hand, table, compulsory, codes, MAX_CODES);
     if (count < 0) return PyErr_Format(PyExc_OverflowError, "more moves than the engine holds");
-    PyObject *list = PyList_New(count);
-    if (!list) return NULL;
-    for (int i = 0; i < count; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(codes_buffer[i]));
-    return list;
+    return code_list(codes, count);
 }
+SERVED(py_hand_moves)
 
+/* Play move codes in a round (no scratch space needed: a module function). */
 static PyObject *py_play(PyObject *self, PyObject *args) {
     PyObject *fields, *codes;
     if (!PyArg_ParseTuple(args, "OO", &fields, &codes)) return NULL;
@@ -163,16 +262,19 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return round_state(&r, sides);
 }
 
-/* The first 64 moves of a playout as a list (a round has at most 48). */
-static PyObject *moves_list(const uint64_t *history, int played) {
-    if (played > 64) played = 64;
-    PyObject *moves = PyList_New(played);
-    for (int i = 0; moves && i < played; i++) PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(history[i]));
-    return moves;
+/* The round's changing fields and its first 64 moves (a round has at most 48). */
+static PyObject *state_and_moves(const round_t *r, int sides, const uint64_t *history, int played) {
+    PyObject *state = round_state(r, sides);
+    PyObject *moves = state ? code_list(history, played > 64 ? 64 : played) : NULL;
+    if (!moves) {
+        Py_XDECREF(state);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", state, moves);
 }
 
 /* Play the round to its end with uniformly random legal moves; the final state and the moves. */
-static PyObject *py_play_random(PyObject *self, PyObject *args) {
+static PyObject *py_play_random_body(workspace_t *w, PyObject *args) {
     PyObject *fields;
     unsigned long long seed;
     int keep_history;
@@ -180,24 +282,23 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     round_t r;
     int sides = read_round(fields, &r);
     if (sides < 0) return NULL;
-    uint64_t rng = seed;
+    uint64_t rng = seed, *codes = w->scratch->codes;
     uint64_t history[64];
     int played = 0;
     while (!r.over) {
-        int count = hand_moves(r.hands[r.turn], r.table, r.compulsory, codes_buffer, MAX_CODES);
+        int count = hand_moves(w->scratch, r.hands[r.turn], r.table, r.compulsory, codes, MAX_CODES);
         if (count <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal move in a round not over");
-        uint64_t code = codes_buffer[next_random(&rng) % (uint64_t)count];
+        uint64_t code = codes[next_random(&rng) % (uint64_t)count];
         if (played < 64) history[played] = code;
         played++;
         play_code(&r, code);
     }
-    PyObject *state = round_state(&r, sides);
-    if (!state || !keep_history) return state;
-    return Py_BuildValue("(NN)", state, moves_list(history, played));
+    return keep_history ? state_and_moves(&r, sides, history, played) : round_state(&r, sides);
 }
+SERVED(py_play_random)
 
-/* Finish the round with the playout policy of the search bots; the final state. */
-static PyObject *py_play_mixed(PyObject *self, PyObject *args) {
+/* Finish the round with the playout policy of the search bots; the final state and the moves. */
+static PyObject *py_play_mixed_body(workspace_t *w, PyObject *args) {
     PyObject *fields;
     unsigned long long seed;
     double greedy;
@@ -208,42 +309,46 @@ static PyObject *py_play_mixed(PyObject *self, PyObject *args) {
     uint64_t rng = seed;
     uint64_t history[64];
     int played = 0;
-    if (play_mixed(&r, &rng, greedy, history, &played) < 0)
+    if (play_mixed(w->scratch, &r, &rng, greedy, history, &played) < 0)
         return PyErr_Format(PyExc_RuntimeError, "no legal move in a round not over");
-    return Py_BuildValue("(NN)", round_state(&r, sides), moves_list(history, played));
+    return state_and_moves(&r, sides, history, played);
 }
+SERVED(py_play_mixed)
 
-/* Random rounds from a fixed start, many times: rounds played (for the benchmark). */
-static PyObject *py_random_rounds(PyObject *self, PyObject *args) {
+/* Random rounds from a fixed start, many times, without the GIL: the moves played (for the
+ * benchmark). */
+static PyObject *py_random_rounds_body(workspace_t *w, PyObject *args) {
     PyObject *fields;
     unsigned long long seed;
     long rounds;
     if (!PyArg_ParseTuple(args, "OKl", &fields, &seed, &rounds)) return NULL;
     round_t start;
     if (read_round(fields, &start) < 0) return NULL;
-    uint64_t rng = seed;
+    uint64_t rng = seed, *codes = w->scratch->codes;
     long long moves = 0;
+    scratch_t *scratch = w->scratch;
     Py_BEGIN_ALLOW_THREADS;
     for (long i = 0; i < rounds; i++) {
         round_t r = start;
         while (!r.over) {
-            int count = hand_moves(r.hands[r.turn], r.table, r.compulsory, codes_buffer, MAX_CODES);
+            int count = hand_moves(scratch, r.hands[r.turn], r.table, r.compulsory, codes, MAX_CODES);
             if (count <= 0) break;
-            play_code(&r, codes_buffer[next_random(&rng) % (uint64_t)count]);
+            play_code(&r, codes[next_random(&rng) % (uint64_t)count]);
             moves++;
         }
     }
     Py_END_ALLOW_THREADS;
     return PyLong_FromLongLong(moves);
 }
+SERVED(py_random_rounds)
 
 
 /* -- the solver ------------------------------------------------------------------------------ */
 
-/* A solver for a round read from Python, for the side to move when there are more than two;
- * NULL with the error set. */
-static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, unsigned long long node_limit,
-                             round_t *r) {
+/* The workspace's solver, ready for a round read from Python, for the side to move when there are
+ * more than two; NULL with the error set. */
+static solver_t *read_solver(workspace_t *w, PyObject *fields, int most_clubs, int table_bits,
+                             unsigned long long node_limit, round_t *r) {
     int sides = read_round(fields, r);
     if (sides < 0) return NULL;
     for (int seat = 0; seat < r->players; seat++) {
@@ -257,9 +362,17 @@ static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, u
         PyErr_SetString(PyExc_ValueError, "table_bits: 0 (no table) to 30");
         return NULL;
     }
-    solver_t *S = malloc(sizeof(solver_t));
-    if (!S || solver_init(S, r, sides, r->side_of[r->turn], most_clubs, table_bits) < 0) {
-        free(S);
+    if (!w->solver) {
+        w->solver = malloc(sizeof(solver_t));
+        if (!w->solver) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    solver_t *S = w->solver;
+    S->scratch = w->scratch;
+    S->table = &w->table;
+    if (solver_init(S, r, sides, r->side_of[r->turn], most_clubs, table_bits) < 0) {
         PyErr_NoMemory();
         return NULL;
     }
@@ -267,19 +380,14 @@ static solver_t *read_solver(PyObject *fields, int most_clubs, int table_bits, u
     return S;
 }
 
-/* NULL with the error set when the search stopped short. */
-static PyObject *solver_result(solver_t *S, PyObject *result) {
-    if (S->error) {
-        Py_XDECREF(result);
-        if (S->error == 1)
-            PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
-        else
-            PyErr_Format(PyExc_RuntimeError, "the node limit (%llu) was reached before the position was solved",
-                         (unsigned long long)S->node_limit);
-        result = NULL;
-    }
-    free(S);
-    return result;
+/* The error of a search that stopped short (0 when none), set as a Python exception. */
+static int solver_failed(const solver_t *S) {
+    if (S->error == 1)
+        PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
+    else if (S->error)
+        PyErr_Format(PyExc_RuntimeError, "the node limit (%llu) was reached before the position was solved",
+                     (unsigned long long)S->node_limit);
+    return S->error;
 }
 
 /* Points taken so far this round that the rest cannot change (cards and Surs) as me's coalition
@@ -294,33 +402,12 @@ static int points_taken(const solver_t *S, const round_t *r) {
  * two sides, else the mover's (me's) margin. */
 static int result_sign(const solver_t *S, const round_t *r) { return coalition(S, r->side_of[r->turn]) == 0 ? 1 : -1; }
 
-/* solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes): values
- * are the round's final points under perfect play, side 0 minus side 1; with more than two sides
- * the mover's side's points times (sides - 1) minus the others' together, the others playing as
- * one. */
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *fields;
-    int most_clubs, table_bits;
-    unsigned long long node_limit;
-    int deal_only = 0;
-    if (!PyArg_ParseTuple(args, "OpiK|p", &fields, &most_clubs, &table_bits, &node_limit, &deal_only)) return NULL;
-    round_t r;
-    solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
-    if (!S) return NULL;
-    if (deal_only) S->horizon = r.dealt;
-    position_t root = position_of(&r);
-    int base = points_taken(S, &r), sign = result_sign(S, &r);
-    static uint64_t codes[MAX_NODE_MOVES];
-    static int values[MAX_NODE_MOVES];
-    int count = root.over ? 0 : root_values(S, &root, r.compulsory, codes, values);
-    int best = root.over ? final_value(S, &root) : -UNBOUNDED;
-    for (int i = 0; i < count; i++)
-        if (values[i] > best) best = values[i];
-    /* the principal line: at each step the first move (in search order) that keeps the value */
-    PyObject *line = PyList_New(0);
-    position_t at = root;
-    int value = best;
-    while (line && !at.over && !S->error && !(S->horizon && at.dealt > S->horizon)) {
+/* The principal line from `root` of value `value`: at each step the first move (in search order)
+ * that keeps the value; its length, or -1 when none keeps it (S->error set when the search failed). */
+static int principal_line(solver_t *S, const position_t *root, int value, uint64_t *line) {
+    position_t at = *root;
+    int length = 0;
+    while (!at.over && !S->error && !(S->horizon && at.dealt > S->horizon) && length < MAX_PLIES) {
         uint64_t *step = S->moves[MAX_PLIES - 1];
         int n = ordered_moves(S, &at, step, 0);
         int found = 0;
@@ -329,29 +416,53 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             int gain = solver_play(S, &child, step[i]);
             int rest = exact_value(S, &child);
             if (combine(S, &at, &child, gain, rest) == value) {
-                PyObject *code = PyLong_FromUnsignedLongLong(step[i]);
-                if (!code || PyList_Append(line, code) < 0) Py_CLEAR(line);
-                Py_XDECREF(code);
+                line[length++] = step[i];
                 at = child;
                 value = rest;
                 found = 1;
             }
         }
-        if (!found && !S->error) {
-            Py_CLEAR(line);
-            PyErr_SetString(PyExc_RuntimeError, "the solver lost its principal line");
-        }
+        if (!found && !S->error) return -1;
     }
-    if (!line) {
-        free(S);
+    return length;
+}
+
+/* solve(fields, most_clubs, table_bits, node_limit[, deal_only]) -> (value, [(move, value)], line,
+ * nodes): values are the round's final points under perfect play, side 0 minus side 1; with more
+ * than two sides the mover's side's points times (sides - 1) minus the others' together, the
+ * others playing as one. The search runs without the GIL. */
+static PyObject *py_solve_body(workspace_t *w, PyObject *args) {
+    PyObject *fields;
+    int most_clubs, table_bits;
+    unsigned long long node_limit;
+    int deal_only = 0;
+    if (!PyArg_ParseTuple(args, "OpiK|p", &fields, &most_clubs, &table_bits, &node_limit, &deal_only)) return NULL;
+    round_t r;
+    solver_t *S = read_solver(w, fields, most_clubs, table_bits, node_limit, &r);
+    if (!S) return NULL;
+    if (deal_only) S->horizon = r.dealt;
+    position_t root = position_of(&r);
+    int base = points_taken(S, &r), sign = result_sign(S, &r);
+    uint64_t codes[MAX_NODE_MOVES], line[MAX_PLIES];
+    int values[MAX_NODE_MOVES], count = 0, best, length;
+    Py_BEGIN_ALLOW_THREADS;
+    count = root.over ? 0 : root_values(S, &root, r.compulsory, codes, values);
+    best = root.over ? final_value(S, &root) : -UNBOUNDED;
+    for (int i = 0; i < count; i++)
+        if (values[i] > best) best = values[i];
+    length = S->error ? 0 : principal_line(S, &root, best, line);
+    Py_END_ALLOW_THREADS;
+    if (solver_failed(S)) return NULL;
+    if (length < 0) return PyErr_Format(PyExc_RuntimeError, "the solver lost its principal line");
+    PyObject *moves = move_values(codes, values, count, base, sign);
+    PyObject *line_list = moves ? code_list(line, length) : NULL;
+    if (!line_list) {
+        Py_XDECREF(moves);
         return NULL;
     }
-    PyObject *moves = PyList_New(count);
-    for (int i = 0; moves && i < count; i++)
-        PyList_SET_ITEM(moves, i, Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * values[i]));
-    PyObject *result = moves ? Py_BuildValue("(iNNK)", base + sign * best, moves, line, (unsigned long long)S->nodes) : NULL;
-    return solver_result(S, result);
+    return Py_BuildValue("(iNNK)", base + sign * best, moves, line_list, (unsigned long long)S->nodes);
 }
+SERVED(py_solve)
 
 /* Each evidence play's context for the solver's judgement, from `contexts` (one (laters, last,
  * clubs) for each play: 4 masks, a side or -1, 4 counts); 0, or -1 with an exception set. */
@@ -382,6 +493,33 @@ static int read_contexts(PyObject *contexts, evidence_t *evidence, int count) {
     return 0;
 }
 
+/* The evidence plays ((seat, table, later, move) each) into `evidence`; their count, or -1 with
+ * an exception set. */
+static int read_evidence(PyObject *evidence_list, double temper, evidence_t *evidence) {
+    if (!evidence_list || evidence_list == Py_None) return 0;
+    Py_ssize_t size = PySequence_Size(evidence_list);
+    if (size < 0 || size > MAX_EVIDENCE || !(temper > 0)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "evidence: at most 16 plays, and temper > 0");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *item = PySequence_GetItem(evidence_list, i);
+        evidence_t *e = evidence + i;
+        unsigned long long table, later, code;
+        int ok = item && PyArg_ParseTuple(item, "iKKK", &e->seat, &table, &later, &code);
+        Py_XDECREF(item);
+        if (!ok) return -1;
+        if (e->seat < 0 || e->seat > 3) {
+            PyErr_SetString(PyExc_ValueError, "evidence: a seat of the round");
+            return -1;
+        }
+        e->table = table;
+        e->later = later;
+        e->code = code;
+    }
+    return (int)size;
+}
+
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
  * [, evidence, temper, node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights):
  * the legal moves, and for each of `samples` deals of the cards `seat` (the mover) cannot see,
@@ -391,8 +529,8 @@ static int read_contexts(PyObject *contexts, evidence_t *evidence, int count) {
  * a table one card could sweep giving up `gift` times a Sur more); with `contexts`
  * (read_contexts), what each play gave up is what the solver finds it lost instead. Stops early,
  * with the deals solved so far, at a deal that reaches the node limit, and after the deal with
- * which the nodes searched reach `node_budget` (0: none). */
-static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
+ * which the nodes searched reach `node_budget` (0: none). The deals are solved without the GIL. */
+static PyObject *py_solve_samples_body(workspace_t *w, PyObject *args) {
     PyObject *fields, *evidence_list = NULL, *context_list = NULL;
     int most_clubs, table_bits, deal_only, seat, samples;
     unsigned long long node_limit, seed, node_budget = 0;
@@ -402,133 +540,112 @@ static PyObject *py_solve_samples(PyObject *self, PyObject *args) {
         return NULL;
     int judged = context_list && context_list != Py_None;
     evidence_t evidence[MAX_EVIDENCE];
-    int evidence_count = 0;
-    if (evidence_list && evidence_list != Py_None) {
-        Py_ssize_t size = PySequence_Size(evidence_list);
-        if (size < 0 || size > MAX_EVIDENCE || !(temper > 0)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "evidence: at most 16 plays, and temper > 0");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < size; i++) {
-            PyObject *item = PySequence_GetItem(evidence_list, i);
-            evidence_t *e = evidence + evidence_count;
-            unsigned long long table, later, code;
-            int ok = item && PyArg_ParseTuple(item, "iKKK", &e->seat, &table, &later, &code);
-            Py_XDECREF(item);
-            if (!ok) return NULL;
-            if (e->seat < 0 || e->seat > 3) {
-                PyErr_SetString(PyExc_ValueError, "evidence: a seat of the round");
-                return NULL;
-            }
-            e->table = table;
-            e->later = later;
-            e->code = code;
-            evidence_count++;
-        }
-    }
+    int evidence_count = read_evidence(evidence_list, temper, evidence);
+    if (evidence_count < 0) return NULL;
     if (judged && read_contexts(context_list, evidence, evidence_count) < 0) return NULL;
     round_t r;
-    solver_t *S = read_solver(fields, most_clubs, table_bits, node_limit, &r);
+    solver_t *S = read_solver(w, fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
     for (int i = 0; i < evidence_count; i++) {
         if (evidence[i].seat >= r.players) {
-            free(S);
             PyErr_SetString(PyExc_ValueError, "evidence: a seat of the round");
             return NULL;
         }
     }
     if (seat != r.turn || samples < 0 || r.over) {
-        free(S);
         PyErr_SetString(PyExc_ValueError, "the seat to move, samples >= 0, and a round not over");
         return NULL;
     }
-    static uint64_t codes[MAX_NODE_MOVES];
-    static int values[MAX_NODE_MOVES];
-    int count = hand_moves(r.hands[r.turn], r.table, r.compulsory, codes, MAX_NODE_MOVES);
+    uint64_t codes[MAX_NODE_MOVES];
+    int values[MAX_NODE_MOVES];
+    int count = hand_moves(w->scratch, r.hands[r.turn], r.table, r.compulsory, codes, MAX_NODE_MOVES);
     if (count <= 0) {
-        free(S);
         PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
         return NULL;
     }
     int32_t *out = malloc(sizeof(int32_t) * (size_t)count * (size_t)(samples ? samples : 1));
     double *weights = malloc(sizeof(double) * (size_t)(samples ? samples : 1));
     if (!out || !weights) {
-        free(S);
         free(out);
         free(weights);
         return PyErr_NoMemory();
     }
-    int base = points_taken(S, &r), sign = result_sign(S, &r), solved = 0;
+    int base = points_taken(S, &r), sign = result_sign(S, &r), solved = 0, no_table = 0;
     uint64_t rng = seed, nodes = 0;
+    Py_BEGIN_ALLOW_THREADS;
     for (; solved < samples && !(node_budget && nodes >= node_budget); solved++) {
         round_t deal = r;
         reshuffle_unseen(&deal, seat, &rng);
         solver_take_deck(S, &deal);
-        if (take_table(S, table_bits) < 0) break;
+        if (take_table(S, table_bits) < 0) {
+            no_table = 1;
+            break;
+        }
         S->nodes = 0;
         S->horizon = deal_only ? deal.dealt : 0;
         position_t root = position_of(&deal);
         root_values(S, &root, r.compulsory, codes, values);
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
-        weights[solved] = !evidence_count ? 1.0
-                          : judged        ? solved_likelihood(S, &deal, evidence, evidence_count, temper)
-                                          : plays_likelihood(&deal, evidence, evidence_count, temper, gift);
+        double weight = !evidence_count ? 1.0
+                        : judged        ? solved_likelihood(S, &deal, evidence, evidence_count, temper)
+                                        : plays_likelihood(w->scratch, &deal, evidence, evidence_count, temper, gift);
+        if (weight < 0 && !S->error) S->error = 1;
+        weights[solved] = weight;
         nodes += S->nodes;
         if (S->error) break;
     }
-    int error = S->error;
-    free(S);
-    if (error == 1) {
-        free(out);
-        free(weights);
-        PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
-        return NULL;
+    Py_END_ALLOW_THREADS;
+    PyObject *result = NULL;
+    if (no_table) {
+        PyErr_NoMemory();
+    } else if (S->error != 1) { /* a deal that reached the node limit ends the sampling, not the call */
+        PyObject *move_list = code_list(codes, count);
+        if (move_list)
+            result = Py_BuildValue("(Ny#iKy#)", move_list, (const char *)out,
+                                   (Py_ssize_t)(sizeof(int32_t) * (size_t)count * (size_t)solved), solved,
+                                   (unsigned long long)nodes, (const char *)weights,
+                                   (Py_ssize_t)(sizeof(double) * (size_t)solved));
+    } else {
+        solver_failed(S);
     }
-    PyObject *code_list = PyList_New(count);
-    for (int i = 0; code_list && i < count; i++) {
-        PyObject *code = PyLong_FromUnsignedLongLong(codes[i]);
-        if (!code) Py_CLEAR(code_list);
-        else PyList_SET_ITEM(code_list, i, code);
-    }
-    PyObject *result = code_list ? Py_BuildValue("(Ny#iKy#)", code_list, (const char *)out,
-                                                 (Py_ssize_t)(sizeof(int32_t) * (size_t)count * (size_t)solved), solved,
-                                                 (unsigned long long)nodes, (const char *)weights,
-                                                 (Py_ssize_t)(sizeof(double) * (size_t)solved))
-                                 : NULL;
     free(out);
     free(weights);
     return result;
 }
+SERVED(py_solve_samples)
 
-/* minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes) by plain minimax. */
-static PyObject *py_minimax(PyObject *self, PyObject *args) {
+/* minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes) by plain minimax,
+ * without the GIL. */
+static PyObject *py_minimax_body(workspace_t *w, PyObject *args) {
     PyObject *fields;
     int most_clubs;
     unsigned long long node_limit;
     if (!PyArg_ParseTuple(args, "OpK", &fields, &most_clubs, &node_limit)) return NULL;
     round_t r;
-    solver_t *S = read_solver(fields, most_clubs, 0, node_limit, &r);
+    solver_t *S = read_solver(w, fields, most_clubs, 0, node_limit, &r);
     if (!S) return NULL;
     position_t root = position_of(&r);
     int base = points_taken(S, &r), sign = result_sign(S, &r);
-    static uint64_t codes[MAX_NODE_MOVES];
-    int count = root.over ? 0 : hand_moves(root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
+    uint64_t codes[MAX_NODE_MOVES];
+    int values[MAX_NODE_MOVES], count, best;
+    Py_BEGIN_ALLOW_THREADS;
+    count = root.over ? 0 : hand_moves(S->scratch, root.hands[root.turn], root.table, r.compulsory, codes, MAX_NODE_MOVES);
     if (count < 0) S->error = 1;
-    int best = root.over ? final_value(S, &root) : -UNBOUNDED;
-    PyObject *moves = PyList_New(0);
-    for (int i = 0; moves && i < count && !S->error; i++) {
+    best = root.over ? final_value(S, &root) : -UNBOUNDED;
+    for (int i = 0; i < count && !S->error; i++) {
         position_t child = root;
         int gain = solver_play(S, &child, codes[i]);
-        int value = combine(S, &root, &child, gain, plain_minimax(S, &child, 1));
-        if (value > best) best = value;
-        PyObject *pair = Py_BuildValue("(Ki)", (unsigned long long)codes[i], base + sign * value);
-        if (!pair || PyList_Append(moves, pair) < 0) Py_CLEAR(moves);
-        Py_XDECREF(pair);
+        values[i] = combine(S, &root, &child, gain, plain_minimax(S, &child, 1));
+        if (values[i] > best) best = values[i];
     }
-    PyObject *result = moves ? Py_BuildValue("(iNK)", base + sign * best, moves, (unsigned long long)S->nodes) : NULL;
-    return solver_result(S, result);
+    Py_END_ALLOW_THREADS;
+    if (solver_failed(S)) return NULL;
+    PyObject *moves = move_values(codes, values, count, base, sign);
+    if (!moves) return NULL;
+    return Py_BuildValue("(iNK)", base + sign * best, moves, (unsigned long long)S->nodes);
 }
+SERVED(py_minimax)
 
 
 /* -- many episodes at once (pasur.envs.vector) ------------------------------------------------ */
@@ -548,7 +665,7 @@ static PyObject *py_episode_size(PyObject *self, PyObject *args) { return PyLong
 /* episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel): start
  * episode `index` on a round (its fields), the opponents seeded with the 32-bit words `keys[seat]`;
  * the opponents then play until the agent is to move. */
-static PyObject *py_episode_reset(PyObject *self, PyObject *args) {
+static PyObject *py_episode_reset_body(workspace_t *w, PyObject *args) {
     Py_buffer buffer;
     Py_ssize_t index, count;
     PyObject *fields, *policies, *keys;
@@ -599,17 +716,18 @@ static PyObject *py_episode_reset(PyObject *self, PyObject *args) {
     e->sur_cancel = sur_cancel;
     e->card = -1;
     e->policy[agent] = POLICY_AGENT;
-    opponents_play(e);
+    opponents_play(w->scratch, e);
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&buffer);
     return result;
 }
+SERVED(py_episode_reset)
 
 /* episode_step(episodes, actions, skip, rewards, terminated, illegal): one action for every
  * episode not skipped (int64 actions; uint8 skip, terminated, illegal; float64 rewards). An
- * illegal action ends its episode with -1, as PasurEnv does. */
-static PyObject *py_episode_step(PyObject *self, PyObject *args) {
+ * illegal action ends its episode with -1, as PasurEnv does. Runs without the GIL. */
+static PyObject *py_episode_step_body(workspace_t *w, PyObject *args) {
     Py_buffer buffers[6];
     if (!PyArg_ParseTuple(args, "w*y*y*w*w*w*", &buffers[0], &buffers[1], &buffers[2], &buffers[3], &buffers[4],
                           &buffers[5]))
@@ -626,27 +744,31 @@ static PyObject *py_episode_step(PyObject *self, PyObject *args) {
             const uint8_t *skip = buffers[2].buf;
             double *rewards = buffers[3].buf;
             uint8_t *terminated = buffers[4].buf, *illegal = buffers[5].buf;
+            scratch_t *scratch = w->scratch;
+            Py_BEGIN_ALLOW_THREADS;
             for (Py_ssize_t i = 0; i < count; i++) {
                 rewards[i] = 0;
                 terminated[i] = illegal[i] = 0;
                 if (skip[i]) continue;
-                if (episode_step(&episodes[i], (long)actions[i], &rewards[i])) {
+                if (episode_step(scratch, &episodes[i], (long)actions[i], &rewards[i])) {
                     rewards[i] = -1.0;
                     terminated[i] = illegal[i] = 1;
                 } else {
                     terminated[i] = (uint8_t)episodes[i].round.over;
                 }
             }
+            Py_END_ALLOW_THREADS;
             result = Py_NewRef(Py_None);
         }
     }
     for (int i = 0; i < 6; i++) PyBuffer_Release(&buffers[i]);
     return result;
 }
+SERVED(py_episode_step)
 
 /* episode_observe(episodes, observations, action_masks): every episode's observation (int8, 629
- * each) and action mask (int8, 105 each), from the agent's seat. */
-static PyObject *py_episode_observe(PyObject *self, PyObject *args) {
+ * each) and action mask (int8, 105 each), from the agent's seat; without the GIL. */
+static PyObject *py_episode_observe_body(workspace_t *w, PyObject *args) {
     Py_buffer buffers[3];
     if (!PyArg_ParseTuple(args, "y*w*w*", &buffers[0], &buffers[1], &buffers[2])) return NULL;
     Py_ssize_t count;
@@ -656,40 +778,79 @@ static PyObject *py_episode_observe(PyObject *self, PyObject *args) {
         if (buffers[1].len != count * OBSERVATION_VALUES || buffers[2].len != count * ACTIONS) {
             PyErr_SetString(PyExc_ValueError, "one observation and one action mask an episode");
         } else {
+            scratch_t *scratch = w->scratch;
+            Py_BEGIN_ALLOW_THREADS;
             for (Py_ssize_t i = 0; i < count; i++)
-                episode_observe(&episodes[i], (int8_t *)buffers[1].buf + i * OBSERVATION_VALUES,
+                episode_observe(scratch, &episodes[i], (int8_t *)buffers[1].buf + i * OBSERVATION_VALUES,
                                 (int8_t *)buffers[2].buf + i * ACTIONS);
+            Py_END_ALLOW_THREADS;
             result = Py_NewRef(Py_None);
         }
     }
     for (int i = 0; i < 3; i++) PyBuffer_Release(&buffers[i]);
     return result;
 }
+SERVED(py_episode_observe)
 
-static PyMethodDef methods[] = {
+/* The observation's blocks and the actions as _vector.h writes them, by encoding.py's names. */
+static PyObject *py_observation_layout(PyObject *self, PyObject *args) {
+    return Py_BuildValue("{sisisisisisisisisisisisisisisisisisisi}", "HAND", HAND, "TABLE", TABLE, "CAPTURED", CAPTURED,
+                         "UNSEEN", UNSEEN, "CHOSEN", CHOSEN, "NAMED", NAMED, "TURN", TURN, "HANDS", HANDS, "DEAL", DEAL,
+                         "LAST_CAPTURER", LAST_CAPTURER, "PLAYERS", PLAYERS, "PARTNERSHIP", PARTNERSHIP, "SCORES",
+                         SCORES, "SURS", SURS, "ROUND", ROUND, "SUR_SLOTS", SUR_SLOTS, "OBSERVATION_SIZE",
+                         OBSERVATION_VALUES, "TAKE", ACTION_TAKE, "DONE", ACTION_DONE, "ACTION_COUNT", ACTIONS);
+}
+
+static PyMethodDef workspace_methods[] = {
     {"hand_moves", py_hand_moves, METH_VARARGS, "hand_moves(hand, table, compulsory) -> the legal move codes"},
-    {"play", py_play, METH_VARARGS, "play(fields, codes) -> the round's changing fields after the moves"},
     {"play_random", py_play_random, METH_VARARGS,
      "play_random(fields, seed, keep_history) -> the fields at the round's end (and its first 64 moves)"},
     {"play_mixed", py_play_mixed, METH_VARARGS,
      "play_mixed(fields, seed, greedy) -> the fields at the round's end and the moves, played as bots/playout.py plays"},
+    {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
     {"solve", py_solve, METH_VARARGS,
-     "solve(fields, most_clubs, table_bits, node_limit) -> (value, [(move, value)], line, nodes), side 0 minus side 1"},
+     "solve(fields, most_clubs, table_bits, node_limit[, deal_only]) -> (value, [(move, value)], line, nodes), side 0 "
+     "minus side 1"},
     {"solve_samples", py_solve_samples, METH_VARARGS,
      "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed[, evidence, temper, "
-     "node_budget, gift, contexts]) "
-     "-> (codes, values, solved, nodes, weights)"},
+     "node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights)"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
-    {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},
     {"episode_reset", py_episode_reset, METH_VARARGS,
      "episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel)"},
     {"episode_step", py_episode_step, METH_VARARGS, "episode_step(episodes, actions, skip, rewards, terminated, illegal)"},
     {"episode_observe", py_episode_observe, METH_VARARGS, "episode_observe(episodes, observations, action_masks)"},
-    {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject workspace_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pasur.core._native.Workspace",
+    .tp_doc = "Workspace(): the scratch space, solver and transposition table one caller lends the native calls; "
+              "one call at a time.",
+    .tp_basicsize = sizeof(workspace_t),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = workspace_new,
+    .tp_dealloc = (destructor)workspace_dealloc,
+    .tp_methods = workspace_methods,
+};
+
+static PyMethodDef methods[] = {
+    {"play", py_play, METH_VARARGS, "play(fields, codes) -> the round's changing fields after the moves"},
+    {"episode_size", py_episode_size, METH_NOARGS, "episode_size() -> the bytes of one episode"},
+    {"observation_layout", py_observation_layout, METH_NOARGS,
+     "observation_layout() -> {name: offset or size} of the observation and the actions"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "The native engine core (see native.py).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&workspace_type) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObjectRef(m, "Workspace", (PyObject *)&workspace_type) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -82,10 +82,28 @@ static uint32_t twister_below(twister_t *t, uint32_t n) {
 
 /* -- an episode -------------------------------------------------------------------------------- */
 
-#define ACTION_TAKE 52
-#define ACTION_DONE 104
-#define ACTIONS 105
-#define OBSERVATION_VALUES 629
+/* The actions and the observation's blocks, by the names of pasur/envs/encoding.py (a test holds
+ * them equal through observation_layout()). */
+#define ACTION_TAKE 52 /* TAKE */
+#define ACTION_DONE 104 /* DONE */
+#define ACTIONS 105 /* ACTION_COUNT */
+#define OBSERVATION_VALUES 629 /* OBSERVATION_SIZE */
+#define HAND 0
+#define TABLE 52
+#define CAPTURED 104
+#define UNSEEN 312
+#define CHOSEN 364
+#define NAMED 416
+#define TURN 468
+#define HANDS 472
+#define DEAL 488
+#define LAST_CAPTURER 494
+#define PLAYERS 499
+#define PARTNERSHIP 502
+#define SCORES 503
+#define SURS 599
+#define ROUND 619
+#define SUR_SLOTS 5
 #define POLICY_AGENT 0
 #define POLICY_RANDOM 1
 #define POLICY_GREEDY 2
@@ -118,21 +136,22 @@ static double immediate_value(const round_t *r, uint64_t code) {
 }
 
 /* The opponent to move plays as its Python bot would. */
-static void opponent_plays(episode_t *e) {
+static void opponent_plays(scratch_t *s, episode_t *e) {
     round_t *r = &e->round;
-    int count = hand_moves(r->hands[r->turn], r->table, r->compulsory, codes_buffer, MAX_CODES);
+    uint64_t *codes = s->codes;
+    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
     twister_t *rng = &e->rng[r->turn];
-    uint64_t chosen = codes_buffer[0];
+    uint64_t chosen = codes[0];
     if (e->policy[r->turn] == POLICY_RANDOM) {
-        chosen = codes_buffer[twister_below(rng, (uint32_t)count)];
+        chosen = codes[twister_below(rng, (uint32_t)count)];
     } else { /* the highest immediate value, ties broken by a random number drawn for every move */
         double best_value = 0, best_draw = 0;
         for (int i = 0; i < count; i++) {
-            double value = immediate_value(r, codes_buffer[i]), draw = twister_random(rng);
+            double value = immediate_value(r, codes[i]), draw = twister_random(rng);
             if (i == 0 || value > best_value || (value == best_value && draw > best_draw)) {
                 best_value = value;
                 best_draw = draw;
-                chosen = codes_buffer[i];
+                chosen = codes[i];
             }
         }
     }
@@ -164,8 +183,8 @@ static double agent_reward(const episode_t *e) {
     return own - (double)(total - own) / (e->sides - 1);
 }
 
-static void opponents_play(episode_t *e) {
-    while (!e->round.over && e->round.turn != e->agent) opponent_plays(e);
+static void opponents_play(scratch_t *s, episode_t *e) {
+    while (!e->round.over && e->round.turn != e->agent) opponent_plays(s, e);
 }
 
 /* encoding.is_prefix: `named` is the lowest cards of `take` */
@@ -176,21 +195,21 @@ static int is_prefix(mask_t named, mask_t take) {
 }
 
 /* The chosen card's legal moves that still fit the named cards; their count. */
-static int fitting_moves(const episode_t *e, uint64_t *codes) {
+static int fitting_moves(scratch_t *s, const episode_t *e, uint64_t *codes) {
     const round_t *r = &e->round;
     int count = 0, kept = 0;
-    if (card_moves(r->table, e->card, r->compulsory, codes, &count, MAX_CODES) < 0) return 0;
+    if (card_moves(s, r->table, e->card, r->compulsory, codes, &count, MAX_CODES) < 0) return 0;
     for (int i = 0; i < count; i++)
         if (is_prefix(e->named, codes[i] >> 6)) codes[kept++] = codes[i];
     return kept;
 }
 
 /* The legal actions: bits 0-51 cards, 52-103 table cards to name, bit 104 (in *done) done. */
-static mask_t allowed_actions(const episode_t *e, int *done) {
+static mask_t allowed_actions(scratch_t *s, const episode_t *e, int *done) {
     *done = 0;
     if (e->card < 0) return e->round.hands[e->agent];
-    static uint64_t codes[MAX_CODES];
-    int count = fitting_moves(e, codes);
+    uint64_t *codes = s->codes;
+    int count = fitting_moves(s, e, codes);
     mask_t names = 0;
     for (int i = 0; i < count; i++) {
         mask_t rest = (codes[i] >> 6) & ~e->named;
@@ -204,9 +223,9 @@ static mask_t allowed_actions(const episode_t *e, int *done) {
 
 /* MoveChooser.step and PasurEnv.step: 1 when the action was not legal (nothing changes), else 0
  * with *reward what the round paid the agent if it ended. */
-static int episode_step(episode_t *e, long action, double *reward) {
+static int episode_step(scratch_t *s, episode_t *e, long action, double *reward) {
     round_t *r = &e->round;
-    static uint64_t codes[MAX_CODES];
+    uint64_t *codes = s->codes;
     uint64_t code = 0;
     int decided = 0;
     *reward = 0;
@@ -214,7 +233,7 @@ static int episode_step(episode_t *e, long action, double *reward) {
     if (e->card < 0) {
         if (action < 0 || action >= ACTION_TAKE || !(r->hands[e->agent] >> action & 1)) return 1;
         int count = 0;
-        if (card_moves(r->table, (int)action, r->compulsory, codes, &count, MAX_CODES) < 0 || !count) return 1;
+        if (card_moves(s, r->table, (int)action, r->compulsory, codes, &count, MAX_CODES) < 0 || !count) return 1;
         if (count == 1) {
             code = codes[0];
             decided = 1;
@@ -224,13 +243,13 @@ static int episode_step(episode_t *e, long action, double *reward) {
         }
     } else {
         int done;
-        mask_t names = allowed_actions(e, &done);
+        mask_t names = allowed_actions(s, e, &done);
         if (action == ACTION_DONE && done) {
             code = (uint64_t)e->card | e->named << 6;
             decided = 1;
         } else if (action >= ACTION_TAKE && action < ACTION_DONE && names >> (action - ACTION_TAKE) & 1) {
             e->named |= 1ULL << (action - ACTION_TAKE);
-            int count = fitting_moves(e, codes);
+            int count = fitting_moves(s, e, codes);
             if (count == 1) {
                 code = codes[0];
                 decided = 1;
@@ -243,7 +262,7 @@ static int episode_step(episode_t *e, long action, double *reward) {
         e->card = -1;
         e->named = 0;
         play_code(r, code);
-        opponents_play(e);
+        opponents_play(s, e);
         if (r->over) *reward = agent_reward(e);
     }
     return 0;
@@ -261,43 +280,43 @@ static inline void set_mask(int8_t *out, int at, mask_t mask) {
 }
 
 /* Observer.observe, from the agent's seat: the observation and the action mask. */
-static void episode_observe(const episode_t *e, int8_t *observation, int8_t *action_mask) {
+static void episode_observe(scratch_t *s, const episode_t *e, int8_t *observation, int8_t *action_mask) {
     const round_t *r = &e->round;
     int seat = e->agent, side = r->side_of[seat], players = r->players, sides = e->sides;
     memset(observation, 0, OBSERVATION_VALUES);
     memset(action_mask, 0, ACTIONS);
     mask_t hand = r->hands[seat], seen = hand | r->table;
-    set_mask(observation, 0, hand);
-    set_mask(observation, 52, r->table);
+    set_mask(observation, HAND, hand);
+    set_mask(observation, TABLE, r->table);
     for (int slot = 0; slot < sides; slot++) {
-        set_mask(observation, 104 + 52 * slot, r->captured[(side + slot) % sides]);
+        set_mask(observation, CAPTURED + 52 * slot, r->captured[(side + slot) % sides]);
         seen |= r->captured[(side + slot) % sides];
     }
-    set_mask(observation, 312, ((1ULL << 52) - 1) & ~seen);
+    set_mask(observation, UNSEEN, ((1ULL << 52) - 1) & ~seen);
     if (!r->over && r->turn == seat) {
         int done;
-        mask_t allowed = allowed_actions(e, &done);
+        mask_t allowed = allowed_actions(s, e, &done);
         set_mask(action_mask, e->card < 0 ? 0 : ACTION_TAKE, allowed);
         action_mask[ACTION_DONE] = (int8_t)done;
         if (e->card >= 0) {
-            observation[364 + e->card] = 1;
-            set_mask(observation, 416, e->named);
+            observation[CHOSEN + e->card] = 1;
+            set_mask(observation, NAMED, e->named);
         }
     }
-    observation[468 + ((r->turn - seat) % players + players) % players] = 1;
+    observation[TURN + ((r->turn - seat) % players + players) % players] = 1;
     for (int slot = 0; slot < players; slot++) {
         int held = __builtin_popcountll(r->hands[(seat + slot) % players]);
-        set_ones(observation, 472 + 4 * slot, held < 4 ? held : 4);
+        set_ones(observation, HANDS + 4 * slot, held < 4 ? held : 4);
     }
-    observation[488 + (r->deal < 6 ? r->deal : 6) - 1] = 1;
-    observation[494 + (r->last_capturer < 0 ? 4 : ((r->last_capturer - side) % sides + sides) % sides)] = 1;
-    observation[499 + players - 2] = 1;
-    observation[502] = (int8_t)(players == 4 && sides == 2);
-    for (int slot = 0; slot < sides; slot++) { /* banked scores are 0 in a one-round episode */
+    observation[DEAL + (r->deal < 6 ? r->deal : 6) - 1] = 1;
+    observation[LAST_CAPTURER + (r->last_capturer < 0 ? 4 : ((r->last_capturer - side) % sides + sides) % sides)] = 1;
+    observation[PLAYERS + players - 2] = 1;
+    observation[PARTNERSHIP] = (int8_t)(players == 4 && sides == 2);
+    for (int slot = 0; slot < sides; slot++) { /* banked scores (SCORES) are 0 in a one-round episode */
         int surs = r->surs[(side + slot) % sides];
-        set_ones(observation, 599 + 5 * slot, surs < 5 ? surs : 5);
+        set_ones(observation, SURS + SUR_SLOTS * slot, surs < SUR_SLOTS ? surs : SUR_SLOTS);
     }
-    observation[619] = 1; /* round 1 */
+    observation[ROUND] = 1; /* round 1 */
 }
 
 #endif

@@ -173,6 +173,35 @@ class Round:
             dealt += 4
         self.dealt = dealt
 
+    def native_fields(self) -> tuple[Any, ...]:
+        """The round as the native core reads it (``_native.c``'s ``read_round``, in this order)."""
+        return (
+            self.players,
+            self._compulsory,
+            self.first,
+            self._side,
+            self._sur_ok,
+            self._last_deal_sur,
+            self.deck,
+            self.hands,
+            self.table,
+            self.captured,
+            self.surs,
+            self.last_capturer,
+            self.turn,
+            self.dealt,
+            self.deal,
+            self.over,
+        )
+
+    def take_native_state(self, state: tuple[Any, ...], codes: Sequence[MoveCode]) -> None:
+        """Take back what the native core changed by playing ``codes`` (``round_state``'s order)."""
+        hands, table, captured, surs, last_capturer, turn, dealt, deal, over = state
+        self.hands, self.table, self.captured, self.surs = list(hands), table, list(captured), list(surs)
+        self.last_capturer, self.turn, self.dealt, self.deal, self.over = last_capturer, turn, dealt, deal, over
+        self._final = None  # its breakdown is worked out again when asked
+        self.history += codes
+
     def copy(self) -> Round:
         """An independent copy, for search."""
         other = Round.__new__(Round)

@@ -16,7 +16,7 @@ import math
 import random
 import time
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_TABLE_MB",
     "MoveValue",
     "Samples",
+    "Sampling",
     "Solution",
     "SolveError",
     "minimax",
@@ -153,52 +154,44 @@ Evidence = tuple[int, int, int, MoveCode]
 Context = tuple[tuple[int, int, int, int], int, tuple[int, int, int, int]]
 
 
-def sampled_values(
-    game: Round,
-    samples: int,
-    seed: int,
-    *,
-    deal_only: bool = False,
-    node_limit: int = 0,
-    table_mb: float = DEFAULT_TABLE_MB,
-    evidence: Sequence[Evidence] = (),
-    temper: float = 1.0,
-    node_budget: int = 0,
-    gift: float = 0.0,
-    contexts: Sequence[Context] | None = None,
-) -> Samples:
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """How :func:`sampled_values` solves its deals, and what it knows of the others' plays.
+
+    ``deal_only`` searches each deal to the end of the current deal; ``node_limit`` ends the
+    sampling at the first deal that needs more nodes (0: none), ``node_budget`` after the deal with
+    which the nodes searched in all reach it (0: none); ``table_mb`` sizes the transposition table.
+    With ``evidence``, each deal is weighted by how likely those plays are with its hands, a player
+    passing up an immediate gain of g points with likelihood exp(-g / ``temper``), a play that
+    leaves a table one card could sweep giving up ``gift`` times a Sur more; with ``contexts`` (one
+    for each play), a play gives up what the solver finds it lost to the end of the deal with that
+    deal's hands seen."""
+
+    deal_only: bool = False
+    node_limit: int = 0
+    node_budget: int = 0
+    table_mb: float = DEFAULT_TABLE_MB
+    evidence: tuple[Evidence, ...] = ()
+    temper: float = 1.0
+    gift: float = 0.0
+    contexts: tuple[Context, ...] | None = None
+
+
+def sampled_values(game: Round, samples: int, seed: int, sampling: Sampling = Sampling()) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
     cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
-    same deals for every move). With ``evidence``, each deal is weighted by how likely those plays
-    are with its hands, a player passing up an immediate gain of g points with likelihood
-    exp(-g / ``temper``), a play that leaves a table one card could sweep giving up ``gift``
-    times a Sur more; with ``contexts`` (one for each play), a play gives up what the solver finds
-    it lost to the end of the deal with that deal's hands seen. With ``node_limit``, sampling
-    stops at the first deal that needs more nodes: the lists are then shorter, possibly empty;
-    with ``node_budget``, after the deal with which the nodes searched in all reach it. With more
-    than two sides, the mover plays against the others as one coalition (:class:`Samples` says
-    what a value is then). :class:`SolveError` when the position cannot be solved."""
+    same deals for every move), as ``sampling`` says. With a node limit or budget the lists can be
+    shorter, possibly empty. With more than two sides, the mover plays against the others as one
+    coalition (:class:`Samples` says what a value is then). :class:`SolveError` when the position
+    cannot be solved."""
     problem = solve_problem(game, paranoid=True)
     if problem:
         raise SolveError(problem)
     if game.over:
         raise SolveError("the round is over")
-    bits = _table_bits(table_mb) if table_mb > 0 else 0
+    bits = _table_bits(sampling.table_mb) if sampling.table_mb > 0 else 0
     try:
-        codes, raw, raw_weights = native.solve_samples(
-            game,
-            game.rules.haft_khaj == "most",
-            bits,
-            node_limit,
-            deal_only,
-            samples,
-            seed,
-            evidence,
-            temper,
-            node_budget,
-            gift,
-            contexts,
-        )
+        codes, raw, raw_weights = native.solve_samples(game, sampling, bits, samples, seed)
     except (RuntimeError, OverflowError, MemoryError) as error:
         raise SolveError(str(error)) from None
     values = array("i")
@@ -215,16 +208,21 @@ def sampled_values(
 
 
 def sampled_within(
-    game: Round, samples: int, rng: random.Random, ms: float | None = None, batch: int = 32, **options: Any
+    game: Round,
+    samples: int,
+    rng: random.Random,
+    ms: float | None = None,
+    batch: int = 32,
+    sampling: Sampling = Sampling(),
 ) -> Samples:
-    """:func:`sampled_values` (with ``options``) for ``samples`` deals, in batches of ``batch``
-    when ``ms`` milliseconds bound the time (at least one batch is solved; each batch's seed comes
-    from ``rng``); a deal that reaches the node limit ends the sampling."""
+    """:func:`sampled_values` for ``samples`` deals, in batches of ``batch`` when ``ms``
+    milliseconds bound the time (at least one batch is solved; each batch's seed comes from
+    ``rng``); a deal that reaches the node limit ends the sampling."""
     stop = time.perf_counter() + ms / 1000 if ms is not None else math.inf
     found: Samples | None = None
     while found is None or (len(found.weights) < samples and time.perf_counter() < stop):
         size = min(samples - (len(found.weights) if found else 0), batch if ms is not None else samples)
-        more = sampled_values(game, size, rng.getrandbits(64), **options)
+        more = sampled_values(game, size, rng.getrandbits(64), sampling)
         if found is None:
             found = more
         else:

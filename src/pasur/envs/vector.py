@@ -26,7 +26,6 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Round, Rules, deal_deck, native
-from ..core.native import round_fields
 from ..host import bot_seed
 from .encoding import ACTION_COUNT, OBSERVATION_SIZE, observation_space
 
@@ -67,9 +66,8 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         self.single_action_space = spaces.Discrete(ACTION_COUNT)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        core = native._core()
-        self._core = core
-        self._episodes = bytearray(num_envs * core.episode_size())
+        # the episodes live here; each call steps them in the calling thread's native workspace
+        self._episodes = bytearray(num_envs * native.episode_size())
         self._generators = [seeding.np_random()[0] for _ in range(num_envs)]
         self._observations = np.zeros((num_envs, OBSERVATION_SIZE), np.int8)
         self._masks = np.zeros((num_envs, ACTION_COUNT), np.int8)
@@ -101,10 +99,10 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         deal_seed = int(self._generators[index].integers(2**63))
         game = Round(self.rules, deal_deck(random.Random(deal_seed), self.rules), check_deck=False)
         keys = [twister_key(bot_seed(deal_seed, seat)) for seat in range(self.rules.players)]
-        self._core.episode_reset(
+        native.workspace().episode_reset(
             self._episodes,
             index,
-            round_fields(game),
+            game.native_fields(),
             self.seat,
             self.policies,
             keys,
@@ -120,7 +118,9 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         restart = self._restart.copy()
         for index in np.flatnonzero(restart):
             self._start(int(index))
-        self._core.episode_step(self._episodes, actions, restart, self._rewards, self._terminated, self._illegal)
+        native.workspace().episode_step(
+            self._episodes, actions, restart, self._rewards, self._terminated, self._illegal
+        )
         self._restart[:] = self._terminated
         infos: dict[str, Any] = {}
         if self._illegal.any():
@@ -129,7 +129,7 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         return self._observed(), self._rewards.copy(), terminated, np.zeros(self.num_envs, bool), infos
 
     def _observed(self) -> dict[str, np.ndarray]:
-        self._core.episode_observe(self._episodes, self._observations, self._masks)
+        native.workspace().episode_observe(self._episodes, self._observations, self._masks)
         return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
 
     def action_masks(self) -> np.ndarray:

@@ -1,0 +1,139 @@
+/* The solver's search (see _solver.h): principal-variation search over the table, the bounds and
+ * the ordered moves; the root's moves; plain minimax, the reference. Included by _native.c after
+ * the other parts of the solver. */
+#ifndef PASUR_SOLVER_SEARCH_H
+#define PASUR_SOLVER_SEARCH_H
+
+#include "_solver.h"
+#include "_solver_bounds.h"
+#include "_solver_order.h"
+#include "_solver_table.h"
+
+static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply);
+
+/* The value of the move to `child` (which took `gain`) for the side to move at `p`, searched with
+ * the window (alpha, beta) of that side. */
+static int child_search(solver_t *S, const position_t *p, const position_t *child, int gain, int alpha, int beta,
+                        int ply) {
+    if (coalition(S, S->side_of[p->turn]) == coalition(S, S->side_of[child->turn]))
+        return gain + search(S, child, alpha - gain, beta - gain, ply);
+    return gain - search(S, child, gain - beta, gain - alpha, ply);
+}
+
+/* Fail-soft principal-variation search: a value v with v <= alpha meaning "at most v", v >= beta
+ * "at least v", anything between exact. */
+static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply) {
+    S->nodes++;
+    if (p->over) return final_value(S, p);
+    if (S->horizon && p->dealt > S->horizon) return horizon_value(S, p);
+    if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
+        if (!S->error) S->error = 2;
+        return 0;
+    }
+    int lower, upper;
+    value_bounds(S, p, &lower, &upper);
+    if (upper <= alpha) return upper;
+    if (lower >= beta) return lower;
+    mask_t hands = hands_key(S, p);
+    uint32_t small = small_key(S, p);
+    uint64_t hint = 0;
+    if (S->entries) {
+        entry_t *e = find_entry(S, hands, p, small);
+        if (e) {
+            if (e->lower >= beta) return e->lower;
+            if (e->upper <= alpha) return e->upper;
+            if (e->lower == e->upper) return e->lower;
+            if (e->lower > lower) lower = e->lower;
+            if (e->upper < upper) upper = e->upper;
+            hint = e->best;
+        }
+    }
+    if (lower > alpha) alpha = lower;
+    if (upper < beta) beta = upper;
+    uint64_t *codes = S->moves[ply];
+    int count = ordered_moves(S, p, codes, hint);
+    int best = -UNBOUNDED, floor = alpha;
+    uint64_t best_code = 0;
+    for (int i = 0; i < count; i++) {
+        position_t child = *p;
+        int gain = solver_play(S, &child, codes[i]);
+        int value;
+        if (i == 0) {
+            value = child_search(S, p, &child, gain, floor, beta, ply + 1);
+        } else {
+            value = child_search(S, p, &child, gain, floor, floor + 1, ply + 1);
+            if (value > floor && value < beta) value = child_search(S, p, &child, gain, value - 1, beta, ply + 1);
+        }
+        if (value > best) {
+            best = value;
+            best_code = codes[i];
+            if (value > floor) {
+                floor = value;
+                if (floor >= beta) break;
+            }
+        }
+    }
+    if (S->error) return 0;
+    if (S->entries) {
+        if (best <= alpha)
+            store_entry(S, hands, p, small, -UNBOUNDED, best, 0);
+        else if (best >= beta)
+            store_entry(S, hands, p, small, best, UNBOUNDED, best_code);
+        else
+            store_entry(S, hands, p, small, best, best, best_code);
+    }
+    return best;
+}
+
+/* The exact value (the mover's side's view) by a full window. */
+static int exact_value(solver_t *S, const position_t *p) { return search(S, p, -UNBOUNDED, UNBOUNDED, 0); }
+
+/* Every legal move at the root and its exact value for the mover's side (what it takes, and the
+ * rest), equivalent moves searched once; the number of moves (S->error set on failure). */
+static int root_values(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values) {
+    int count = hand_moves(S->scratch, root->hands[root->turn], root->table, compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) {
+        S->error = 1;
+        return 0;
+    }
+    for (int i = 0; i < count && !S->error; i++) {
+        uint64_t signature = move_signature(codes[i]);
+        int j = 0;
+        while (j < i && move_signature(codes[j]) != signature) j++;
+        if (j < i) {
+            values[i] = values[j];
+        } else {
+            position_t child = *root;
+            int gain = solver_play(S, &child, codes[i]);
+            values[i] = combine(S, root, &child, gain, exact_value(S, &child));
+        }
+    }
+    return count;
+}
+
+/* Plain minimax: every legal move, no pruning, no table, no bounds, no merging; the reference the
+ * tests hold the solver to. */
+static int plain_minimax(solver_t *S, const position_t *p, int ply) {
+    S->nodes++;
+    if (p->over) return final_value(S, p);
+    if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
+        if (!S->error) S->error = 2;
+        return 0;
+    }
+    uint64_t *codes = S->moves[ply];
+    int count = hand_moves(S->scratch, p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
+    if (count < 0) {
+        S->error = 1;
+        return 0;
+    }
+    int best = -UNBOUNDED;
+    for (int i = 0; i < count; i++) {
+        position_t child = *p;
+        int gain = solver_play(S, &child, codes[i]);
+        int value = combine(S, p, &child, gain, plain_minimax(S, &child, ply + 1));
+        if (value > best) best = value;
+    }
+    return best;
+}
+
+#endif
