@@ -372,7 +372,8 @@ static solver_t *read_solver(workspace_t *w, PyObject *fields, int most_clubs, i
     solver_t *S = w->solver;
     S->scratch = w->scratch;
     S->table = &w->table;
-    if (solver_init(S, r, sides, r->side_of[r->turn], most_clubs, table_bits) < 0) {
+    solver_init(S, r, sides, r->side_of[r->turn], most_clubs);
+    if (take_table(S, table_bits) < 0) {
         PyErr_NoMemory();
         return NULL;
     }

@@ -79,8 +79,6 @@ typedef struct {
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
 
-static int take_table(solver_t *S, int table_bits);
-
 /* The pack's order, from round r. */
 static void solver_take_deck(solver_t *S, const round_t *r) {
     memcpy(S->deck, r->deck, 52);
@@ -89,8 +87,8 @@ static void solver_take_deck(solver_t *S, const round_t *r) {
 }
 
 /* `me`: the side searched for when there are more than two (ignored with two). S->scratch and
- * S->table are the owner's and stay as they are. */
-static int solver_init(solver_t *S, const round_t *r, int sides, int me, int most_clubs, int table_bits) {
+ * S->table are the owner's and stay as they are; take_table (_solver_table.h) readies the table. */
+static void solver_init(solver_t *S, const round_t *r, int sides, int me, int most_clubs) {
     S->players = r->players;
     S->first = r->first;
     S->compulsory = r->compulsory;
@@ -107,7 +105,6 @@ static int solver_init(solver_t *S, const round_t *r, int sides, int me, int mos
     S->nodes = 0;
     S->error = 0;
     S->horizon = 0;
-    return take_table(S, table_bits);
 }
 
 static position_t position_of(const round_t *r) {

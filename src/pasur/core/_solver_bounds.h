@@ -65,14 +65,6 @@ static int horizon_value(const solver_t *S, const position_t *p) {
     return (int)lround((coalition(S, side) == 0 ? haft : -haft) + sur);
 }
 
-/* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
- * both ways of scoring it, since the other side can have at most 6). */
-static int club_state(const position_t *p) {
-    if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 14;
-    if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 15;
-    return p->clubs[0];
-}
-
 /* Cheap bounds on the value: each coalition could win every point card still in play, a Sur at
  * each of its plays where one could count, Haft Khaj while open (and, at a deal horizon, the Sur
  * expected after it: at most 5 and the points then on the table); scaled by what its points are

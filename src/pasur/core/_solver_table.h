@@ -33,6 +33,14 @@ static int take_table(solver_t *S, int table_bits) {
     return 0;
 }
 
+/* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
+ * both ways of scoring it, since the other side can have at most 6). */
+static int club_state(const position_t *p) {
+    if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 14;
+    if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 15;
+    return p->clubs[0];
+}
+
 #define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
 #define CARD_BITS ((1ULL << 52) - 1)
 

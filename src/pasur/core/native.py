@@ -15,13 +15,11 @@ import os
 import random
 import threading
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import CardMask
 from .game import Round
-
-if TYPE_CHECKING:
-    from .solver import Sampling
+from .sampling import Sampling
 
 
 def _load() -> ModuleType | None:

@@ -23,9 +23,12 @@ from typing import Any
 from . import native
 from .game import Round
 from .moves import Move, MoveCode
+from .sampling import DEFAULT_SAMPLING, DEFAULT_TABLE_MB, Context, Evidence, Sampling
 
 __all__ = [
     "DEFAULT_TABLE_MB",
+    "Context",
+    "Evidence",
     "MoveValue",
     "Samples",
     "Sampling",
@@ -38,9 +41,7 @@ __all__ = [
     "solve_problem",
 ]
 
-#: The transposition table's default size; each entry takes 32 bytes. It is allocated once and kept for
-#: the next solve (a new size allocates again).
-DEFAULT_TABLE_MB = 16
+#: Each transposition table entry takes 32 bytes.
 ENTRY_BYTES = 32
 
 
@@ -146,38 +147,7 @@ class Samples:
         }
 
 
-#: A play another seat made in the current deal: its seat, the table it saw, the cards it played
-#: later in the deal, and the move's code.
-Evidence = tuple[int, int, int, MoveCode]
-#: What the solver needs to judge an evidence play: each seat's cards played after it in the deal,
-#: the side that had captured last (-1 none) and each side's clubs before it.
-Context = tuple[tuple[int, int, int, int], int, tuple[int, int, int, int]]
-
-
-@dataclass(frozen=True, slots=True)
-class Sampling:
-    """How :func:`sampled_values` solves its deals, and what it knows of the others' plays.
-
-    ``deal_only`` searches each deal to the end of the current deal; ``node_limit`` ends the
-    sampling at the first deal that needs more nodes (0: none), ``node_budget`` after the deal with
-    which the nodes searched in all reach it (0: none); ``table_mb`` sizes the transposition table.
-    With ``evidence``, each deal is weighted by how likely those plays are with its hands, a player
-    passing up an immediate gain of g points with likelihood exp(-g / ``temper``), a play that
-    leaves a table one card could sweep giving up ``gift`` times a Sur more; with ``contexts`` (one
-    for each play), a play gives up what the solver finds it lost to the end of the deal with that
-    deal's hands seen."""
-
-    deal_only: bool = False
-    node_limit: int = 0
-    node_budget: int = 0
-    table_mb: float = DEFAULT_TABLE_MB
-    evidence: tuple[Evidence, ...] = ()
-    temper: float = 1.0
-    gift: float = 0.0
-    contexts: tuple[Context, ...] | None = None
-
-
-def sampled_values(game: Round, samples: int, seed: int, sampling: Sampling = Sampling()) -> Samples:
+def sampled_values(game: Round, samples: int, seed: int, sampling: Sampling = DEFAULT_SAMPLING) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
     cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
     same deals for every move), as ``sampling`` says. With a node limit or budget the lists can be
@@ -213,7 +183,7 @@ def sampled_within(
     rng: random.Random,
     ms: float | None = None,
     batch: int = 32,
-    sampling: Sampling = Sampling(),
+    sampling: Sampling = DEFAULT_SAMPLING,
 ) -> Samples:
     """:func:`sampled_values` for ``samples`` deals, in batches of ``batch`` when ``ms``
     milliseconds bound the time (at least one batch is solved; each batch's seed comes from
