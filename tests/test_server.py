@@ -23,10 +23,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
 from pasur.server.app import RateLimit, create_app
+from pasur.server.lobby import OPEN_TABLE_SECONDS
 from pasur.server.settings import ServerSettings
 from pasur.server.shared import Hub
 from pasur.server.store import Store
-from pasur.server.tables import OPEN_TABLE_SECONDS
 
 from .helpers import cards_named, hidden_from
 
@@ -527,11 +527,11 @@ def test_a_player_may_ask_the_bots_to_play_faster_and_a_spectator_may_not(client
         assert answer(host) == {"type": "pace", "fast": True}
         spectator.send_json({"type": "pace", "fast": False})
         assert answer(spectator)["reason"] == "no_seat"
-        assert client.app.state.lobby.rooms[table["id"]].fast
+        assert client.app.state.lobby.rooms[table["id"]].pacing.fast
         for hostile in ("banana", 7, None, [True], {"fast": True}):
             host.send_json({"type": "pace", "fast": hostile})
             assert answer(host)["reason"] == "not_understood", hostile
-        assert client.app.state.lobby.rooms[table["id"]].fast  # unchanged by any of them
+        assert client.app.state.lobby.rooms[table["id"]].pacing.fast  # unchanged by any of them
 
 
 def test_a_player_asks_for_a_hint_on_their_turn_where_the_table_gives_hints(client):

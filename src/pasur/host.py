@@ -1,9 +1,11 @@
 """Hosting a match: who sits in each seat (a person or a bot), the bots' turns with one fault
 policy, one seeding convention, and the event each move makes (:class:`pasur.core.Played`).
 
-Every app hosts its matches with this: the terminal game, the web server, the arena, ``pasur
-demo`` and the Gymnasium opponents; each keeps only what is its own (a screen, sockets,
-statistics).
+The terminal game, the arena, ``pasur demo`` and the Gymnasium opponents host their matches with
+:class:`MatchHost`; each keeps only what is its own (a screen, statistics). The web server takes
+its parts but not the class, since its bots think in worker processes and a move is stored before
+it is played: :func:`bot_turn` (the fault policy) in the workers, :func:`bot_seed` and
+:data:`STAND_IN` at the table (``server/pacing.py``).
 """
 
 from __future__ import annotations

@@ -27,9 +27,10 @@ from .bots import BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS, LINE_LENGTH
 from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
+from .lobby import LISTED_TABLES, Lobby
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
-from .tables import LISTED_TABLES, Lobby, TableRoom
+from .tables import TableRoom
 
 STATIC = Path(__file__).parent / "static"
 #: How long a new connection has to say hello.
@@ -302,11 +303,11 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/analysis")
     async def table_analysis(table_id: str) -> dict[str, Any]:
-        return lobby.get(table_id).analysis()
+        return lobby.get(table_id).analysis.report()
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str) -> list[dict[str, Any]]:
-        return lobby.get(table_id).replay()
+        return lobby.get(table_id).replay_steps()
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -412,9 +413,9 @@ async def _answer(
         if isinstance(message, PaceMessage):
             return await room.set_pace(seat, message.fast)
         if isinstance(message, HintMessage):
-            return await room.hint(seat, message.lang)
+            return await room.hints.hint(seat, message.lang)
         if isinstance(message, ChatMessage):
-            return await room.say(seat, message.text, message.phrase, message.name, may_chat)
+            return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
         return {"type": "pong", "version": room.version}
     except TableError as error:
         refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}

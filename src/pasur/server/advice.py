@@ -1,0 +1,94 @@
+"""What a table's bots say besides their moves: a hint for the person to play, and the judgement of
+the people's moves once the match is over. Both are thought out in the bot workers
+(:class:`.bots.BotPool`), each at most once: a hint per seat, version and language, the judgement
+once per finished match held here."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ..bots.analysis import Task, analysis_tasks, judgement_line
+from ..bots.hint import Hint
+from ..core.solver import SolveError
+from ..host import bot_seed
+from ..i18n import LANGUAGES
+from .errors import TableError
+
+if TYPE_CHECKING:
+    from .tables import TableRoom
+
+
+class Hints:
+    """The hints of one table: the last one asked for by each seat in each language."""
+
+    def __init__(self, room: TableRoom) -> None:
+        self.room = room
+        #: (seat, language) → the version the hint is for, and its thinking.
+        self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = {}
+
+    async def hint(self, seat: int | None, lang: str) -> dict[str, Any]:
+        """A hint for the person to play, where the table allows hints: the move, a one-line
+        reason in ``lang`` and the expected edge in points. One is thought out per seat and
+        version, however often it is asked for."""
+        room = self.room
+        if seat is None:
+            raise TableError("you have no seat at this table", "no_seat")
+        if not room.settings.hints:
+            raise TableError("this table gives no hints", "no_hints")
+        match = room.round_under_way()
+        room.must_be_turn_of(match, seat)
+        assert room.bots is not None
+        asked = self._asked.get((seat, lang))
+        if asked is None or asked[0] != room.version:
+            game = match.rounds[-1]
+            seed = bot_seed(room.settings.seed, seat, game=room.version)
+            thinking = room.bots.hint(room.owner, game.view(seat), game.legal_moves(), lang, seed)
+            asked = (room.version, asyncio.ensure_future(thinking))
+            self._asked[seat, lang] = asked
+        version, thinking_task = asked
+        advice = await asyncio.shield(thinking_task)
+        return {
+            "type": "hint",
+            "version": version,
+            **advice.move.to_json(),
+            "move": advice.move.text(),
+            "shown": advice.move.text(symbols=True),
+            "reason": advice.reason,
+            "edge": None if advice.edge is None else round(advice.edge, 2),
+        }
+
+
+class Analysis:
+    """The judgement of the people's moves of one finished match, started when first asked."""
+
+    def __init__(self, room: TableRoom) -> None:
+        self.room = room
+        self._judging: asyncio.Future[None] | None = None
+        self._judged: list[dict[str, Any]] = []
+        self._total = 0
+
+    def report(self) -> dict[str, Any]:
+        """The people's moves of the finished match judged so far, each with its verdict and what
+        to say of it in each language; the first call starts judging them, in the bot workers,
+        one move at a time."""
+        room = self.room
+        match = room.finished_match()
+        if self._judging is None:
+            people = [seat for seat, place in enumerate(room.seats) if place.bot is None]
+            try:
+                tasks = analysis_tasks(match, people, room.settings.seed)
+            except SolveError as error:
+                return {"done": True, "moves": [], "total": 0, "unavailable": str(error)}
+            self._judging = asyncio.ensure_future(self._judge_all(tasks))
+            self._total = len(tasks)
+        return {"done": self._judging.done(), "moves": list(self._judged), "total": self._total}
+
+    async def _judge_all(self, tasks: list[Task]) -> None:
+        room = self.room
+        assert room.bots is not None
+        for task in tasks:
+            judged = await room.bots.judge(room.owner, task)
+            if judged is not None:
+                lines = {lang: judgement_line(judged, lang) for lang in LANGUAGES}
+                self._judged.append({**judged.to_json(), "lines": lines})

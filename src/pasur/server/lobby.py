@@ -1,0 +1,226 @@
+"""A server process's tables: read in from the store, made, listed in the lobby, let go when idle,
+and told of what the other processes over the same database did (:mod:`.shared`)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import re
+import secrets
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..core import Rules
+from .audience import Audience
+from .bots import BotPool
+from .errors import NoSuchTable, TableError
+from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
+from .shared import Hub
+from .store import Store, StoredTable
+from .tables import TableRoom
+
+log = logging.getLogger("pasur.server")
+
+#: How long a table nobody has started or watched stays in memory (the store keeps it).
+OPEN_TABLE_SECONDS = 3600.0
+#: How far another machine's clock may be behind when tables made meanwhile are read in.
+CLOCK_MARGIN = timedelta(minutes=5)
+#: Public tables in one page of the lobby, at most.
+LISTED_TABLES = 20
+#: What a table id looks like (``secrets.token_urlsafe(6)``).
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def _cursor_key(cursor: str) -> tuple[int, str]:
+    """A lobby cursor read back (``created.id``); TableError if it is not one."""
+    created, dot, table_id = cursor.partition(".")
+    if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and _TABLE_ID.fullmatch(table_id)):
+        raise TableError("that page of the lobby does not exist: start from the first", "bad_cursor")
+    return int(created), table_id
+
+
+class Lobby:
+    """Every table of this server process, over one store, its bots played by ``bots``."""
+
+    def __init__(self, store: Store, bots: BotPool, spectators_per_table: int = 20) -> None:
+        self.store = store
+        self.bots = bots
+        self.spectators_per_table = spectators_per_table
+        self.rooms: dict[str, TableRoom] = {}
+        self.hub = Hub(store)
+        #: When the store's tables were last read in.
+        self._tables_read: datetime | None = None
+
+    def restore(self) -> int:
+        """Load the tables that are not finished; how many. A table that names a bot this server
+        does not offer is left in the store, and the log says why."""
+        self._read_tables()
+        return len(self.rooms)
+
+    def _read_tables(self) -> None:
+        """Read in the unfinished tables not held here: all of them the first time, then those
+        made since the last reading (less :data:`CLOCK_MARGIN`, for other machines' clocks)."""
+        since = self._tables_read - CLOCK_MARGIN if self._tables_read is not None else None
+        self._tables_read = datetime.now(UTC)
+        for stored in self.store.tables((TableStatus.OPEN.value, TableStatus.PLAYING.value), since):
+            if stored.id not in self.rooms:
+                room = self._restored(stored)
+                if room is not None:
+                    self.rooms[stored.id] = room
+
+    def _restored(self, stored: StoredTable) -> TableRoom | None:
+        """A stored table, or None (and the log says why) when it names a bot not offered here."""
+        try:
+            room = TableRoom.restore(stored, self.store, self.bots, self.hub)
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("not restoring a stored table: %s", error)
+            return None
+        room.audience.spectator_limit = self.spectators_per_table
+        return room
+
+    def resume(self) -> None:
+        """Once the event loop runs: bots and timers of restored tables carry on (those this
+        process owns), and other processes' notices are listened to."""
+        for room in self.rooms.values():
+            room.pacing.schedule()
+        self.hub.start(self.heard, self.sweep)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process's notice: the table it names, if held here, catches up (a table new to
+        this process is read in, for the lobby)."""
+        table_id = notice["table"]
+        room = self.rooms.get(table_id)
+        if room is not None:
+            await room.replication.heard(notice)
+        elif notice.get("kind") == "table" and _TABLE_ID.fullmatch(table_id):
+            with contextlib.suppress(TableError):
+                self.get(table_id)
+
+    async def sweep(self, missed: bool = False) -> None:
+        """What a lost notice would leave undone: tables behind the database catch up, and the
+        started tables nobody runs are taken over; when notices may have been ``missed`` (before
+        listening, or while the listening connection was down), the tables made meanwhile are
+        read in and every table's chat is read again too."""
+        if missed:
+            self._read_tables()  # the tables made meanwhile, for the lobby
+            for room in list(self.rooms.values()):
+                await room.chat.reread()
+        playing = [room for room in self.rooms.values() if room.status is TableStatus.PLAYING]
+        latest = self.store.latest_versions([room.id for room in playing]) if playing else {}
+        for room in playing:
+            if latest.get(room.id, 0) > room.version:
+                await room.replication.catch_up()
+        self.hub.claim([room.id for room in playing if room.pacing.runs_alone()])  # one round trip for all
+        for room in playing:
+            room.pacing.schedule()
+
+    def forget_idle(self) -> int:
+        """Let go of the tables nobody is watching that are finished, or open and untouched for
+        :data:`OPEN_TABLE_SECONDS` (the store keeps them, and :meth:`get` reads one back when
+        asked); how many."""
+        now = time.monotonic()
+        idle = [
+            table_id
+            for table_id, room in self.rooms.items()
+            if not room.audience.listeners
+            and (
+                room.status is TableStatus.FINISHED
+                or (room.status is TableStatus.OPEN and now - room.audience.touched > OPEN_TABLE_SECONDS)
+            )
+        ]
+        for table_id in idle:
+            del self.rooms[table_id]
+            self.hub.release(table_id)
+        return len(idle)
+
+    def get(self, table_id: str) -> TableRoom:
+        room = self.rooms.get(table_id)
+        if room is None:
+            stored = self.store.table(table_id)
+            if stored is None:
+                raise NoSuchTable("there is no such table", "no_such_table")
+            restored = self._restored(stored)
+            if restored is None:
+                raise NoSuchTable("this table cannot be played on this server", "table_refused")
+            self.rooms[table_id] = room = restored
+        return room
+
+    def open_tables(
+        self, cursor: str | None = None, limit: int = LISTED_TABLES
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The public tables waiting for people, newest first, at most ``limit`` after ``cursor``
+        (the ``next`` of the page before); and the cursor of the next page, None at the end.
+        TableError for a cursor this server did not give."""
+        after = _cursor_key(cursor) if cursor else None
+        waiting = sorted(
+            (
+                (room.created, table_id)
+                for table_id, room in self.rooms.items()
+                if room.settings.public and room.status is TableStatus.OPEN and any(seat.open for seat in room.seats)
+            ),
+            reverse=True,
+        )
+        if after is not None:
+            waiting = [key for key in waiting if key < after]
+        page = waiting[:limit]
+        tables = [self.rooms[table_id].settings.listing(table_id) for _, table_id in page]
+        more = len(waiting) > limit
+        return tables, f"{page[-1][0]}.{page[-1][1]}" if more else None
+
+    def create(
+        self,
+        name: str,
+        rules: Rules,
+        seats: list[str],
+        timer: int,
+        fill_level: str,
+        owner: str = "",
+        public: bool = False,
+        hints: bool | None = None,
+    ) -> tuple[str, str]:
+        """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
+        or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
+        whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
+        default, when everyone else at the table is a bot). The table id and the creator's token."""
+        if len(seats) != rules.players - 1:
+            raise TableError(
+                f"seats: say who sits in each of the other {rules.players - 1} seats",
+                "seats_count",
+                count=rules.players - 1,
+            )
+        for level in [*seats, fill_level]:
+            if level != "friend" and level not in self.bots.levels:
+                known = ", ".join(self.bots.levels)
+                raise TableError(f"unknown level '{level[:40]}' (levels: {known})", "bad_level", level=level[:40])
+        name = person_name(name)
+        self.forget_idle()  # memory holds the tables in use, not every table ever made
+        token = secrets.token_urlsafe(18)
+        places = [Seat(name=name, token_hash=token_hash(token))]
+        places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
+        table_id = secrets.token_urlsafe(6)
+        settings = TableSettings(
+            rules=rules,
+            seed=random.randrange(1 << 48),
+            seats=tuple(places),
+            host_hash=token_hash(token),
+            timer=timer,
+            fill_level=fill_level,
+            public=public,
+            hints="friend" not in seats if hints is None else hints,
+        )
+        room = TableRoom(
+            table_id,
+            settings,
+            store=self.store,
+            bots=self.bots,
+            hub=self.hub,
+            owner=owner or table_id,
+            audience=Audience(len(places), self.spectators_per_table),
+            created=time.time_ns(),
+        )
+        self.store.create_table(table_id, settings.to_json(), room.status.value)
+        room.replication.tell("table")
+        self.rooms[table_id] = room
+        return table_id, token

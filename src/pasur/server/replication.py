@@ -1,0 +1,106 @@
+"""Keeping one process's copy of a table in step with the others that hold it over one PostgreSQL
+database (:mod:`.shared`): what this copy tells them, and what it does with what they tell it.
+
+A move another process stored comes with its notice when it is the next one here; otherwise (a
+notice was lost) the moves are read from the database. Nothing here applies a move of its own: the
+moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core import Match
+from .chat import ChatLine
+from .seats import TableStatus
+from .store import StoredMove
+
+if TYPE_CHECKING:
+    from .tables import TableRoom
+
+
+class Replication:
+    """What one table's copy here says to, and hears from, the other processes."""
+
+    def __init__(self, room: TableRoom) -> None:
+        self.room = room
+
+    def tell(self, kind: str, **fields: Any) -> None:
+        """Announce a change here to the other server processes."""
+        room = self.room
+        if room.hub is not None:
+            room.hub.tell(room.id, kind, **fields)
+
+    def move_notice(self, version: int, seat: int, text: str, client_id: str | None) -> str:
+        """The notice to store with a move, sent once it is stored ("" when nothing is shared)."""
+        room = self.room
+        if room.hub is None:
+            return ""
+        return room.hub.notice(room.id, "move", version=version, seat=seat, move=text, client_id=client_id)
+
+    async def catch_up(self, told: bool = False) -> None:
+        """Bring this copy up to date with the moves other processes stored; everyone here is
+        sent the new state (also when ``told``, after a change of the table itself)."""
+        async with self.room.changing:
+            await self.caught_up(told)
+
+    async def caught_up(self, told: bool = False) -> None:
+        """:meth:`catch_up`, with the table already held."""
+        room = self.room
+        if room.store is None or room.match is None:
+            if told:
+                await room.changed()
+            return
+        moves = room.store.moves(room.id, after=room.version)
+        room.replay(moves)
+        if moves or told:
+            await room.changed()
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process's notice about this table, acted on."""
+        room = self.room
+        kind = notice.get("kind")
+        if kind == "move":
+            async with room.changing:
+                await self._moved(notice)
+        elif kind == "table":
+            async with room.changing:
+                await self._reload()
+        elif kind == "ready":
+            seat = notice.get("seat")
+            await room.ready(seat if isinstance(seat, int) else None, tell=False)
+        elif kind == "chat" and isinstance(notice.get("line"), dict):
+            await room.chat.heard(ChatLine.read(notice["line"]))
+        elif kind == "pace":
+            room.pacing.fast = bool(notice.get("fast"))
+
+    async def _moved(self, notice: dict[str, Any]) -> None:
+        """Another process stored a move: the notice carries it when it is the next one here;
+        else (a notice was missed) the moves are read from the database."""
+        room = self.room
+        version, seat, text, client_id = (notice.get(key) for key in ("version", "seat", "move", "client_id"))
+        if room.match is None or not (
+            version == room.version + 1
+            and isinstance(seat, int)
+            and isinstance(text, str)
+            and (client_id is None or isinstance(client_id, str))
+        ):
+            await self.caught_up()
+            return
+        room.replay([StoredMove(version, seat, text, client_id)])
+        await room.changed()
+
+    async def _reload(self) -> None:
+        """Another process changed the table (a seat taken, the match started): read it again."""
+        room = self.room
+        assert room.store is not None and room.bots is not None
+        stored = room.store.table(room.id)
+        if stored is None:
+            return
+        room.settings = room.offered(stored)
+        room.audience.seats = len(room.settings.seats)
+        status = TableStatus(stored.status)
+        if status is not TableStatus.OPEN and room.match is None:
+            room.match = Match(room.rules, seed=room.settings.seed)
+        if room.status is not TableStatus.FINISHED:
+            room.status = status
+        await self.caught_up(told=True)

@@ -1,0 +1,96 @@
+"""One table's chat: the recent lines of each channel, saying a line, and the lines other processes
+said (:mod:`.chat` has what a line may say and who reads it)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
+from .errors import TableError, TooManyRequests
+from .seats import person_name
+
+if TYPE_CHECKING:
+    from .tables import TableRoom
+
+
+class TableChat:
+    """The chat of one table: its recent lines per channel, sent to whoever listens on each."""
+
+    def __init__(self, room: TableRoom) -> None:
+        self.room = room
+        self.lines: dict[Channel, deque[ChatLine]] = kept_lines()
+
+    def __getitem__(self, channel: Channel) -> deque[ChatLine]:
+        """The recent lines of ``channel``, oldest first."""
+        return self.lines[channel]
+
+    def recent(self, seat: int | None) -> list[dict[str, Any]]:
+        """The recent lines of the channel of ``seat`` (None: a spectator's), as sent."""
+        return [line.to_json() for line in self.lines[Channel.of(seat)]]
+
+    def read_stored(self) -> None:
+        """Take the table's recent lines from the store."""
+        room = self.room
+        if room.store is None:
+            return
+        for channel in Channel:
+            self.lines[channel].extend(ChatLine.read(line) for line in room.store.chat(room.id, channel, KEPT_LINES))
+
+    async def say(
+        self, seat: int | None, text: str | None, phrase: str | None, name: str | None, may_say: Callable[[], bool]
+    ) -> dict[str, Any]:
+        """A line from ``seat`` (None: a spectator, who may give a ``name``), told to its channel
+        and stored, if ``may_say`` (the writer's pace) allows; TableError says what is wrong with
+        it, and nothing is said then."""
+        room = self.room
+        if (text is None) == (phrase is None):
+            raise TableError("say a text or a quick phrase, not both", "chat_empty")
+        channel = Channel.of(seat)
+        shown = (room.seats[seat].name or "") if seat is not None else person_name(name) if name else "spectator"
+        line = ChatLine(
+            channel,
+            seat,
+            shown,
+            text=chat_text(text) if text is not None else None,
+            phrase=chat_phrase(phrase) if phrase is not None else None,
+        )
+        if not may_say():
+            raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
+        if room.store is not None:
+            room.store.add_chat(room.id, line.stored())
+        room.replication.tell("chat", line=line.stored())
+        await self.heard(line)
+        return {"type": "said"}
+
+    async def heard(self, line: ChatLine) -> None:
+        """Keep a line said here or in another process, and send it to its channel's listeners."""
+        self.lines[line.channel].append(line)
+        await self._send(line)
+
+    async def reread(self) -> None:
+        """Read the table's recent chat again: lines said in other processes whose notices were
+        lost are kept, and sent to whoever listens on their channel here."""
+        room = self.room
+        if room.store is None:
+            return
+        for channel in Channel:
+            stored = [ChatLine.read(line) for line in room.store.chat(room.id, channel, KEPT_LINES)]
+            for line in unseen(list(self.lines[channel]), stored):
+                await self.heard(line)
+
+    async def _send(self, line: ChatLine) -> None:
+        await self.room.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is line.channel)
+
+
+def unseen(known: list[ChatLine], stored: list[ChatLine]) -> list[ChatLine]:
+    """The lines at the end of ``stored`` (the latest, oldest first) that ``known`` lacks: after
+    the longest start of ``stored`` with which ``known`` ends."""
+    if not known:
+        return stored
+    for kept in range(len(stored), -1, -1):
+        overlap = min(kept, len(known))
+        if stored[kept - overlap : kept] == known[len(known) - overlap :]:
+            return stored[kept:]
+    return stored
