@@ -13,6 +13,7 @@ from ..bots.hint import Hint
 from ..core.solver import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES
+from . import messages
 from .errors import TableError
 
 if TYPE_CHECKING:
@@ -48,15 +49,9 @@ class Hints:
             self._asked[seat, lang] = asked
         version, thinking_task = asked
         advice = await asyncio.shield(thinking_task)
-        return {
-            "type": "hint",
-            "version": version,
-            **advice.move.to_json(),
-            "move": advice.move.text(),
-            "shown": advice.move.text(symbols=True),
-            "reason": advice.reason,
-            "edge": None if advice.edge is None else round(advice.edge, 2),
-        }
+        edge = None if advice.edge is None else round(advice.edge, 2)
+        move = advice.move
+        return messages.hint(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)
 
 
 class Analysis:

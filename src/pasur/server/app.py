@@ -12,22 +12,35 @@ from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from ..core import Rules, RulesError
-from ..i18n import LANGUAGES, RULES_SUMMARY, refusal
+from ..i18n import RULES_SUMMARY
+from . import messages
 from .bots import BotPool, server_levels
-from .chat import BURST_LINES, BURST_SECONDS, LINE_LENGTH
+from .chat import BURST_LINES, BURST_SECONDS
 from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
 from .lobby import LISTED_TABLES, Lobby
+from .messages import (
+    CLIENT_MESSAGES,
+    ChatMessage,
+    ContinueMessage,
+    CreateTable,
+    HelloMessage,
+    HintMessage,
+    JoinTable,
+    MoveMessage,
+    PaceMessage,
+    StartMessage,
+)
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
@@ -37,99 +50,6 @@ STATIC = Path(__file__).parent / "static"
 HELLO_SECONDS = 10.0
 #: The highest target a table may play to.
 MAX_TARGET = 1000
-
-#: A name as typed: its characters are checked by :func:`pasur.server.seats.person_name`.
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Level = Annotated[str, Field(min_length=1, max_length=40)]
-
-
-class CreateTable(BaseModel):
-    """A new table: the creator's name, the rules, who sits in the other seats (``"friend"`` or
-    a level), the turn timer in seconds, and the level of the seats left open at the start."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    rules: dict[str, Any] = Field(default_factory=dict)
-    seats: list[Level] = Field(default_factory=lambda: ["medium"], max_length=8)
-    timer: int = Field(default=0, ge=0, le=3600)
-    fill_level: Level = "medium"
-    #: Listed in the lobby while it waits for people (else found only by its link).
-    public: bool = False
-    #: Whether people may ask for hints; by default, when every other seat is a bot.
-    hints: bool | None = None
-
-
-class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    seat: int | None = Field(default=None, ge=0, le=3)
-
-
-class HelloMessage(BaseModel):
-    """A connection's first message: the seat token (none for a spectator), and the version the
-    browser last saw (the moves since then come as ``missed``). Tokens never travel in URLs."""
-
-    type: Literal["hello"]
-    token: str | None = Field(default=None, max_length=64)
-    since: int | None = Field(default=None, ge=0)
-
-
-class MoveMessage(BaseModel):
-    type: Literal["move"]
-    version: int = Field(ge=0)
-    move: str = Field(min_length=1, max_length=64)
-    id: str | None = Field(default=None, max_length=64)
-
-
-class StartMessage(BaseModel):
-    type: Literal["start"]
-
-
-class PingMessage(BaseModel):
-    type: Literal["ping"]
-
-
-class ContinueMessage(BaseModel):
-    """Between rounds: this player has seen the breakdown and is ready for the next deal."""
-
-    type: Literal["continue"]
-
-
-class PaceMessage(BaseModel):
-    """A player asks the bots to play faster (or at the usual pace again)."""
-
-    type: Literal["pace"]
-    fast: bool
-
-
-class HintMessage(BaseModel):
-    """A player asks for a hint on their turn, in a language of the page."""
-
-    type: Literal["hint"]
-    lang: Literal["en", "fa"] = "en"
-
-
-class ChatMessage(BaseModel):
-    """A chat line: free ``text`` or a quick ``phrase``; a spectator may say a ``name``."""
-
-    type: Literal["chat"]
-    text: str | None = Field(default=None, max_length=4 * LINE_LENGTH)
-    phrase: str | None = Field(default=None, max_length=40)
-    name: Name | None = None
-
-
-#: What a browser may send, by its ``type``.
-CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
-    "move": MoveMessage,
-    "start": StartMessage,
-    "ping": PingMessage,
-    "continue": ContinueMessage,
-    "pace": PaceMessage,
-    "hint": HintMessage,
-    "chat": ChatMessage,
-}
 
 
 def table_rules(options: dict[str, Any]) -> Rules:
@@ -215,7 +135,7 @@ def create_app(
     lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
-    messages = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
+    message_pace = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
     chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per address and seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
 
@@ -231,17 +151,17 @@ def create_app(
     app = FastAPI(title="Pasur", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.lobby = lobby
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(Guard, settings=settings, explain=_explained)
+    app.add_middleware(Guard, settings=settings)
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
-        return JSONResponse({"error": str(error), **_explained(error)}, status_code=_status(error))
+        return JSONResponse(messages.http_refusal(error), status_code=_status(error))
 
     @app.exception_handler(RequestValidationError)
     async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
         problem = _first_problem(error)
         refused = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
-        return JSONResponse({"error": str(refused), **_explained(refused)}, status_code=422)
+        return JSONResponse(messages.http_refusal(refused), status_code=422)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
@@ -317,7 +237,7 @@ def create_app(
         if sockets[client] >= settings.connections_per_address:
             limit = settings.connections_per_address
             refusal = TooManyRequests(f"this address has {limit} connections open already", "too_many_connections")
-            await send(_error(refusal))
+            await send(messages.error(refusal))
             await websocket.close(code=4429)
             return
         sockets[client] += 1
@@ -334,7 +254,7 @@ def create_app(
         try:
             room = lobby.get(table_id)
         except TableError as error:
-            await send(_error(error))
+            await send(messages.error(error))
             await websocket.close(code=4000 + _status(error))
             return
         try:
@@ -342,7 +262,7 @@ def create_app(
             hello = HelloMessage.model_validate(json_message(raw, settings))
         except (TimeoutError, ValidationError, ValueError):
             example = '{"type": "hello", "token": …, "since": …}'
-            await send(_error(TableError(f"say hello first: {example}", "no_hello")))
+            await send(messages.error(TableError(f"say hello first: {example}", "no_hello")))
             await websocket.close(code=4400)
             return
         except (WebSocketDisconnect, RuntimeError):
@@ -350,19 +270,19 @@ def create_app(
         token = hello.token
         seat = room.seat_of(token)
         if token and seat is None and not room.is_host(token):
-            await send(_error(TableError("that seat token is not valid here", "bad_token")))
+            await send(messages.error(TableError("that seat token is not valid here", "bad_token")))
         try:
             listener = await room.connect(send, seat, hello.since)
         except TableError as error:
-            await send(_error(error))
+            await send(messages.error(error))
             await websocket.close(code=4000 + _status(error))
             return
         may_chat = functools.partial(chats.allow, f"{client} {seat}")
         try:
             while True:
                 raw = await websocket.receive_text()
-                if not messages.allow(client):
-                    await send(_error(TooManyRequests("too many messages: slow down", "too_many_messages")))
+                if not message_pace.allow(client):
+                    await send(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
                     continue
                 await send(await _answer(room, seat, token, raw, settings, may_chat))
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
@@ -396,18 +316,18 @@ async def _answer(
         data = json_message(raw, settings)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind not in CLIENT_MESSAGES:
-            return _not_understood(f"unknown type {str(kind)[:40]!r}")
+            return messages.not_understood(f"unknown type {str(kind)[:40]!r}")
         message = CLIENT_MESSAGES[kind].model_validate(data)
     except ValidationError as error:
-        return _not_understood(_first_problem(error))
+        return messages.not_understood(_first_problem(error))
     except ValueError as error:
-        return _not_understood(str(error))
+        return messages.not_understood(str(error))
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
         if isinstance(message, StartMessage):
             await room.start(token)
-            return {"type": "started"}
+            return messages.started()
         if isinstance(message, ContinueMessage):
             return await room.deal_on(seat)
         if isinstance(message, PaceMessage):
@@ -416,12 +336,9 @@ async def _answer(
             return await room.hints.hint(seat, message.lang)
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
-        return {"type": "pong", "version": room.version}
+        return messages.pong(room.version)
     except TableError as error:
-        refused: dict[str, Any] = {"type": "refused", "message": str(error), "version": room.version}
-        if isinstance(message, MoveMessage):
-            refused["id"] = message.id
-        return {**refused, **_explained(error)}
+        return messages.refused(error, room.version, message.id if isinstance(message, MoveMessage) else None)
 
 
 def _status(error: TableError) -> int:
@@ -433,22 +350,8 @@ def _status(error: TableError) -> int:
     return 503 if isinstance(error, StorageUnavailable) else 400
 
 
-def _explained(error: TableError) -> dict[str, Any]:
-    """What a refusal's answer carries besides its English message: its reason, and what to show
-    in each language of the page."""
-    return {"reason": error.reason, "messages": {lang: refusal(error, lang) for lang in LANGUAGES}}
-
-
-def _error(error: TableError) -> dict[str, Any]:
-    return {"type": "error", "message": str(error), **_explained(error)}
-
-
 def _first_problem(error: ValidationError | RequestValidationError) -> str:
     """The first thing wrong with a message or request, and where: ``seats.0: Input should be …``."""
     problem = error.errors()[0]
     where = ".".join(str(part) for part in problem["loc"] if part != "body")
     return f"{where}: {problem['msg']}"
-
-
-def _not_understood(problem: str) -> dict[str, Any]:
-    return _error(TableError(f"message not understood: {problem}", "not_understood", problem=problem))

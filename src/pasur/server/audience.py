@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
+from . import messages
 from .errors import TableError
 
 log = logging.getLogger("pasur.server")
@@ -69,7 +70,7 @@ class Audience:
 
     def presence(self) -> dict[str, Any]:
         """Who is here: each seat's connection, and how many watch."""
-        return {"type": "presence", "connected": self.connected(), "spectators": self.spectators()}
+        return messages.presence(self.connected(), self.spectators())
 
     async def send_each(self, message_for: Callable[[Listener], dict[str, Any]]) -> None:
         """Send every listener its own message."""

@@ -57,10 +57,6 @@ class ChatLine:
         """A line as :meth:`stored` wrote it."""
         return cls(**(stored | {"channel": Channel(stored["channel"])}))
 
-    def to_json(self) -> dict[str, Any]:
-        """The message every listener on the channel is sent."""
-        return {"type": "chat", **self.stored()}
-
 
 def chat_text(raw: str) -> str:
     """A line of free text as it will be shown; TableError says what is wrong with it."""

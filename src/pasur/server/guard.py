@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import TableError
+from .messages import http_refusal
 from .settings import ServerSettings
 
 Scope = MutableMapping[str, Any]
@@ -25,8 +26,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
-#: Turns a refusal into its JSON answer (the app's, so every refusal has one shape).
-Explain = Callable[[TableError], dict[str, Any]]
 
 
 def host_of(value: str) -> str:
@@ -38,11 +37,10 @@ def host_of(value: str) -> str:
 class Guard:
     """Host and Origin checks and request-body limits, before the app sees a request."""
 
-    def __init__(self, app: App, settings: ServerSettings, explain: Explain) -> None:
+    def __init__(self, app: App, settings: ServerSettings) -> None:
         self.app = app
         self.settings = settings
         self.hosts = {host.lower().strip("[]") for host in settings.allowed_hosts}
-        self.explain = explain
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -102,7 +100,7 @@ class Guard:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 4000 + status, "reason": str(refusal)[:120]})
             return
-        content = json.dumps({"error": str(refusal), **self.explain(refusal)}, ensure_ascii=False).encode()
+        content = refusal_body(refusal)
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
         await send({"type": "http.response.start", "status": status, "headers": [*headers, (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": content})
@@ -125,7 +123,8 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
             super().connection_made(transport)
             self._address = self.client[0] if self.client else ""
             if open_connections[self._address] >= settings.connections_per_address:
-                self._close_with(429, b'{"error": "too many connections from this address", "reason": "too_many"}')
+                too_many = TableError("too many connections from this address", "too_many_connections")
+                self._close_with(429, too_many)
                 return
             open_connections[self._address] += 1
             self._counted = True
@@ -171,7 +170,11 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
         def _count_header_bytes(self, count: int) -> None:
             self._header_bytes += count
             if self._header_bytes > settings.header_bytes:
-                self._close_with(431, b'{"error": "the request headers are too large", "reason": "too_large"}')
+                limit = settings.header_bytes
+                too_large = TableError(
+                    f"the request headers may take at most {limit:,} bytes", "too_large", bytes=limit
+                )
+                self._close_with(431, too_large)
 
         def on_headers_complete(self) -> None:
             if self._header_timer is not None:
@@ -183,7 +186,8 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
             self._uncount()  # from here the app counts the socket
             super().handle_websocket_upgrade()
 
-        def _close_with(self, status: int, body: bytes) -> None:
+        def _close_with(self, status: int, refusal: TableError) -> None:
+            body = refusal_body(refusal)
             phrase = {429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}[status]
             self.transport.write(
                 b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
@@ -192,3 +196,8 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
             self.transport.close()
 
     return GuardedHttp
+
+
+def refusal_body(refusal: TableError) -> bytes:
+    """A refusal as the body of an HTTP answer, in the one shape of :func:`.messages.http_refusal`."""
+    return json.dumps(http_refusal(refusal), ensure_ascii=False).encode()

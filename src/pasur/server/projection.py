@@ -9,6 +9,7 @@ from typing import Any
 from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..core.record import positions
 from ..i18n import LANGUAGES, bot_name
+from . import messages
 from .seats import Seat, TableSettings, TableStatus
 
 
@@ -56,7 +57,7 @@ def state_json(
     """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
     last move did (sent while its round is the one shown). Between rounds (``waiting``: the
     players not yet ready) it shows the round that ended, not the next deal."""
-    state: dict[str, Any] = {"type": "state", "version": version, "table": table}
+    state = messages.state(version, table)
     if match is None:
         return state
     state["waiting"] = sorted(waiting) if waiting is not None and len(match.rounds) > 1 else None

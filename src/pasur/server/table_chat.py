@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import messages
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
 from .errors import TableError, TooManyRequests
 from .seats import person_name
@@ -28,7 +29,7 @@ class TableChat:
 
     def recent(self, seat: int | None) -> list[dict[str, Any]]:
         """The recent lines of the channel of ``seat`` (None: a spectator's), as sent."""
-        return [line.to_json() for line in self.lines[Channel.of(seat)]]
+        return [messages.chat(line.stored()) for line in self.lines[Channel.of(seat)]]
 
     def read_stored(self) -> None:
         """Take the table's recent lines from the store."""
@@ -62,7 +63,7 @@ class TableChat:
             room.store.add_chat(room.id, line.stored())
         room.replication.tell("chat", line=line.stored())
         await self.heard(line)
-        return {"type": "said"}
+        return messages.said()
 
     async def heard(self, line: ChatLine) -> None:
         """Keep a line said here or in another process, and send it to its channel's listeners."""
@@ -81,7 +82,9 @@ class TableChat:
                 await self.heard(line)
 
     async def _send(self, line: ChatLine) -> None:
-        await self.room.audience.send_where(line.to_json(), lambda listener: Channel.of(listener.seat) is line.channel)
+        await self.room.audience.send_where(
+            messages.chat(line.stored()), lambda listener: Channel.of(listener.seat) is line.channel
+        )
 
 
 def unseen(known: list[ChatLine], stored: list[ChatLine]) -> list[ChatLine]:

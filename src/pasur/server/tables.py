@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
+from . import messages
 from .advice import Analysis, Hints
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
@@ -193,7 +194,7 @@ class TableRoom:
             version_made, text_made = self.client_ids[seat, client_id]
             if _spelled(text) != _spelled(text_made):
                 raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
-            return {"type": "ack", "id": client_id, "version": version_made, "repeated": True}
+            return messages.ack(client_id, version_made, repeated=True)
         # once under way a move is seen through, even if its socket closes meanwhile: a move stored
         # but not played here would leave this copy behind the store
         return await asyncio.shield(self._submit(seat, version, text, client_id))
@@ -213,7 +214,7 @@ class TableRoom:
             except IllegalMove as error:
                 raise TableError(str(error), error.reason, **error.details) from None
             await self.apply(seat, code, client_id)
-            return {"type": "ack", "id": client_id, "version": self.version}
+            return messages.ack(client_id, self.version)
 
     async def apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
         """Store a legal move, then play it and tell everyone: the one way a move is applied, a
@@ -247,7 +248,7 @@ class TableRoom:
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
         await self.ready(seat)
-        return {"type": "dealt_on", "version": self.version}
+        return messages.dealt_on(self.version)
 
     async def ready(self, seat: int | None, tell: bool = True) -> None:
         """``seat`` is ready for the next deal (None: every seat, the wait is over)."""
@@ -278,7 +279,7 @@ class TableRoom:
             raise TableError("you have no seat at this table", "no_seat")
         self.pacing.fast = fast
         self.replication.tell("pace", fast=fast)
-        return {"type": "pace", "fast": fast}
+        return messages.pace(fast)
 
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""

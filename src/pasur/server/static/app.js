@@ -303,8 +303,11 @@ function receive(message) {
       $("#hint-text").textContent = t("hint_line", { move: message.shown, reason: message.reason });
       render();
     }
-  } else if (message.type === "ack" || message.type === "said") {
+  } else if (message.type === "pace") {
+    if (state) { state.table.fast = message.fast; render(); }
     $("#table-error").textContent = "";
+  } else if (["ack", "said", "started", "dealt_on", "pong"].includes(message.type)) {
+    $("#table-error").textContent = "";  // done: the state that follows shows what changed
   }
 }
 

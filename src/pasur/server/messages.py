@@ -1,0 +1,217 @@
+"""Every message of the web table's protocol, declared once: what a browser may send (pydantic
+models, checked at the door) and what the server sends (one builder each), with the refusal's one
+shape over a WebSocket and over HTTP. The README's protocol section is checked against
+:data:`CLIENT_MESSAGES` and :data:`SERVER_MESSAGES` by a test, and the page handles every kind it
+is sent."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..i18n import LANGUAGES, refusal
+from .chat import LINE_LENGTH
+from .errors import TableError
+
+#: A message as sent: a JSON object whose ``type`` names its kind.
+Message = dict[str, Any]
+#: A name as typed: its characters are checked by :func:`pasur.server.seats.person_name`.
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+
+# -- what a browser sends over HTTP ------------------------------------------------------------
+
+Level = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class CreateTable(BaseModel):
+    """A new table: the creator's name, the rules, who sits in the other seats (``"friend"`` or
+    a level), the turn timer in seconds, and the level of the seats left open at the start."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seats: list[Level] = Field(default_factory=lambda: ["medium"], max_length=8)
+    timer: int = Field(default=0, ge=0, le=3600)
+    fill_level: Level = "medium"
+    #: Listed in the lobby while it waits for people (else found only by its link).
+    public: bool = False
+    #: Whether people may ask for hints; by default, when every other seat is a bot.
+    hints: bool | None = None
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+# -- what a browser sends on its WebSocket -----------------------------------------------------
+
+
+class HelloMessage(BaseModel):
+    """A connection's first message: the seat token (none for a spectator), and the version the
+    browser last saw (the moves since then come as ``missed``). Tokens never travel in URLs."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=64)
+    since: int | None = Field(default=None, ge=0)
+
+
+class MoveMessage(BaseModel):
+    """A move in short text, against the version it was made at; ``id`` is the seat's own."""
+
+    type: Literal["move"]
+    version: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=64)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class StartMessage(BaseModel):
+    """The host starts the match: open seats get the table's bot level."""
+
+    type: Literal["start"]
+
+
+class PingMessage(BaseModel):
+    """Is the table there? Answered with its version."""
+
+    type: Literal["ping"]
+
+
+class ContinueMessage(BaseModel):
+    """Between rounds: this player has seen the breakdown and is ready for the next deal."""
+
+    type: Literal["continue"]
+
+
+class PaceMessage(BaseModel):
+    """A player asks the bots to play faster (or at the usual pace again)."""
+
+    type: Literal["pace"]
+    fast: bool
+
+
+class HintMessage(BaseModel):
+    """A player asks for a hint on their turn, in a language of the page."""
+
+    type: Literal["hint"]
+    lang: Literal["en", "fa"] = "en"
+
+
+class ChatMessage(BaseModel):
+    """A chat line: free ``text`` or a quick ``phrase``; a spectator may say a ``name``."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=4 * LINE_LENGTH)
+    phrase: str | None = Field(default=None, max_length=40)
+    name: Name | None = None
+
+
+#: What a browser may send after its hello, by ``type``.
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
+    "move": MoveMessage,
+    "start": StartMessage,
+    "ping": PingMessage,
+    "continue": ContinueMessage,
+    "pace": PaceMessage,
+    "hint": HintMessage,
+    "chat": ChatMessage,
+}
+
+# -- what the server sends ---------------------------------------------------------------------
+
+#: What the server sends, by ``type``: what each means.
+SERVER_MESSAGES: dict[str, str] = {
+    "state": "everything the seat may know, on every change (pasur.server.projection)",
+    "presence": "who is connected and how many watch, when people come and go",
+    "chat": "a chat line on the listener's channel",
+    "ack": "a move was applied (or, repeated, had been)",
+    "refused": "a message was refused, and why: nothing changed",
+    "error": "a connection-level refusal: no hello, a bad token, too many messages",
+    "started": "the match was started",
+    "dealt_on": "this player is ready for the next deal",
+    "pace": "the bots' pace was set",
+    "hint": "a hint for the player to move",
+    "said": "a chat line was said",
+    "pong": "the table is there, at this version",
+}
+
+
+def state(version: int, table: dict[str, Any]) -> Message:
+    """The start of a state: its version and table (the projection adds the rest)."""
+    return {"type": "state", "version": version, "table": table}
+
+
+def presence(connected: list[bool], spectators: int) -> Message:
+    return {"type": "presence", "connected": connected, "spectators": spectators}
+
+
+def chat(line: dict[str, Any]) -> Message:
+    """A chat line (its stored fields: channel, seat, name, text, phrase, at)."""
+    return {"type": "chat", **line}
+
+
+def ack(client_id: str | None, version: int, repeated: bool = False) -> Message:
+    acknowledged: Message = {"type": "ack", "id": client_id, "version": version}
+    if repeated:
+        acknowledged["repeated"] = True
+    return acknowledged
+
+
+def started() -> Message:
+    return {"type": "started"}
+
+
+def dealt_on(version: int) -> Message:
+    return {"type": "dealt_on", "version": version}
+
+
+def pace(fast: bool) -> Message:
+    return {"type": "pace", "fast": fast}
+
+
+def hint(version: int, move: dict[str, Any], text: str, shown: str, reason: str, edge: float | None) -> Message:
+    """A hint: the move (``card``, ``take``), its short text and as shown, why, and the edge."""
+    return {"type": "hint", "version": version, **move, "move": text, "shown": shown, "reason": reason, "edge": edge}
+
+
+def said() -> Message:
+    return {"type": "said"}
+
+
+def pong(version: int) -> Message:
+    return {"type": "pong", "version": version}
+
+
+# -- refusals: one shape ------------------------------------------------------------------------
+
+
+def explained(error: TableError) -> dict[str, Any]:
+    """What every refusal carries besides its English message: its reason, and what to show in
+    each language of the page."""
+    return {"reason": error.reason, "messages": {lang: refusal(error, lang) for lang in LANGUAGES}}
+
+
+def refused(error: TableError, version: int, client_id: str | None = None) -> Message:
+    """A message refused (with the move's ``id`` when a move was)."""
+    answer: Message = {"type": "refused", "message": str(error), "version": version}
+    if client_id is not None:
+        answer["id"] = client_id
+    return {**answer, **explained(error)}
+
+
+def error(refusal_: TableError) -> Message:
+    """A refusal of the connection itself."""
+    return {"type": "error", "message": str(refusal_), **explained(refusal_)}
+
+
+def not_understood(problem: str) -> Message:
+    return error(TableError(f"message not understood: {problem}", "not_understood", problem=problem))
+
+
+def http_refusal(refusal_: TableError) -> dict[str, Any]:
+    """A refusal as an HTTP body."""
+    return {"error": str(refusal_), **explained(refusal_)}

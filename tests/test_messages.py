@@ -1,0 +1,84 @@
+"""Every message of the web protocol is declared once (pasur.server.messages): the README's protocol
+paragraph names exactly those kinds, the page handles every kind it is sent, no server module
+writes a message by hand, and every refusal, whichever door it comes through, has one shape."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from pasur.i18n import PERSIAN_REASONS
+from pasur.server import messages
+from pasur.server.errors import TableError
+from pasur.server.guard import refusal_body
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "src" / "pasur" / "server"
+KIND = re.compile(r'"type": "([a-z_]+)"')
+
+
+def protocol_paragraph() -> str:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("The protocol, for other clients:")
+    return readme[start : readme.index("\n\n", start)]
+
+
+def test_the_readme_names_exactly_the_declared_kinds():
+    named = set(KIND.findall(protocol_paragraph()))
+    declared = set(messages.SERVER_MESSAGES) | set(messages.CLIENT_MESSAGES) | {"hello"}
+    assert named == declared
+
+
+def test_the_page_handles_every_kind_the_server_sends():
+    page = (SERVER / "static" / "app.js").read_text()
+    receive = page[page.index("function receive(message)") : page.index("function send(message)")]
+    handled = set(re.findall(r'message\.type === "([a-z_]+)"', receive))
+    for listed in re.findall(r"\[([^\]]*)\]\.includes\(message\.type\)", receive):
+        handled |= set(re.findall(r'"([a-z_]+)"', listed))
+    assert handled == set(messages.SERVER_MESSAGES)
+
+
+def test_each_builder_makes_its_kind():
+    refusal = TableError("it is not your turn", "not_your_turn", name="Ava")
+    built = [
+        messages.state(3, {}),
+        messages.presence([True, False], 2),
+        messages.chat({"channel": "players", "seat": 0, "name": "Ava", "text": "salaam", "phrase": None}),
+        messages.ack("m1", 4),
+        messages.refused(refusal, 4, "m1"),
+        messages.error(refusal),
+        messages.started(),
+        messages.dealt_on(5),
+        messages.pace(True),
+        messages.hint(6, {"card": "7C", "take": ["4H"]}, "7Cx4H", "7♣×4♥", "takes the 4", 1.5),
+        messages.said(),
+        messages.pong(7),
+    ]
+    assert [message["type"] for message in built] == list(messages.SERVER_MESSAGES)
+    assert messages.ack("m1", 4, repeated=True)["repeated"] is True
+    assert messages.refused(refusal, 4, "m1")["id"] == "m1"
+
+
+def test_no_server_module_writes_a_message_by_hand():
+    """Outside messages.py a protocol message is made only through its builder (ASGI's own
+    messages, whose types have a dot, are not the protocol's)."""
+    for source in SERVER.glob("*.py"):
+        if source.name == "messages.py":
+            continue
+        for line in source.read_text().splitlines():
+            if "{" in line and not line.strip().startswith("example"):
+                assert not re.search(r'\{"type": "[a-z_]+"', line), f"{source.name}: {line.strip()}"
+
+
+def test_a_refusal_has_one_shape_over_a_socket_and_over_http():
+    refusal = TableError("the request headers may take at most 8,192 bytes", "too_large", bytes=8192)
+    over_http = json.loads(refusal_body(refusal))
+    assert over_http == messages.http_refusal(refusal)
+    assert over_http["error"] == str(refusal) and over_http["reason"] == "too_large"
+    assert over_http["messages"]["fa"] == messages.error(refusal)["messages"]["fa"] != str(refusal)
+    assert over_http["messages"]["fa"] == PERSIAN_REASONS["too_large"].format(bytes="۸۱۹۲")  # Persian digits
