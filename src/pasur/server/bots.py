@@ -25,6 +25,7 @@ from ..bots.analysis import MoveJudgement, Task, judge_move
 from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
+from .settings import SERVER_DEFAULTS
 
 log = logging.getLogger("pasur.server")
 
@@ -122,10 +123,10 @@ class BotPool:
     levels: dict[str, Level]
     workers: int = 1
     #: Seconds a bot waits before it moves, so people can follow.
-    delay: float = 0.7
+    delay: float = SERVER_DEFAULTS.bot_delay
     #: The most a hint, or judging one move of a finished match, thinks, in milliseconds (the
     #: searching bots' ceiling).
-    hint_ms: float = 250
+    hint_ms: float = SERVER_DEFAULTS.bot_ms
     _waiting: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _running: int = 0
     _executor: ProcessPoolExecutor | None = None

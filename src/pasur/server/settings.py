@@ -20,7 +20,7 @@ class ServerSettings:
     bot_ms: int = 250
     #: Worker processes for the searching bots.
     bot_workers: int = 1
-    #: Levels the operator adds to the five built-in ones: name → built-in bot spec.
+    #: Levels the operator adds to the built-in ones: name → built-in bot spec.
     extra_levels: dict[str, str] = field(default_factory=dict)
     #: New tables one address may create a minute.
     tables_per_minute: int = 20
@@ -42,3 +42,7 @@ class ServerSettings:
     body_seconds: float = 10.0
     #: The largest request line and headers together, in bytes.
     header_bytes: int = 16 * 1024
+
+
+#: The defaults, where another part needs one (the command's options, the bot pool).
+SERVER_DEFAULTS = ServerSettings()

@@ -1,0 +1,5 @@
+"""``python -m pasur.cli`` runs the ``pasur`` command."""
+
+from . import main
+
+main()

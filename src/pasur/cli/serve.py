@@ -1,0 +1,270 @@
+"""The web server's commands: ``pasur serve`` and ``pasur db`` (its database's schema)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from ..server.settings import SERVER_DEFAULTS, ServerSettings
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--database",
+    default=None,
+    metavar="URL",
+    help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/pasur [sqlite:///pasur-server.db]",
+)
+@click.option(
+    "--bot-pause",
+    type=click.FloatRange(0, 10),
+    default=SERVER_DEFAULTS.bot_delay,
+    show_default=True,
+    help="seconds before a bot moves",
+)
+@click.option(
+    "--tables-per-minute",
+    type=click.IntRange(min=1),
+    default=SERVER_DEFAULTS.tables_per_minute,
+    show_default=True,
+    help="new tables one address may create",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="a host name visitors reach this server by (repeat for more; * for any) [the --host and localhost]",
+)
+@click.option(
+    "--bot-ms",
+    type=click.IntRange(10, 60_000),
+    default=SERVER_DEFAULTS.bot_ms,
+    show_default=True,
+    help="most a bot thinks a move",
+)
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="processes for the searching bots [one fewer than the cores, at least 1]",
+)
+@click.option(
+    "--bots",
+    "extra_levels",
+    multiple=True,
+    metavar="LEVEL=SPEC",
+    help="offer another level, a built-in bot with options (e.g. champion=solver:samples=1024); never a program",
+)
+@click.option(
+    "--connections-per-address",
+    type=click.IntRange(1),
+    default=SERVER_DEFAULTS.connections_per_address,
+    show_default=True,
+    help="open connections",
+)
+@click.option(
+    "--spectators",
+    type=click.IntRange(0),
+    default=SERVER_DEFAULTS.spectators_per_table,
+    show_default=True,
+    help="spectators a table admits",
+)
+@click.option(
+    "--messages-per-second",
+    type=click.IntRange(1),
+    default=SERVER_DEFAULTS.messages_per_second,
+    show_default=True,
+    help="WebSocket messages one address may send",
+)
+@click.option("--upgrade", is_flag=True, help="bring an older database's schema forward first (as pasur db upgrade)")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="server processes on this port (more than 1 needs PostgreSQL)",
+)
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    bot_pause: float,
+    tables_per_minute: int,
+    allowed_hosts: tuple[str, ...],
+    bot_ms: int,
+    bot_workers: int | None,
+    extra_levels: tuple[str, ...],
+    connections_per_address: int,
+    spectators: int,
+    messages_per_second: int,
+    upgrade: bool,
+    workers: int,
+) -> None:
+    """Serve the web game: tables against bots or with friends, in the browser.
+
+    Visitors are trusted with nothing: they choose bots by level, every request and message is
+    bounded, and the limits are the options below (README, "Security")."""
+    try:
+        import uvicorn
+
+        from ..server.app import create_app
+        from ..server.guard import guarded_http
+        from ..server.schema import SchemaMismatch
+        from ..server.store import DEFAULT_DATABASE
+    except ImportError:
+        raise click.ClickException("the web server needs its extra: pip install 'pasur[web]'") from None
+    levels = {}
+    for entry in extra_levels:
+        level, sep, spec = entry.partition("=")
+        if not sep or not level.strip() or not spec.strip():
+            raise click.UsageError(f"--bots takes LEVEL=SPEC, as champion=solver:samples=1024, not {entry!r}")
+        levels[level] = spec  # server_levels tidies and checks both
+    settings = ServerSettings(
+        allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
+        bot_delay=bot_pause,
+        bot_ms=bot_ms,
+        bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
+        extra_levels=levels,
+        tables_per_minute=tables_per_minute,
+        connections_per_address=connections_per_address,
+        spectators_per_table=spectators,
+        messages_per_second=messages_per_second,
+    )
+    try:
+        from ..server.bots import server_levels
+
+        server_levels(settings.bot_ms, settings.extra_levels)
+    except ValueError as error:
+        raise click.UsageError(f"--bots: {error}") from None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.store import Store
+
+    url = database or DEFAULT_DATABASE
+    try:
+        store = Store(url, upgrade)  # the schema checked (and upgraded) once, before any worker starts
+        shared = store.shared
+        store.close()
+        app = create_app(url, settings) if workers == 1 else None
+    except SchemaMismatch as error:
+        raise click.ClickException(str(error)) from None
+    except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
+        raise _cannot_open(error) from None
+    if workers > 1 and not shared:
+        raise click.UsageError(
+            "--workers: with SQLite one process is the limit; give --database postgresql+psycopg://… to serve from more"
+        )
+    options: dict[str, Any] = {
+        "log_level": "warning",
+        "http": guarded_http(settings),
+        "ws_max_size": settings.body_bytes,  # larger than a message may be: those are refused in words
+        "ws_per_message_deflate": False,  # states are a few KB: compressing each cost more than it saved
+        "timeout_keep_alive": 5,
+    }
+    processes = f" by {workers} processes" if workers > 1 else ""
+    click.echo(f"Pasur is being served at http://{host}:{port}/{processes} (Ctrl-C stops it)")
+    if not allowed_hosts and host in ("0.0.0.0", "::"):
+        click.echo("Only localhost names are answered: give --allowed-host with the name visitors use.", err=True)
+    if app is not None:
+        _set_aside_from_collector()
+        uvicorn.run(app, host=host, port=port, **options)
+        return
+    from ..server.workers import serve_in_processes
+
+    def serve_one(listening: Any) -> None:
+        one = create_app(url, settings)
+        _set_aside_from_collector()
+        uvicorn.Server(uvicorn.Config(one, **options)).run(sockets=[listening])
+
+    serve_in_processes(workers, host, port, serve_one)
+
+
+def _set_aside_from_collector() -> None:
+    """Tune the cyclic garbage collector for a server: what it built to start (its modules, the
+    tables it restored) is set aside from every pass, and a pass waits for 50,000 new objects
+    instead of 700. Each full pass stopped every table here for 40-130 ms under load; now such
+    passes are rare and look only at what play made (docs/DEPLOY.md)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
+
+
+def _cannot_open(error: Exception) -> click.ClickException:
+    """A database that cannot be used, said in one line (SQLAlchemy's messages go on with the SQL
+    and a link)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return click.ClickException(f"cannot open the database: {lines[0] if lines else type(cause).__name__}")
+
+
+@click.group(name="db")
+def db() -> None:
+    """The web server's database: its schema version, and upgrades."""
+
+
+def _database_engine(database: str | None) -> Any:
+    """An engine over ``database`` (the server's default when None), or a one-line error."""
+    try:
+        from sqlalchemy import create_engine
+
+        from ..server.store import DEFAULT_DATABASE
+
+        return create_engine(database or DEFAULT_DATABASE)
+    except ImportError:
+        raise click.ClickException("the database needs the web extra: pip install 'pasur[web]'") from None
+    except ValueError as error:  # sqlalchemy.exc.ArgumentError: not a URL
+        raise _cannot_open(error) from None
+
+
+DATABASE_OPTION = click.option(
+    "--database", default=None, metavar="URL", help="SQLAlchemy URL [sqlite:///pasur-server.db]"
+)
+
+
+@db.command(name="upgrade")
+@DATABASE_OPTION
+def db_upgrade(database: str | None) -> None:
+    """Bring the database's schema to this pasur's version, keeping every table (back it up first)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.schema import SchemaMismatch, upgrade_schema
+
+    engine = _database_engine(database)
+    try:
+        before, after = upgrade_schema(engine)
+    except SchemaMismatch as error:
+        raise click.ClickException(str(error)) from None
+    except (SQLAlchemyError, OSError) as error:
+        raise _cannot_open(error) from None
+    finally:
+        engine.dispose()
+    if before == after:
+        click.echo(f"the database is at schema version {after} already")
+    else:
+        click.echo(f"the database's schema went from version {before or '(empty)'} to {after}")
+
+
+@db.command(name="version")
+@DATABASE_OPTION
+def db_version(database: str | None) -> None:
+    """Say the database's schema version and this pasur's."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.schema import database_version, head_version
+
+    engine = _database_engine(database)
+    try:
+        with engine.connect() as connection:
+            found = database_version(connection)
+    except (SQLAlchemyError, OSError) as error:
+        raise _cannot_open(error) from None
+    finally:
+        engine.dispose()
+    click.echo(f"database: {found or '(empty)'}; this pasur: {head_version()}")
