@@ -30,7 +30,7 @@ from multiprocessing import Pool
 from match_sense import deal_round, endgames  # the endgames of benchmarks/match_sense.py
 from pasur import Match, Rules
 from pasur.bots import make_bot
-from pasur.bots.solver import SolverBot
+from pasur.bots.solver_bot import SolverBot
 from pasur.core import Move, MoveCode, Round
 from pasur.core.solver import Samples
 

@@ -13,8 +13,7 @@ import pytest
 
 from pasur import Match, Move, Round, Rules, deal_deck, solve
 from pasur.arena import Plan
-from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, validate_spec
-from pasur.bots import solver as solver_bot
+from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, solver_bot, validate_spec
 from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
@@ -237,7 +236,7 @@ def test_serve_reports_a_message_it_cannot_read_and_goes_on(capsys):
     serve(make_bot("greedy"), "greedy", source=iter(lines), sink=out)  # type: ignore[arg-type]
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 1 and answers[0]["id"] == 3
-    assert game.resolve(answers[0]["move"]) >> 6  # greedy captures
+    assert game.read_move(answers[0]["move"]) >> 6  # greedy captures
     errors = capsys.readouterr().err
     assert "the view has no" in errors and "cannot answer 'not json'" in errors
 

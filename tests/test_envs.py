@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+np = pytest.importorskip("numpy", reason="the rl extra is installed by scripts/test.sh")
 gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is installed by scripts/test.sh")
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 

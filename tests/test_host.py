@@ -81,11 +81,11 @@ def test_a_view_lists_reads_and_writes_moves_as_the_round_does(seed, players, co
     assert view.legal_codes() == codes
     assert game.view((game.turn + 1) % players).legal_codes() == []  # not its turn
     for text, code in zip(short_texts(codes), codes, strict=True):
-        assert view.read_move(text).code == code == game.resolve(text)
-        assert view.move_text(Move.from_code(code)) == text == game.notation(code)
+        assert view.read_move(text).code == code == game.read_move(text)
+        assert view.move_text(Move.from_code(code)) == text == game.move_text(code)
     for wrong in ("", "ZZ", "7Cx", "QSxQS+QS", "AHxKD", *(str(card) for card in rng.sample(range(52), 5))):
         try:
-            expected = game.resolve(wrong)
+            expected = game.read_move(wrong)
         except IllegalMove as refusal:
             with pytest.raises(IllegalMove) as from_view:
                 view.read_move(wrong)

@@ -35,7 +35,7 @@ from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
 from pasur.server.settings import ServerSettings
 
-from .test_server import TEST_SETTINGS, create, next_state, seated, start
+from .server_helpers import TEST_SETTINGS, create, next_state, seated, start
 
 SPELLINGS_OF_A_PROGRAM = [
     "exec:touch /tmp/pasur-hostile",

@@ -52,7 +52,7 @@ def test_every_refusal_reads_in_persian():
             game.play_code(codes[rng.randrange(len(codes))])
         for move in bad_moves(game, rng):
             try:
-                game.resolve(move)
+                game.read_move(move)
             except IllegalMove as error:
                 assert error.reason in PERSIAN_REASONS, str(error)
                 persian = refusal(error, "fa")
@@ -62,7 +62,7 @@ def test_every_refusal_reads_in_persian():
     while not game.over:
         game.play_code(game.legal_codes()[0])
     with pytest.raises(IllegalMove) as refused:
-        game.resolve("7C")
+        game.read_move("7C")
     seen.add(refused.value.reason)
     assert refusal(refused.value, "fa") == PERSIAN_REASONS["round_over"]
     assert seen == {

@@ -55,7 +55,7 @@ def test_each_builder_makes_its_kind():
         messages.started(),
         messages.dealt_on(5),
         messages.pace(True),
-        messages.hint(6, {"card": "7C", "take": ["4H"]}, "7Cx4H", "7♣×4♥", "takes the 4", 1.5),
+        messages.hint_message(6, {"card": "7C", "take": ["4H"]}, "7Cx4H", "7♣×4♥", "takes the 4", 1.5),
         messages.said(),
         messages.pong(7),
     ]

@@ -27,8 +27,8 @@ from pasur.server.app import create_app
 from pasur.server.schema import SchemaMismatch, head_version
 from pasur.server.store import Base, Store
 
+from .server_helpers import TEST_SETTINGS, play_to_the_end, seated
 from .test_cli import assert_one_line_error, pasur
-from .test_server import TEST_SETTINGS, play_to_the_end, seated
 
 OLD = json.loads((Path(__file__).parent / "data" / "server-6b2f8fd.json").read_text())
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")

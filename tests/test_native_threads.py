@@ -73,7 +73,7 @@ def test_the_solver_from_four_threads_equals_one_thread():
 
 def test_sampled_deals_from_four_threads_equal_one_thread():
     game = a_round(3, moves=3)  # the others' plays weigh the deals
-    from pasur.bots.solver import deal_plays
+    from pasur.bots.solver_bot import deal_plays
 
     evidence, contexts = deal_plays(game.view(game.turn))
     assert evidence

@@ -8,9 +8,9 @@ import sys
 import unittest
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy", reason="the rl extra is installed by scripts/test.sh")
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is installed by scripts/test.sh")
 
 import pasur  # noqa: E402

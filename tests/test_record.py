@@ -55,8 +55,8 @@ def test_take_may_be_left_out_when_there_is_one_choice_and_not_otherwise(record)
     for number, entry in enumerate(record["rounds"], start=1):
         game = match.next_round([Card.parse(text) for text in entry["deck"]])
         for index, item in enumerate(entry["moves"], start=1):
-            code = game.resolve(Move(Card.parse(item["card"]), tuple(Card.parse(t) for t in item["take"])))
-            if game.notation(code) == item["card"]:
+            code = game.read_move(Move(Card.parse(item["card"]), tuple(Card.parse(t) for t in item["take"])))
+            if game.move_text(code) == item["card"]:
                 del item["take"]
                 dropped += 1
             elif ambiguous is None:

@@ -32,7 +32,7 @@ from pasur.server.chat import Channel
 from pasur.server.shared import SWEEP_SECONDS
 from pasur.server.store import Store
 
-from .test_server import TEST_SETTINGS, create, next_state, seated
+from .server_helpers import TEST_SETTINGS, create, lose_notices, next_state, seated
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
@@ -140,7 +140,7 @@ def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
         lobbies = [client.app.state.lobby for client in (first, second)]
         with seated(second, table["id"], table["token"]) as watcher:
             next_state(watcher)
-            lobbies[1].hub.drop_next = 10  # the move and the bot's reply go unheard by the second
+            lose_notices(lobbies[1].hub, 10)  # the move and the bot's reply go unheard by the second
             with seated(first, table["id"], table["token"]) as host:
                 latest = next_state(host)
                 host.send_json({"type": "move", "version": latest["version"], "move": latest["legal"][0]["text"]})
@@ -375,7 +375,7 @@ def test_a_table_made_while_a_process_was_not_listening_is_listed_when_it_listen
         while listed() != [heard["id"]]:  # the second process listens
             assert time.monotonic() < deadline
             time.sleep(0.1)
-        lobby.hub.drop_next = 1  # the next table's notice is lost
+        lose_notices(lobby.hub, 1)  # the next table's notice is lost
         table = create(first, seats=["friend"], public=True)
         time.sleep(0.5)  # the notice has come and gone
         second.portal.call(lobby.sweep, False)  # a sweep alone does not look for new tables
@@ -457,7 +457,7 @@ def test_chat_said_while_a_process_was_not_listening_reaches_it_when_it_listens_
         lobbies = [client.app.state.lobby for client in (first, second)]
         with seated(second, table["id"], guest["token"]) as listener:
             next_state(listener)
-            lobbies[1].hub.drop_next = 1  # the chat line's notice is lost
+            lose_notices(lobbies[1].hub, 1)  # the chat line's notice is lost
             with seated(first, table["id"], table["token"]) as host:
                 host.send_json({"type": "chat", "text": "salaam"})
                 while host.receive_json()["type"] != "said":

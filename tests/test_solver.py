@@ -18,7 +18,7 @@ import statistics
 import pytest
 
 from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
-from pasur.bots.solver import deal_evidence, deal_plays
+from pasur.bots.solver_bot import deal_evidence, deal_plays
 from pasur.core import CARDS, Card, native
 from pasur.core.captures import capture_takes, hand_moves
 from pasur.core.cards import JACK

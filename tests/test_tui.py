@@ -89,7 +89,7 @@ def test_any_record_can_be_played_on_with_people_or_bots(tmp_path):
 
 def test_a_hint_is_legal_and_says_why():
     game = versus()
-    move, reason = game.hint()
+    move, reason = game.ask_hint()
     assert move in game.legal_moves() and reason
     lay_down = next((move for move in game.legal_moves() if not move.take), None)
     if lay_down is not None:

@@ -4,9 +4,9 @@ greedy opponents at 2, 3 and 4 players, and actions the mask refuses now and the
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy", reason="the rl extra is installed by scripts/test.sh")
 gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is installed by scripts/test.sh")
 
 from pasur.core import native  # noqa: E402

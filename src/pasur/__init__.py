@@ -20,7 +20,8 @@ from .core import (
     replay_record,
     to_record,
 )
-from .core.solver import Solution, SolveError, solve
+from .core.errors import SolveError
+from .core.solver import Solution, solve
 
 __version__ = "0.1.0"
 

@@ -6,7 +6,7 @@ from .ismcts import IsmctsBot
 from .pimc import PimcBot
 from .registry import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, make_bot, parse_spec, validate_spec
 from .simple import GreedyBot, RandomBot
-from .solver import SolverBot
+from .solver_bot import SolverBot
 
 __all__ = [
     "BOT_DESCRIPTIONS",

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Match, MoveCode, Round, Rules
-from ..core.solver import SolveError, sampled_within, solve_problem
+from ..core.errors import SolveError
+from ..core.solver import sampled_within, solve_problem
 from ..i18n import text
 
 __all__ = [
@@ -138,7 +139,7 @@ def judge_position(game: Round, played: MoveCode, samples: int, seed: int, ms: f
     differences = [b - p for b, p in zip(values[best], values[played], strict=True)]
     loss = means[best] - means[played]
     spread = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0
-    texts = {code: game.notation(code) for code in codes}
+    texts = {code: game.move_text(code) for code in codes}
     return MoveJudgement(
         round=game.number,
         move=len(game.history) + 1,

@@ -18,7 +18,7 @@ from ..core.game import Played
 from ..core.scoring import club_count, point_cards
 from ..i18n import number_text, text
 from .pimc import PimcBot
-from .solver import SolverBot
+from .solver_bot import SolverBot
 
 __all__ = ["Hint", "hint", "hint_reason"]
 

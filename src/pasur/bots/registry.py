@@ -15,7 +15,7 @@ from .omniscient import OmniscientBot
 from .pimc import PimcBot
 from .protocol import ExternalBot
 from .simple import GreedyBot, RandomBot
-from .solver import SolverBot
+from .solver_bot import SolverBot
 
 #: Each built-in bot with its one-line description, weakest first.
 BOT_DESCRIPTIONS = {

@@ -18,7 +18,8 @@ from ..core import (
     Round,
     Rules,
 )
-from ..core.solver import DEFAULT_TABLE_MB, SolveError, solve
+from ..core.errors import SolveError
+from ..core.solver import DEFAULT_TABLE_MB, solve
 from .common import build_rules, read_match, rules_options
 
 

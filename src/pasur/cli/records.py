@@ -19,8 +19,8 @@ from ..core import (
     RecordError,
     format_cards,
 )
+from ..core.errors import SolveError
 from ..core.record import from_record, load_json, replay_line, summarize
-from ..core.solver import SolveError
 from ..i18n import LANGUAGES
 from .analysis import judge_moves
 from .common import breakdown_line, build_rules, open_text, rules_options

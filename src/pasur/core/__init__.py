@@ -2,12 +2,12 @@
 
 from .cards import CARDS, Card, CardMask, cards_in, format_cards, mask_of
 from .deal import deal_deck, deck_problem
-from .errors import DeckError, IllegalMove, Refusal
+from .errors import DeckError, IllegalMove, RecordError, Refusal, RulesError, SolveError
 from .game import Match, Played, Round
 from .moves import Move, MoveCode
 from .notation import parse_move, short_text, short_texts
-from .record import RecordError, from_record, replay_record, summarize, to_record
-from .rules import Rules, RulesError
+from .record import from_record, replay_record, summarize, to_record
+from .rules import Rules
 from .scoring import SideScore, relative_points
 from .view import Play, SeatMasks, SeatView
 
@@ -30,6 +30,7 @@ __all__ = [
     "SeatMasks",
     "SeatView",
     "SideScore",
+    "SolveError",
     "cards_in",
     "deal_deck",
     "deck_problem",

@@ -1,5 +1,5 @@
 /* The solver bot's model of the other players: how likely the plays another seat made in this deal
- * are with the hands of a sampled deal (bots/solver.py weighs each deal by it). Not solving: it
+ * are with the hands of a sampled deal (bots/solver_bot.py weighs each deal by it). Not solving: it
  * judges plays, by their immediate gains or by what the solver finds they gave up. Included by
  * _native.c after the solver. */
 #ifndef PASUR_MODEL_H

@@ -1,4 +1,5 @@
-"""What the core refuses, with a reason an app can say in another language."""
+"""Every error the core raises: what it refuses (a :class:`Refusal`, with a reason an app can say in
+another language), and what it cannot read or do."""
 
 from __future__ import annotations
 
@@ -20,5 +21,37 @@ class IllegalMove(Refusal):
     """A move that is not legal in the position."""
 
 
-class DeckError(ValueError):
+class DeckError(Refusal):
     """A deck that is not 52 distinct cards or whose table breaks the deal rules in force."""
+
+
+class RulesError(ValueError):
+    """A rules option that does not exist or has a value it cannot take."""
+
+
+class SolveError(ValueError):
+    """A position the solver cannot take: more than two sides (for an exact value), no native core,
+    or a limit reached."""
+
+
+class RecordError(ValueError):
+    """An invalid record: ``round`` and ``move`` count from 1; ``move`` is 0 when the deck or the
+    rules are wrong, and ``round`` is 0 when the record as a whole is."""
+
+    def __init__(self, round: int, move: int, message: str) -> None:
+        super().__init__(message)
+        self.round = round
+        self.move = move
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error object ``pasur replay --json`` prints."""
+        return {"error": {"round": self.round, "move": self.move, "message": self.message}}
+
+    def __str__(self) -> str:
+        where = []
+        if self.round:
+            where.append(f"round {self.round}")
+        if self.move:
+            where.append(f"move {self.move}")
+        return (", ".join(where) + ": " if where else "") + self.message

@@ -338,8 +338,10 @@ class Round:
             breakdown=tuple(self.breakdown()) if self.over else (),
         )
 
-    def resolve(self, move: Move | str | MoveCode) -> MoveCode:
-        """The engine int of a legal move given in any form; :class:`IllegalMove` if it is not."""
+    def read_move(self, move: Move | str | MoveCode) -> MoveCode:
+        """The engine int of a legal move given in any form (short text, a Move, an int), as
+        :meth:`SeatView.read_move <pasur.core.view.SeatView.read_move>` reads one; :class:`IllegalMove`
+        if it is not legal."""
         if self.over:
             raise IllegalMove("the round is over", "round_over")
         return self._resolve(move, self.legal_codes())
@@ -354,9 +356,10 @@ class Round:
             return move
         raise IllegalMove(f"{move!r} is not a legal move here", "not_legal", text=str(move)[:40])
 
-    def notation(self, code: MoveCode) -> str:
-        """The shortest short text of a legal move here: the card alone when it has one choice."""
-        return short_text(code, self.legal_codes())
+    def move_text(self, move: Move | MoveCode) -> str:
+        """The shortest short text of a legal move here (the card alone when it has one choice), as
+        :meth:`SeatView.move_text <pasur.core.view.SeatView.move_text>` writes one."""
+        return short_text(move.code if isinstance(move, Move) else move, self.legal_codes())
 
     # -- scoring -----------------------------------------------------------------------------
 

@@ -8,36 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, Card, mask_of
-from .errors import DeckError, IllegalMove
+from .errors import DeckError, IllegalMove, RecordError, RulesError
 from .game import Match, Round
 from .moves import Move
 from .notation import find_code
-from .rules import Rules, RulesError
+from .rules import Rules
 
 FORMAT = "pasur-record/1"
-
-
-class RecordError(ValueError):
-    """An invalid record: ``round`` and ``move`` count from 1; ``move`` is 0 when the deck or the
-    rules are wrong, and ``round`` is 0 when the record as a whole is."""
-
-    def __init__(self, round: int, move: int, message: str) -> None:
-        super().__init__(message)
-        self.round = round
-        self.move = move
-        self.message = message
-
-    def to_json(self) -> dict[str, Any]:
-        """The error object ``pasur replay --json`` prints."""
-        return {"error": {"round": self.round, "move": self.move, "message": self.message}}
-
-    def __str__(self) -> str:
-        where = []
-        if self.round:
-            where.append(f"round {self.round}")
-        if self.move:
-            where.append(f"move {self.move}")
-        return (", ".join(where) + ": " if where else "") + self.message
 
 
 def to_record(match: Match, names: list[str] | None = None, **extra: Any) -> dict[str, Any]:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
+from .errors import RulesError
+
 HaftKhaj = Literal["seven", "most"]
-
-
-class RulesError(ValueError):
-    """A rules option that does not exist or has a value it cannot take."""
 
 
 @dataclass(frozen=True, slots=True)

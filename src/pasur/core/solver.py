@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import native
+from .errors import SolveError
 from .game import Round
 from .moves import Move, MoveCode
 from .sampling import DEFAULT_SAMPLING, DEFAULT_TABLE_MB, Context, Evidence, Sampling
@@ -43,11 +44,6 @@ __all__ = [
 
 #: Each transposition table entry takes 32 bytes.
 ENTRY_BYTES = 32
-
-
-class SolveError(ValueError):
-    """A position the solver cannot take: more than two sides (for an exact value), no native core,
-    or a limit reached."""
 
 
 @dataclass(frozen=True, slots=True)

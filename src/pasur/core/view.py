@@ -79,9 +79,9 @@ class SeatView:
         code = parse_move(text, mask_of(self.hand), mask_of(self.table), self.legal_codes())
         return Move.from_code(code)
 
-    def move_text(self, move: Move) -> str:
+    def move_text(self, move: Move | MoveCode) -> str:
         """The shortest text of one of this seat's legal moves."""
-        return short_text(move.code, self.legal_codes())
+        return short_text(move.code if isinstance(move, Move) else move, self.legal_codes())
 
     def masks(self) -> SeatMasks:
         """The same knowledge as card masks (what ``Round.masks`` gives)."""

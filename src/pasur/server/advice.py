@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots.analysis import Task, analysis_tasks, judgement_line
 from ..bots.hint import Hint
-from ..core.solver import SolveError
+from ..core.errors import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES
 from . import messages
@@ -28,7 +28,7 @@ class Hints:
         #: (seat, language) → the version the hint is for, and its thinking.
         self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = {}
 
-    async def hint(self, seat: int | None, lang: str) -> dict[str, Any]:
+    async def ask(self, seat: int | None, lang: str) -> dict[str, Any]:
         """A hint for the person to play, where the table allows hints: the move, a one-line
         reason in ``lang`` and the expected edge in points. One is thought out per seat and
         version, however often it is asked for."""
@@ -44,14 +44,14 @@ class Hints:
         if asked is None or asked[0] != room.version:
             game = match.rounds[-1]
             seed = bot_seed(room.settings.seed, seat, game=room.version)
-            thinking = room.bots.hint(room.owner, game.view(seat), game.legal_moves(), lang, seed)
+            thinking = room.bots.think_hint(room.owner, game.view(seat), game.legal_moves(), lang, seed)
             asked = (room.version, asyncio.ensure_future(thinking))
             self._asked[seat, lang] = asked
         version, thinking_task = asked
         advice = await asyncio.shield(thinking_task)
         edge = None if advice.edge is None else round(advice.edge, 2)
         move = advice.move
-        return messages.hint(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)
+        return messages.hint_message(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)
 
 
 class Analysis:

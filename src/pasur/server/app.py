@@ -333,7 +333,7 @@ async def _answer(
         if isinstance(message, PaceMessage):
             return await room.set_pace(seat, message.fast)
         if isinstance(message, HintMessage):
-            return await room.hints.hint(seat, message.lang)
+            return await room.hints.ask(seat, message.lang)
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
         return messages.pong(room.version)

@@ -55,7 +55,7 @@ class Level:
 
 
 def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level]:
-    """The levels a server offers: the five of :data:`pasur.bots.LEVELS` and any the operator adds
+    """The levels a server offers: every one of :data:`pasur.bots.LEVELS` and any the operator adds
     (``extra``: level name → built-in spec; never a program), each search bound to ``bot_ms``
     milliseconds a move. ValueError says what is wrong with an extra spec."""
     levels = {name: Level(name, bot) for name, bot in LEVELS.items()}
@@ -140,7 +140,7 @@ class BotPool:
         move: Move = await self._queue(owner, choose, (chosen.spec, seed, view, list(legal)), stand_in)
         return move
 
-    async def hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint:
+    async def think_hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint:
         """A hint for ``view``'s seat, thought out in a worker within the bots' ceiling
         (``hint_ms``), waiting in line with ``owner``'s bot moves."""
         legal = list(legal)

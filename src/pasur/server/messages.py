@@ -173,7 +173,7 @@ def pace(fast: bool) -> Message:
     return {"type": "pace", "fast": fast}
 
 
-def hint(version: int, move: dict[str, Any], text: str, shown: str, reason: str, edge: float | None) -> Message:
+def hint_message(version: int, move: dict[str, Any], text: str, shown: str, reason: str, edge: float | None) -> Message:
     """A hint: the move (``card``, ``take``), its short text and as shown, why, and the edge."""
     return {"type": "hint", "version": version, **move, "move": text, "shown": shown, "reason": reason, "edge": edge}
 

@@ -61,8 +61,6 @@ class Hub:
         self._refused: dict[str, float] = {}
         self._locks: Connection | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        #: Notices to drop on purpose (tests: a lost notification).
-        self.drop_next = 0
 
     # -- notices --------------------------------------------------------------------------------
 
@@ -111,9 +109,6 @@ class Hub:
             return
         mine = isinstance(notice, dict) and notice.get("from") == self.process
         if mine or not (isinstance(notice, dict) and isinstance(notice.get("table"), str)):
-            return
-        if self.drop_next:
-            self.drop_next -= 1
             return
         try:
             await on_notice(notice)

@@ -210,7 +210,7 @@ class TableRoom:
                 )
             self.must_be_turn_of(match, seat)
             try:
-                code = match.rounds[-1].resolve(text)
+                code = match.rounds[-1].read_move(text)
             except IllegalMove as error:
                 raise TableError(str(error), error.reason, **error.details) from None
             await self.apply(seat, code, client_id)
@@ -221,7 +221,7 @@ class TableRoom:
         person's or a bot's (called with the table held; while the store answers, the other
         tables of this process go on)."""
         assert self.match is not None
-        text = self.match.rounds[-1].notation(code)
+        text = self.match.rounds[-1].move_text(code)
         if self.store is not None:
             notice = self.replication.move_notice(self.version + 1, seat, text, client_id)
             try:

@@ -121,7 +121,7 @@ class PlainGame:
                 self.say(rules_help(self.lang, keys="keys_plain"))
                 continue
             if answer.lower() in ("h", "hint"):
-                move, reason = game.hint(self.lang)
+                move, reason = game.ask_hint(self.lang)
                 self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
                 continue
             if answer.lower() in ("s", "save"):

@@ -13,7 +13,8 @@ from ..bots import parse_spec, validate_spec
 from ..bots.hint import hint
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
-from ..core.record import RecordError, load_json
+from ..core.errors import RecordError
+from ..core.record import load_json
 from ..core.scoring import club_count
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
 from ..i18n import bot_name, number_text, text
@@ -130,7 +131,7 @@ class LocalGame(MatchHost):
         self.log.append(played)
         return played
 
-    def hint(self, lang: str = "en") -> tuple[Move, str]:
+    def ask_hint(self, lang: str = "en") -> tuple[Move, str]:
         """The strongest bot's choice for the seat to play, and a one-line reason."""
         advice = hint(self.view(self.turn), self.round.legal_moves(), lang, seed=len(self.log))
         return advice.move, advice.reason

@@ -1,0 +1,105 @@
+"""The web server tests' helpers: the test settings, making a table, a seated WebSocket, reading
+states and answers, playing a match through, and losing another process's notices."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from pasur.server.settings import ServerSettings
+from pasur.server.shared import Hub
+
+#: The test client calls itself "testserver"; bots move at once.
+TEST_SETTINGS = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, timers=(0, 1))
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    body = {"name": "Ava", "seats": ["easy"], **body}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+@contextlib.contextmanager
+def seated(client: TestClient, table_id: str, token: str | None = None, since: int | None = None) -> Iterator[Any]:
+    """A WebSocket to a table that has said hello (with the seat's token; none: a spectator)."""
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        socket.send_json({"type": "hello", "token": token, "since": since})
+        yield socket
+
+
+def next_state(socket: Any, until: Any = None) -> dict[str, Any]:
+    """The next state message (the next for which ``until`` holds), skipping acknowledgements."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] == "state" and (until is None or until(message)):
+            return dict(message)
+
+
+def answer(socket: Any) -> dict[str, Any]:
+    """The next message that is not a state, presence or chat line: the answer to what was sent."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] not in ("state", "presence", "chat"):
+            return dict(message)
+
+
+def start(socket: Any) -> dict[str, Any]:
+    """Start the match as host; the first state of the match in which this seat may move (its
+    answer must be ``started``; presence messages may come between)."""
+    socket.send_json({"type": "start"})
+    started, latest = False, None
+    while not (started and latest is not None and latest.get("legal")):
+        message = socket.receive_json()
+        if message["type"] == "state":
+            latest = message
+        elif message["type"] != "presence":  # who is here is told a moment after they come
+            assert message == {"type": "started"}
+            started = True
+    return dict(latest)
+
+
+def play_to_the_end(
+    socket: Any, frames: list[dict[str, Any]], stop_after: int | None = None, first: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Answer every state that offers moves with its first legal move (``first`` is a state
+    already received), until the match is over (or ``stop_after`` moves); every message is kept
+    in ``frames``."""
+    played = 0
+    while True:
+        message = first if first is not None else socket.receive_json()
+        first = None
+        frames.append(message)
+        if message["type"] != "state":
+            assert message["type"] in ("ack", "started", "presence", "dealt_on"), message
+            continue
+        if message["table"]["status"] == "finished":
+            return message
+        if message["table"]["you"] in (message.get("waiting") or ()):
+            socket.send_json({"type": "continue"})  # the round is over: deal on
+        if message.get("legal"):
+            if stop_after is not None and played >= stop_after:
+                return message
+            move = message["legal"][0]["text"]
+            socket.send_json(
+                {"type": "move", "version": message["version"], "move": move, "id": f"v{message['version']}"}
+            )
+            played += 1
+
+
+def lose_notices(hub: Hub, count: int) -> None:
+    """The next ``count`` notices from other processes that ``hub`` receives are lost, as a
+    dropped notification would be."""
+    received = hub._received
+    left = [count]
+
+    async def losing(payload: str, on_notice: Any) -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            return
+        await received(payload, on_notice)
+
+    hub._received = losing  # type: ignore[method-assign]
