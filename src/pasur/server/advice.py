@@ -6,7 +6,7 @@ once per finished match held here."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots.analysis import Task, analysis_tasks, judgement_line
 from ..bots.hint import Hint
@@ -15,15 +15,13 @@ from ..host import bot_seed
 from ..i18n import LANGUAGES
 from . import messages
 from .errors import TableError
-
-if TYPE_CHECKING:
-    from .tables import TableRoom
+from .room import Room
 
 
 class Hints:
     """The hints of one table: the last one asked for by each seat in each language."""
 
-    def __init__(self, room: TableRoom) -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
         #: (seat, language) → the version the hint is for, and its thinking.
         self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = {}
@@ -57,7 +55,7 @@ class Hints:
 class Analysis:
     """The judgement of the people's moves of one finished match, started when first asked."""
 
-    def __init__(self, room: TableRoom) -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
         self._judging: asyncio.Future[None] | None = None
         self._judged: list[dict[str, Any]] = []

@@ -93,7 +93,7 @@ class Lobby:
         table_id = notice["table"]
         room = self.rooms.get(table_id)
         if room is not None:
-            await room.replication.heard(notice)
+            await room.heard(notice)
         elif notice.get("kind") == "table" and _TABLE_ID.fullmatch(table_id):
             with contextlib.suppress(TableError):
                 self.get(table_id)
@@ -221,6 +221,6 @@ class Lobby:
             created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
-        room.replication.tell("table")
+        room.tell("table")
         self.rooms[table_id] = room
         return table_id, token

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from ..host import STAND_IN, bot_seed
 from .errors import StorageUnavailable, VersionTaken
+from .room import Room
 from .seats import TableStatus
-
-if TYPE_CHECKING:
-    from .tables import TableRoom
 
 log = logging.getLogger("pasur.server")
 
@@ -29,7 +26,7 @@ FAST_PACE = 4.0
 class Pacing:
     """A table's clock: its next move without a person, and when the turn timer runs out."""
 
-    def __init__(self, room: TableRoom) -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
         #: Loop time when the turn timer runs out (None: no timer running).
         self.deadline: float | None = None

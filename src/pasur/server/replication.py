@@ -2,26 +2,24 @@
 database (:mod:`.shared`): what this copy tells them, and what it does with what they tell it.
 
 A move another process stored comes with its notice when it is the next one here; otherwise (a
-notice was lost) the moves are read from the database. Nothing here applies a move of its own: the
+notice was lost) the moves are read from the database. The table itself routes the other notices
+(ready, chat, pace) to whom they concern. Nothing here applies a move of its own: the
 moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import Match
-from .chat import ChatLine
+from .room import Room
 from .seats import TableStatus
 from .store import StoredMove
-
-if TYPE_CHECKING:
-    from .tables import TableRoom
 
 
 class Replication:
     """What one table's copy here says to, and hears from, the other processes."""
 
-    def __init__(self, room: TableRoom) -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
 
     def tell(self, kind: str, **fields: Any) -> None:
@@ -56,22 +54,13 @@ class Replication:
             await room.changed()
 
     async def heard(self, notice: dict[str, Any]) -> None:
-        """Another process's notice about this table, acted on."""
+        """Another process stored a move (``move``) or changed the table itself (``table``)."""
         room = self.room
-        kind = notice.get("kind")
-        if kind == "move":
-            async with room.changing:
+        async with room.changing:
+            if notice.get("kind") == "move":
                 await self._moved(notice)
-        elif kind == "table":
-            async with room.changing:
+            else:
                 await self._reload()
-        elif kind == "ready":
-            seat = notice.get("seat")
-            await room.ready(seat if isinstance(seat, int) else None, tell=False)
-        elif kind == "chat" and isinstance(notice.get("line"), dict):
-            await room.chat.heard(ChatLine.read(notice["line"]))
-        elif kind == "pace":
-            room.pacing.fast = bool(notice.get("fast"))
 
     async def _moved(self, notice: dict[str, Any]) -> None:
         """Another process stored a move: the notice carries it when it is the next one here;

@@ -5,21 +5,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import messages
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
 from .errors import TableError, TooManyRequests
+from .room import Room
 from .seats import person_name
-
-if TYPE_CHECKING:
-    from .tables import TableRoom
 
 
 class TableChat:
     """The chat of one table: its recent lines per channel, sent to whoever listens on each."""
 
-    def __init__(self, room: TableRoom) -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
         self.lines: dict[Channel, deque[ChatLine]] = kept_lines()
 
@@ -61,7 +59,7 @@ class TableChat:
             raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
         if room.store is not None:
             room.store.add_chat(room.id, line.stored())
-        room.replication.tell("chat", line=line.stored())
+        room.tell("chat", line=line.stored())
         await self.heard(line)
         return messages.said()
 

@@ -23,6 +23,7 @@ from . import messages
 from .advice import Analysis, Hints
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
+from .chat import ChatLine
 from .errors import StorageUnavailable, TableError, VersionTaken
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
@@ -99,6 +100,23 @@ class TableRoom:
         room.chat.read_stored()
         return room
 
+    def tell(self, kind: str, **fields: Any) -> None:
+        """Announce a change of the table to the other server processes."""
+        self.replication.tell(kind, **fields)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process's notice about this table, given to whom it concerns."""
+        kind = notice.get("kind")
+        if kind in ("move", "table"):
+            await self.replication.heard(notice)
+        elif kind == "ready":
+            seat = notice.get("seat")
+            await self.ready(seat if isinstance(seat, int) else None, tell=False)
+        elif kind == "chat" and isinstance(notice.get("line"), dict):
+            await self.chat.heard(ChatLine.read(notice["line"]))
+        elif kind == "pace":
+            self.pacing.fast = bool(notice.get("fast"))
+
     def offered(self, stored: StoredTable) -> TableSettings:
         """A stored copy of this table's settings, checked as :func:`offered` checks them."""
         assert self.bots is not None
@@ -161,7 +179,7 @@ class TableRoom:
         settings = self.settings.with_seats(tuple(seats))
         self._save(settings)
         self.settings = settings
-        self.replication.tell("table")
+        self.tell("table")
         self.audience.touched = time.monotonic()
         return seat, token
 
@@ -179,7 +197,7 @@ class TableRoom:
         self.settings = settings
         self.match = Match(self.rules, seed=self.settings.seed)
         self.status = TableStatus.PLAYING
-        self.replication.tell("table")
+        self.tell("table")
         await self.changed()
 
     # -- moves ----------------------------------------------------------------------------------
@@ -256,7 +274,7 @@ class TableRoom:
             if seat is None or (self.waiting is not None and seat in self.waiting):
                 self.waiting = None if seat is None or self.waiting is None else self.waiting - {seat} or None
                 if tell:
-                    self.replication.tell("ready", seat=seat)
+                    self.tell("ready", seat=seat)
                 await self.changed()
 
     def round_under_way(self) -> Match:
@@ -278,7 +296,7 @@ class TableRoom:
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
         self.pacing.fast = fast
-        self.replication.tell("pace", fast=fast)
+        self.tell("pace", fast=fast)
         return messages.pace(fast)
 
     async def changed(self) -> None:
