@@ -479,3 +479,91 @@ def test_replay_view_with_analysis_shows_each_verdict(tmp_path):
         assert len(judged) == 48  # one line under every move played
     refused = CliRunner().invoke(cli, ["replay", str(path), "--analyze"])
     assert refused.exit_code == 2 and "--view" in refused.output
+
+
+# -- the details a player trips on ------------------------------------------------------------------
+
+
+def finished_game() -> LocalGame:
+    """A short match played out by bots, won by the second side (so seat order and the result's
+    order differ)."""
+    for seed in range(40):
+        game = LocalGame(Rules(target=5), seat_plans(2, 0, ["random", "random"]), seed=seed)
+        while not game.over:
+            game.play_bot()
+        if game.match.winner == 1:
+            return game
+    pytest.skip("no match of the first 40 won by the second side")
+
+
+def test_the_winner_line_gives_the_winners_score_first():
+    from pasur.tui.session import winner_text
+
+    game = finished_game()
+    won, lost = game.match.scores[1], game.match.scores[0]
+    assert won > lost
+    assert winner_text(game).endswith(f"{won} - {lost}.") and game.side_name(1) in winner_text(game)
+    out = io.StringIO()
+    PlainGame(game, source=io.StringIO(""), sink=out).run()
+    assert winner_text(game) in out.getvalue()
+
+
+def test_a_side_past_the_sur_cut_off_is_shown_so():
+    from pasur.tui.session import side_lines
+
+    game = versus(target=200)  # the cut-off is 50 by default
+    game.match.scores[0] = 52
+    lines = side_lines(game, game.view(0))
+    assert "Sur cut-off" in lines[0] and "Sur cut-off" not in lines[1]
+    assert "سقف سور" in side_lines(game, game.view(0), "fa")[0]
+
+
+def test_plain_takes_the_keys_of_a_persian_keyboard_layout():
+    game = versus()
+    out = io.StringIO()
+    PlainGame(game, lang="fa", source=io.StringIO("ا\n۱\n"), sink=out).run()
+    assert "راهنما:" in out.getvalue() and game.log and game.log[0].seat == 0
+
+
+def test_ctrl_c_in_plain_saves_like_leaving(tmp_path):
+    class Interrupted(io.StringIO):
+        def readline(self, *_: object) -> str:  # type: ignore[override]
+            line = super().readline()
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    path = tmp_path / "interrupted.json"
+    game = versus()
+    with pytest.raises(KeyboardInterrupt):
+        PlainGame(game, source=Interrupted("1\n"), sink=io.StringIO(), save_path=str(path)).run()
+    assert LocalGame.load(path).to_record() == game.to_record() and game.log
+
+
+def test_a_resumed_game_saves_back_to_its_file(tmp_path):
+    game = versus(target=200)
+    path = tmp_path / "mine.json"
+    game.save(path)
+    before = len(LocalGame.load(path).log)
+    result = CliRunner().invoke(cli, ["play", "--plain", "--resume", str(path)], input="1\ns\nq\n")
+    assert result.exit_code == 0 and str(path.resolve()) in result.output, result.output
+    assert len(LocalGame.load(path).log) > before and not (tmp_path / "pasur-save.json").exists()
+
+
+async def test_full_screen_takes_the_keys_of_a_persian_keyboard_layout(tmp_path):
+    game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang="fa"), seed=4)
+    path = tmp_path / "fa.json"
+    app = PasurApp.in_language("fa")(game, lang="fa", fast=True, save_path=str(path))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(app, pilot)
+        message = app.query_one("#message")
+        await pilot.press("۹")
+        assert "۹" in str(message.render()) and not game.log  # no ninth card: said, nothing played
+        await pilot.press("ا")
+        await settle(app, pilot)
+        assert "راهنما:" in str(message.render())
+        await pilot.press("س")
+        assert path.exists()
+        await pilot.press("۱")
+        await settle(app, pilot)
+        assert game.log and game.log[0].seat == 0

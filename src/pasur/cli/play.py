@@ -132,6 +132,8 @@ def play(
         raise click.ClickException(f"cannot read {resume}: {error}") from None
     except ValueError as error:
         raise click.UsageError(str(error)) from None
+    if resume and save_path is None:
+        save_path = resume  # a resumed game saves back where it came from
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # not on a terminal: a pipe, a file or a screen reader's stream
     if plain:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -19,13 +20,14 @@ from ..host import BotChoice
 from ..i18n import number_text, refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
+    PERSIAN_LAYOUT,
     LocalGame,
     breakdown_lines,
     describe,
     others_line,
-    scores_text,
     side_lines,
     status_line,
+    winner_text,
 )
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
@@ -136,7 +138,19 @@ def _bindings(lang: str) -> list[BindingType]:
         Binding("q", "quit", text("key_quit", lang)),
         Binding("question_mark", "rules", text("key_rules", lang)),
         *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
+        # the same keys where a Persian keyboard layout puts them, and Persian digits
+        *[Binding(_key_name(persian), LETTER_ACTIONS[latin], show=False) for persian, latin in PERSIAN_LAYOUT.items()],
+        *[Binding(digit, f"pick({number})", show=False) for number, digit in enumerate("۱۲۳۴۵۶۷۸۹", start=1)],
     ]
+
+
+#: What the game's letter keys do.
+LETTER_ACTIONS = {"h": "hint", "m": "type_move", "s": "save", "t": "toggle_theme", "q": "quit", "?": "rules"}
+
+
+def _key_name(character: str) -> str:
+    """Textual's name for the key that types ``character`` (a letter itself, else its Unicode name)."""
+    return character if character.isalnum() else unicodedata.name(character).lower().replace(" ", "_")
 
 
 class PasurApp(App[None]):
@@ -309,9 +323,7 @@ class PasurApp(App[None]):
         self.push_screen(MessageScreen("\n".join(body)), next_round)
 
     def winner_line(self) -> str:
-        winner = self.game.match.winner
-        assert winner is not None
-        return self.t("winner", name=self.game.side_name(winner), scores=scores_text(self.game, self.lang))
+        return winner_text(self.game, self.lang)
 
     def finished(self) -> None:
         """The match is over: it stays on screen with its result; saved to ``--save`` if given."""

@@ -10,13 +10,14 @@ from ..core import IllegalMove, Played
 from ..i18n import refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
+    PERSIAN_LAYOUT,
     LocalGame,
     breakdown_lines,
     describe,
     others_line,
-    scores_text,
     side_lines,
     status_line,
+    winner_text,
 )
 
 
@@ -45,7 +46,16 @@ class PlainGame:
         return text(key, self.lang, **values)
 
     def run(self) -> bool:
-        """Play to the end of the match; False if input ended or the player quit first."""
+        """Play to the end of the match; False if input ended or the player quit first. Ctrl-C
+        leaves as ``q`` does (saving to ``--save``), then stops the command."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            self.say()
+            self.save_on_leaving()
+            raise
+
+    def _play(self) -> bool:
         game = self.game
         announced = None
         while not game.over:
@@ -62,9 +72,7 @@ class PlainGame:
                 if fault:
                     self.say(self.t("bot_fault", bot=game.name(played.seat), reason=refusal(fault, self.lang)))
             self.report(played)
-        winner = game.match.winner
-        assert winner is not None
-        self.say(self.t("winner", name=game.side_name(winner), scores=scores_text(game, self.lang)))
+        self.say(winner_text(game, self.lang))
         self.keep_finished()
         return True
 
@@ -113,6 +121,7 @@ class PlainGame:
                 self.say(answer)  # a transcript reads as if typed
             if not answer:
                 continue
+            answer = PERSIAN_LAYOUT.get(answer, answer)  # typed on a Persian keyboard layout
             if answer.lower() in ("q", "quit"):
                 self.say(self.t("quit"))
                 self.save_on_leaving()

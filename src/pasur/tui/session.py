@@ -15,9 +15,13 @@ from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, fro
 from ..core.cards import format_cards, mask_of
 from ..core.errors import RecordError
 from ..core.record import load_json
-from ..core.scoring import club_count
+from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
 from ..i18n import bot_name, number_text, text
+
+#: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
+#: Persian character → the key it stands for.
+PERSIAN_LAYOUT = {"ا": "h", "پ": "m", "س": "s", "ف": "t", "ض": "q", "؟": "?"}
 
 #: What a saved game keeps beside the record, under this key.
 SAVE_KEY = "pasur_play"
@@ -215,6 +219,16 @@ def scores_text(game: LocalGame, lang: str = "en") -> str:
     return " - ".join(number_text(score, lang) for score in game.match.scores)
 
 
+def winner_text(game: LocalGame, lang: str = "en") -> str:
+    """The finished match's result, the winner's score first: "Winner: Shirin (grandmaster), 65 - 55"."""
+    winner = game.match.winner
+    assert winner is not None
+    scores = game.match.scores
+    order = [winner, *(side for side in range(len(scores)) if side != winner)]
+    result = " - ".join(number_text(scores[side], lang) for side in order)
+    return text("winner", lang, name=game.side_name(winner), scores=result)
+
+
 def status_line(game: LocalGame, view: SeatView, lang: str = "en") -> str:
     """Round, deal, pack and target in one line."""
     rules = game.rules
@@ -229,9 +243,12 @@ def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
     lines = []
     for side in range(game.rules.sides):
         clubs = club_count(mask_of(view.captured[side]))
+        banked = game.match.scores[side]
+        # past the Sur cut-off a side's Surs no longer score (docs/RULES.md)
+        cut = "" if sur_counts(game.rules, banked, last_deal=False) else f", {text('sur_cut', lang)}"
         lines.append(
-            f"{game.side_name(side)} {number_text(game.match.scores[side], lang)}"
-            f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)})"
+            f"{game.side_name(side)} {number_text(banked, lang)}"
+            f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)}{cut})"
         )
     return lines
 
