@@ -305,9 +305,9 @@ async def test_a_mouse_click_on_a_card_plays_it():
         await settle(app, pilot)
         strip = app.query_one("#hand")
         last = len(game.view(0).hand) - 1
-        start, _ = strip.spans[last]
+        row, start, _ = strip.spans[last]
         card = game.view(0).hand[last]
-        await pilot.click("#hand", offset=(start + 1, 0))
+        await pilot.click("#hand", offset=(start + 1, row))
         await pilot.pause()
         if app.choosing:
             await pilot.press("enter")
@@ -567,3 +567,24 @@ async def test_full_screen_takes_the_keys_of_a_persian_keyboard_layout(tmp_path)
         await pilot.press("۱")
         await settle(app, pilot)
         assert game.log and game.log[0].seat == 0
+
+
+async def test_no_table_card_is_cut_off_on_a_narrow_screen():
+    from pasur.core.cards import mask_of
+
+    game = versus(target=200)
+    round_ = game.match.round
+    held = round_.hands[0] | round_.hands[1]
+    spare = [card for card in CARDS if not held >> int(card) & 1][:12]
+    round_.table = mask_of(spare)  # a crowded table: twelve cards
+    for columns in (60, 80, 120):
+        app = PasurApp(game, fast=True)
+        async with app.run_test(size=(columns, 30)) as pilot:
+            await settle(app, pilot)
+            strip = app.query_one("#table")
+            inner = strip.content_size.width
+            assert all(line.cell_len <= inner + 1 for line in strip.lines)  # the last space may hang over
+            assert len(strip.spans) == 12 and strip.size.height == len(strip.lines)
+            assert (len(strip.lines) > 1) == (columns == 60)
+            shown = "\n".join(line.plain for line in strip.lines)
+            assert all(card.symbol() in shown for card in spare)

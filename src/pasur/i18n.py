@@ -79,7 +79,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "player": ("Player {number}", "بازیکن {number}"),
     "surs": ("Surs {count}", "سور {count}"),
     "clubs": ("clubs {count}", "خاج {count}"),
-    "sur_cut": ("past the Sur cut-off: Surs no longer score", "از سقف سور گذشته: سورها دیگر امتیاز ندارند"),
+    "sur_cut": ("past the Sur cut-off", "از سقف سور گذشته"),
     "lays_down": ("{name}: {card} to the table", "{name}: {card} روی زمین"),
     "takes": ("{name}: {card} takes {take}", "{name}: {card} برمی‌دارد {take}"),
     "takes_sur": ("{name}: {card} takes {take} — Sur!", "{name}: {card} برمی‌دارد {take} — سور!"),

@@ -48,7 +48,8 @@ def card_text(card: Card, selected: bool = False, taken: bool = False) -> Text:
 
 
 class CardStrip(Static):
-    """A row of cards; a click on one posts :class:`CardStrip.Clicked` with its index."""
+    """A row of cards, wrapped onto more lines where the screen is too narrow for them all (none is
+    ever cut off); a click on one posts :class:`CardStrip.Clicked` with its index."""
 
     class Clicked(Message):
         def __init__(self, strip: CardStrip, index: int) -> None:
@@ -62,26 +63,43 @@ class CardStrip(Static):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.spans: list[tuple[int, int]] = []
+        #: Where each card is drawn: its line, and its first and last cell + 1.
+        self.spans: list[tuple[int, int, int]] = []
+        self.lines: list[Text] = []
+        self._shown: tuple[str, list[Text], bool, str] = ("", [], False, "")
 
     def show(self, label: str, cards: list[Text], numbered: bool = False, empty: str = "") -> None:
         """Draw ``label: card card …``, numbering the cards from 1 when ``numbered``."""
-        line = Text(f"{label}: ", style="dim")
+        self._shown = (label, cards, numbered, empty)
+        self._draw()
+
+    def on_resize(self, _: events.Resize) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        label, cards, numbered, empty = self._shown
+        width = self.content_size.width or 1 << 16  # before the first layout: one line
+        lines = [Text.assemble((f"{label}: ", "dim"))]  # the label dim, not the cards after it
+        indent = lines[0].cell_len
         self.spans = []
         for index, card in enumerate(cards):
-            if numbered:
-                line.append(f"{index + 1}", style="dim")
+            number = f"{index + 1}" if numbered else ""
+            if lines[-1].cell_len + len(number) + card.cell_len > width and lines[-1].cell_len > indent:
+                lines.append(Text(" " * indent))
+            line = lines[-1]
+            line.append(number, style="dim")
             start = line.cell_len
             line.append_text(card)
-            self.spans.append((start, line.cell_len))
+            self.spans.append((len(lines) - 1, start, line.cell_len))
             line.append(" ")
         if not cards:
-            line.append(empty, style="dim")
-        self.update(line)
+            lines[0].append(empty, style="dim")
+        self.lines = lines
+        self.update(Text("\n").join(lines))
 
     def on_click(self, event: events.Click) -> None:
-        for index, (start, end) in enumerate(self.spans):
-            if start <= event.x < end:
+        for index, (row, start, end) in enumerate(self.spans):
+            if row == event.y and start <= event.x < end:
                 self.post_message(self.Clicked(self, index))
 
 
@@ -161,8 +179,9 @@ class PasurApp(App[None]):
     Screen { layout: vertical; }
     #status { background: $panel; color: $text; padding: 0 1; }
     #scores, #others, #turn { padding: 0 1; }
-    #table-row { height: 3; border: round $primary; padding: 0 1; }
-    #hand-row { height: 3; border: round $accent; padding: 0 1; }
+    #table-row { height: auto; border: round $primary; padding: 0 1; }
+    #hand-row { height: auto; border: round $accent; padding: 0 1; }
+    CardStrip { height: auto; }
     #choices { height: auto; max-height: 7; display: none; }
     #choices.open { display: block; }
     #move-input { display: none; }
