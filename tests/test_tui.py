@@ -288,8 +288,9 @@ async def test_replay_viewer_steps_through_a_record():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("right", "right", "right")
         assert app.index == 3
-        assert steps.step(3).move is not None
-        assert steps.step(3).move.text(symbols=True) in str(app.query_one("#position").render())
+        played = steps.step(3).played
+        assert played is not None
+        assert played.move.card.symbol() in str(app.query_one("#position").render())
         await pilot.press("left")
         assert app.index == 2
         await pilot.press("end")
@@ -588,3 +589,26 @@ async def test_no_table_card_is_cut_off_on_a_narrow_screen():
             assert (len(strip.lines) > 1) == (columns == 60)
             shown = "\n".join(line.plain for line in strip.lines)
             assert all(card.symbol() in shown for card in spare)
+
+
+def test_the_replay_marks_surs_the_last_sweep_and_the_result():
+    from pasur.tui.replay import describe_step
+
+    match = Match(Rules(target=5), seed=3)
+    while not match.over:
+        match.play(match.legal_moves()[0])
+    steps = RecordSteps(match)
+    names = ["Ava", "Bo"]
+    shown = [describe_step(steps.step(index), names) for index in range(len(steps))]
+    surs = [index for index in range(len(steps)) if (played := steps.step(index).played) and played.sur]
+    sweeps = [index for index in range(len(steps)) if (played := steps.step(index).played) and played.swept]
+    assert surs and sweeps, "the seed's match has a Sur and a sweep"
+    assert all(any("Sur!" in line for line in shown[index]) for index in surs)
+    assert all(any("captured last" in line or "last capture" in line for line in shown[index]) for index in sweeps)
+    winner = match.winner
+    assert winner is not None
+    result = f"{match.scores[winner]} - {match.scores[1 - winner]}"
+    assert any(line.startswith("Winner:") and result in line for line in shown[-1])
+    assert not any(line.startswith("Winner:") for lines in shown[:-1] for line in lines)
+    fa = describe_step(steps.step(surs[0]), names, "fa")
+    assert any("سور!" in line for line in fa)

@@ -12,10 +12,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from ..bots.analysis import MoveJudgement, judgement_line
-from ..core import Match, Move, Round
+from ..core import Match, Played, Round
 from ..core.cards import format_cards
-from ..core.record import positions
 from ..i18n import text
+from .session import played_text, result_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +23,15 @@ class Step:
     """The position after some moves of one round."""
 
     round: Round
-    move: Move | None
+    #: What the move just played did (None before a round's first move).
+    played: Played | None
     #: Moves played so far in the record, and in all.
     index: int
     count: int
     #: The judgement of the move just played, when the record was analyzed.
     judgement: MoveJudgement | None = None
+    #: At the match's last position: the final scores and the winning side.
+    result: tuple[tuple[int, ...], int] | None = None
 
 
 class RecordSteps:
@@ -36,16 +39,24 @@ class RecordSteps:
     judgement of each move played when ``judgements`` has one (by round and move number)."""
 
     def __init__(self, match: Match, judgements: Mapping[tuple[int, int], MoveJudgement] | None = None) -> None:
-        self.positions = [(game.copy(), move) for game, move in positions(match)]
+        self.positions: list[tuple[Round, Played | None]] = []
+        for recorded in match.rounds:
+            game = Round(match.rules, recorded.deck, recorded.number, recorded.banked)
+            self.positions.append((game.copy(), None))
+            for code in recorded.history:
+                played = game.play(code)
+                self.positions.append((game.copy(), played))
         self.judgements = judgements or {}
+        self.result = (tuple(match.scores), match.winner) if match.over and match.winner is not None else None
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def step(self, index: int) -> Step:
-        game, move = self.positions[index]
-        judged = self.judgements.get((game.number, len(game.history))) if move is not None else None
-        return Step(game, move, index, len(self) - 1, judged)
+        game, played = self.positions[index]
+        judged = self.judgements.get((game.number, len(game.history))) if played is not None else None
+        last = index == len(self) - 1
+        return Step(game, played, index, len(self) - 1, judged, self.result if last else None)
 
 
 def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
@@ -61,9 +72,9 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         f"{text('pack', lang, count=game.pack)} · {text('replay_position', lang, index=step.index, count=step.count)}",
         f"{text('scores', lang)}: " + " · ".join(f"{sides[side]} {score}" for side, score in enumerate(game.banked)),
     ]
-    if step.move is not None:
-        seat = (game.first + len(game.history) - 1) % rules.players
-        lines.append(f"{names[seat]}: {step.move.text(symbols=True)}")
+    if step.played is not None:
+        played = step.played
+        lines.append(played_text(played, names[played.seat], sides.__getitem__, lang))
         if step.judgement is not None:
             lines.append("  " + judgement_line(step.judgement, lang))
     lines.append(f"{text('table', lang)}: {format_cards(game.table, symbols=True) or text('table_empty', lang)}")
@@ -72,6 +83,9 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         lines.append(f"{marker} {names[seat]}: {format_cards(game.hands[seat], symbols=True)}")
     if game.over:
         lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
+    if step.result is not None:
+        scores, winner = step.result
+        lines.append(result_text(scores, winner, sides.__getitem__, lang))
     return lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -223,10 +223,14 @@ def winner_text(game: LocalGame, lang: str = "en") -> str:
     """The finished match's result, the winner's score first: "Winner: Shirin (grandmaster), 65 - 55"."""
     winner = game.match.winner
     assert winner is not None
-    scores = game.match.scores
+    return result_text(game.match.scores, winner, game.side_name, lang)
+
+
+def result_text(scores: Sequence[int], winner: int, side_name: Callable[[int], str], lang: str = "en") -> str:
+    """A match's result: the winner's name, and the scores with the winner's first."""
     order = [winner, *(side for side in range(len(scores)) if side != winner)]
     result = " - ".join(number_text(scores[side], lang) for side in order)
-    return text("winner", lang, name=game.side_name(winner), scores=result)
+    return text("winner", lang, name=side_name(winner), scores=result)
 
 
 def status_line(game: LocalGame, view: SeatView, lang: str = "en") -> str:
@@ -264,7 +268,11 @@ def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | N
 
 def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
     """A played move in words, with the Sur and the end-of-round sweep."""
-    name = game.name(played.seat)
+    return played_text(played, game.name(played.seat), game.side_name, lang)
+
+
+def played_text(played: Played, name: str, side_name: Callable[[int], str], lang: str = "en") -> str:
+    """A move ``name`` played, in words: what it took, a Sur, and the sweep at the round's end."""
     card = played.move.card.symbol()
     if not played.move.take:
         line = text("lays_down", lang, name=name, card=card)
@@ -272,7 +280,7 @@ def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
         take = format_cards(played.move.take_mask, symbols=True)
         line = text("takes_sur" if played.sur else "takes", lang, name=name, card=card, take=take)
     if played.swept and played.sweeper is not None:
-        taker = game.side_name(played.sweeper)
+        taker = side_name(played.sweeper)
         line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept, symbols=True))
     return line
 
