@@ -612,3 +612,19 @@ def test_the_replay_marks_surs_the_last_sweep_and_the_result():
     assert not any(line.startswith("Winner:") for lines in shown[:-1] for line in lines)
     fa = describe_step(steps.step(surs[0]), names, "fa")
     assert any("سور!" in line for line in fa)
+
+
+async def test_the_round_over_dialog_shows_the_rounds_last_plays():
+    from pasur.tui.session import describe
+
+    game = versus(target=200)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        for _ in range(200):
+            await settle(app, pilot)
+            if isinstance(app.screen, MessageScreen):
+                break
+            await pilot.press("1")
+        assert isinstance(app.screen, MessageScreen) and game.log[-1].round_over
+        body = str(app.screen.query_one("#message-body").render())
+        assert "is over" in body and describe(game, game.log[-1]) in body and describe(game, game.log[-2]) in body

@@ -326,7 +326,15 @@ class PasurApp(App[None]):
             self.advance()
             return
         self.busy = True
-        body = [self.t("round_over", number=played.round), "", *breakdown_lines(self.game, played, self.lang)]
+        # the round's last plays first (the dialog covers the table), then its breakdown
+        last_plays = [describe(self.game, one, self.lang) for one in self.game.log[-self.game.rules.players :]]
+        body = [
+            self.t("round_over", number=played.round),
+            "",
+            *last_plays,
+            "",
+            *breakdown_lines(self.game, played, self.lang),
+        ]
         if self.game.over:
             body += ["", self.winner_line()]
         body += ["", self.t("continue")]
