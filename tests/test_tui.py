@@ -628,3 +628,32 @@ async def test_the_round_over_dialog_shows_the_rounds_last_plays():
         assert isinstance(app.screen, MessageScreen) and game.log[-1].round_over
         body = str(app.screen.query_one("#message-body").render())
         assert "is over" in body and describe(game, game.log[-1]) in body and describe(game, game.log[-2]) in body
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour.lstrip("#")[index : index + 2], 16) / 255 for index in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_red_suits_meet_4_5_to_1_in_both_themes():
+    from pasur.tui.app import RED_SUITS
+
+    game = versus(target=200)
+    for theme in ("dark", "light"):
+        app = PasurApp(game, fast=True, theme_name=theme)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            red = RED_SUITS[app.theme]
+            strips = [app.query_one("#table"), app.query_one("#hand")]
+            styles = {str(span.style) for strip in strips for line in strip.lines for span in line.spans}
+            assert any(red in style for style in styles)  # this deal shows red cards, in the theme's red
+            colours = app.get_css_variables()
+            for background in ("background", "surface", "panel"):
+                assert contrast(red, colours[background]) >= 4.5, (theme, background)

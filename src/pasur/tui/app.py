@@ -36,10 +36,15 @@ BOT_PAUSE = 0.9
 LOG_LINES = 5
 
 
-def card_text(card: Card, selected: bool = False, taken: bool = False) -> Text:
-    """A card in its suit's colour: red for ♦ ♥; reversed when selected, underlined when it
+#: The red suits' colour in each theme: at least 4.5:1 against its backgrounds (WCAG AA), where the
+#: terminal's plain red (#f4005f) is 3.6:1 on the dark panels and 3.2:1 on the light background.
+RED_SUITS = {"textual-dark": "#ff6b81", "textual-light": "#a00030"}
+
+
+def card_text(card: Card, red: str = RED_SUITS["textual-dark"], selected: bool = False, taken: bool = False) -> Text:
+    """A card in its suit's colour (``red`` for ♦ ♥); reversed when selected, underlined when it
     would be taken."""
-    style = "bold red" if card.suit in (1, 2) else "bold"
+    style = f"bold {red}" if card.suit in (1, 2) else "bold"
     if selected:
         style += " reverse"
     if taken:
@@ -255,7 +260,8 @@ class PasurApp(App[None]):
         self.query_one("#status", Static).update(f"{self.t('title')} · {status_line(game, view, self.lang)}")
         self.query_one("#scores", Static).update(" · ".join(side_lines(game, view, self.lang)))
         self.query_one("#others", Static).update(others_line(game, view, self.lang, self.viewer))
-        table = [card_text(card, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
+        red = RED_SUITS.get(self.theme, RED_SUITS["textual-dark"])
+        table = [card_text(card, red, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
         self.query_one("#table", CardStrip).show(self.t("table"), table, empty=self.t("table_empty"))
         turn = "" if game.over else self.t("turn", name=game.name(game.turn))
         self.query_one("#turn", Static).update(turn)
@@ -265,7 +271,7 @@ class PasurApp(App[None]):
         else:
             self.selected = min(self.selected, max(len(view.hand) - 1, 0))
             mine = self.game.turn == self.viewer and not game.over
-            cards = [card_text(card, selected=mine and i == self.selected) for i, card in enumerate(view.hand)]
+            cards = [card_text(card, red, selected=mine and i == self.selected) for i, card in enumerate(view.hand)]
             hand.show(self.t("hand_of", name=game.name(self.viewer)), cards, numbered=True)
         log = [describe(game, played, self.lang) for played in game.log[-LOG_LINES:]]
         self.query_one("#log", Static).update("\n".join(log))
@@ -488,6 +494,7 @@ class PasurApp(App[None]):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.refresh_table()  # the red suits take the theme's red
 
     async def action_quit(self) -> None:
         """Leave: at once when the match is over, else after the person says so (an unfinished
