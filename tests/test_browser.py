@@ -348,6 +348,18 @@ def test_the_page_in_persian_is_right_to_left(server, browser):
     assert page.inner_text("#table-error") == "چنین میزی وجود ندارد"
 
 
+def test_one_card_is_said_in_the_singular(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    assert page.evaluate("[t('cards_left', {n: 1}), t('cards_left', {n: 2}), t('cards_left', {n: 0})]") == [
+        "1 card",
+        "2 cards",
+        "0 cards",
+    ]
+    page.click("#lang")
+    assert page.evaluate("t('cards_left', {n: 1})") == "۱ کارت"
+
+
 def test_names_show_as_text_never_as_html(server, browser):
     """A name with markup is taken as ordinary text (the server refuses only control and
     text-direction characters) and the page shows it letter for letter, running none of it."""
@@ -549,6 +561,9 @@ def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, 
     watcher, _ = recorded_page(browser)
     watcher.goto(url)
     watcher.wait_for_selector("#chat-box:not([hidden])")
+    # a spectator's chat says so from the start, before any line arrives
+    watcher.wait_for_function("document.querySelector('#chat-title').textContent === \"Spectators' chat\"")
+    assert host.inner_text("#chat-title") == "Table chat (players)"
     host.fill("#chat-text", "<img src=x onerror=window.hacked=1>salaam")
     host.press("#chat-text", "Enter")
     guest.wait_for_function("document.querySelector('#chat-lines').innerText.includes('salaam')")

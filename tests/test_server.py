@@ -449,11 +449,30 @@ def test_a_player_may_ask_the_bots_to_play_faster_and_a_spectator_may_not(client
         assert answer(host) == {"type": "pace", "fast": True}
         spectator.send_json({"type": "pace", "fast": False})
         assert answer(spectator)["reason"] == "no_seat"
-        assert client.app.state.lobby.rooms[table["id"]].pacing.fast
+        assert client.app.state.lobby.rooms[table["id"]].settings.fast
         for hostile in ("banana", 7, None, [True], {"fast": True}):
             host.send_json({"type": "pace", "fast": hostile})
             assert answer(host)["reason"] == "not_understood", hostile
-        assert client.app.state.lobby.rooms[table["id"]].pacing.fast  # unchanged by any of them
+        assert client.app.state.lobby.rooms[table["id"]].settings.fast  # unchanged by any of them
+
+
+def test_no_bot_takes_the_name_of_a_person_at_the_table(client):
+    table = create(client, name="bahram", rules={"players": 3}, seats=["friend", "easy"])
+    client.post(f"/api/tables/{table['id']}/join", json={"name": "شیرین"})
+    seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+    bot = seats[2]["shown"]
+    assert not bot["en"].casefold().startswith(("bahram", "shirin")) and not bot["fa"].startswith(("بهرام", "شیرین"))
+    assert bot["en"] == "Laleh (easy)"
+
+
+def test_faster_bots_outlive_a_restart(database):
+    with TestClient(create_app(database, TEST_SETTINGS)) as first:
+        table = create(first)
+        with seated(first, table["id"], table["token"]) as host:
+            host.send_json({"type": "pace", "fast": True})
+            assert answer(host) == {"type": "pace", "fast": True}
+    with TestClient(create_app(database, TEST_SETTINGS)) as second, seated(second, table["id"]) as watcher:
+        assert next_state(watcher)["table"]["fast"] is True
 
 
 def test_a_player_asks_for_a_hint_on_their_turn_where_the_table_gives_hints(client):

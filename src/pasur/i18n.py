@@ -254,12 +254,16 @@ def refusal(error: Exception, lang: str = "en") -> str:
     return _fill(template, details)
 
 
+def bot_persona(index: int, lang: str = "en") -> str:
+    """The ``index``-th bot persona (from 0): "Shirin", "Bahram", "Laleh", then "Shirin 2"…"""
+    personas = BOT_PERSONAS[lang]
+    return personas[index % len(personas)] + ("" if index < len(personas) else f" {index // len(personas) + 1}")
+
+
 def bot_name(index: int, level: str, lang: str = "en") -> str:
     """The name of the ``index``-th bot at a table (from 0) playing ``level``: "Shirin (medium)"."""
-    personas = BOT_PERSONAS[lang]
-    name = personas[index % len(personas)] + ("" if index < len(personas) else f" {index // len(personas) + 1}")
     shown = PERSIAN_LEVELS.get(level, level) if lang == "fa" else level
-    return text("bot_name", lang, name=name, level=shown)
+    return text("bot_name", lang, name=bot_persona(index, lang), level=shown)
 
 
 def rules_help(lang: str = "en", keys: str = "keys_full_screen") -> str:

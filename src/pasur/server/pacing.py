@@ -1,5 +1,5 @@
 """What happens at a table without a person: a bot's move after its pause, the turn timer (the
-stand-in plays for an absent person), the end of the wait between rounds, and how fast bots play.
+stand-in plays for an absent person), the end of the wait between rounds, and how fast bots play (the table's ``fast`` setting).
 
 Only the process that owns the table (:mod:`.shared`) runs these. The bots think in the bot workers
 (:class:`.bots.BotPool`, with :func:`pasur.host.bot_turn`'s fault policy); a move they choose goes
@@ -30,8 +30,6 @@ class Pacing:
         self.room = room
         #: Loop time when the turn timer runs out (None: no timer running).
         self.deadline: float | None = None
-        #: Whether a player asked the bots to play faster.
-        self.fast = False
         self._task: asyncio.Task[None] | None = None
 
     def restart(self) -> None:
@@ -81,7 +79,7 @@ class Pacing:
                     self.deadline = loop.time() + timer
                 self._task = loop.create_task(self._end_wait(max(0.0, self.deadline - loop.time())))
         elif room.seats[seat].bot:
-            delay = (room.bots.delay if room.bots is not None else 0.0) / (FAST_PACE if self.fast else 1.0)
+            delay = (room.bots.delay if room.bots is not None else 0.0) / (FAST_PACE if room.settings.fast else 1.0)
             self._task = loop.create_task(self._bot_move(seat, room.seats[seat].bot or STAND_IN, delay))
         elif timer:
             if self.deadline is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..core.record import positions
-from ..i18n import LANGUAGES, bot_name
+from ..i18n import LANGUAGES, bot_name, bot_persona
 from . import messages
 from .seats import Seat, TableSettings, TableStatus
 
@@ -29,18 +29,23 @@ def table_json(
         ],
         "timer": settings.timer,
         "hints": settings.hints,
+        "fast": settings.fast,
         "you": seat,
     }
 
 
 def shown_names(seats: tuple[Seat, ...]) -> list[dict[str, str] | None]:
-    """Each seat's name in each language: a person's own, a bot's "Shirin (medium)"; None if open."""
+    """Each seat's name in each language: a person's own, a bot's "Shirin (medium)", never a persona
+    a person at the table is called (in either language); None if open."""
+    people = {seat.name.casefold() for seat in seats if seat.name and not seat.bot}
     names: list[dict[str, str] | None] = []
-    bots = 0
+    persona = 0
     for seat in seats:
         if seat.bot:
-            names.append({lang: bot_name(bots, seat.bot, lang) for lang in LANGUAGES})
-            bots += 1
+            while any(bot_persona(persona, lang).casefold() in people for lang in LANGUAGES):
+                persona += 1
+            names.append({lang: bot_name(persona, seat.bot, lang) for lang in LANGUAGES})
+            persona += 1
         else:
             names.append(None if seat.name is None else dict.fromkeys(LANGUAGES, seat.name))
     return names

@@ -3,7 +3,7 @@ database (:mod:`.shared`): what this copy tells them, and what it does with what
 
 A move another process stored comes with its notice when it is the next one here; otherwise (a
 notice was lost) the moves are read from the database. The table itself routes the other notices
-(ready, chat, pace) to whom they concern. Nothing here applies a move of its own: the
+(ready, chat) to whom they concern. Nothing here applies a move of its own: the
 moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`)."""
 
 from __future__ import annotations

@@ -83,6 +83,8 @@ class TableSettings:
     public: bool = False
     #: Whether its people may ask for a hint (from the strongest bot) on their turn.
     hints: bool = False
+    #: Whether a player asked the bots to play faster (kept with the table, so a restart keeps it).
+    fast: bool = False
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
@@ -102,6 +104,7 @@ class TableSettings:
             "fill_level": self.fill_level,
             "public": self.public,
             "hints": self.hints,
+            "fast": self.fast,
         }
 
     @classmethod
@@ -116,6 +119,7 @@ class TableSettings:
             fill_level=str(data.get("fill_level", STAND_IN)),
             public=data.get("public", False) is True,
             hints=data.get("hints", False) is True,
+            fast=data.get("fast", False) is True,
         )
 
     def listing(self, table_id: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
@@ -114,8 +114,6 @@ class TableRoom:
             await self.ready(seat if isinstance(seat, int) else None, tell=False)
         elif kind == "chat" and isinstance(notice.get("line"), dict):
             await self.chat.heard(ChatLine.read(notice["line"]))
-        elif kind == "pace":
-            self.pacing.fast = bool(notice.get("fast"))
 
     def offered(self, stored: StoredTable) -> TableSettings:
         """A stored copy of this table's settings, checked as :func:`offered` checks them."""
@@ -292,11 +290,14 @@ class TableRoom:
             raise TableError("it is not your turn", "not_your_turn", name=name)
 
     async def set_pace(self, seat: int | None, fast: bool) -> dict[str, Any]:
-        """A player asks the bots to play at the usual pace or faster."""
+        """A player asks the bots to play at the usual pace or faster: kept with the table's settings
+        (StorageUnavailable, and nothing changes, when the store does not answer)."""
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
-        self.pacing.fast = fast
-        self.tell("pace", fast=fast)
+        settings = replace(self.settings, fast=fast)
+        self._save(settings)
+        self.settings = settings
+        self.tell("table")
         return messages.pace(fast)
 
     async def changed(self) -> None:
@@ -322,7 +323,6 @@ class TableRoom:
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
         table = table_json(self.id, self.settings, self.status, self.audience.connected(), seat)
-        table["fast"] = self.pacing.fast
         state = state_json(self.match, seat, self.version, table, self.last, self.waiting)
         if self.match is not None:
             seconds_left = self.pacing.seconds_left()

@@ -18,7 +18,7 @@ const I18N = {
     match_score: "Match score", winner: "{name} wins the match, {scores}", spectating: "You are watching",
     connected: "connected", reconnecting: "reconnecting…", seconds_left: "{n} s left", to: "to {n}",
     laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
-    cards_left: "{n} cards", levels: "beginner,easy,medium,hard,master,grandmaster",
+    cards_left: "{n} cards", cards_left_one: "1 card", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
     table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
@@ -91,6 +91,7 @@ let deadline = null;
 let closedRound = null;      // the finished round whose breakdown was closed
 let spectators = 0;
 let chatLines = [];
+let seatHeld;                // this page's seat as the latest state says it (null: watching)
 let muted = new Set(JSON.parse(localStorage.getItem(`pasur-muted-${tableId}`) || "[]"));
 let replaySteps = null;
 let replayIndex = 0;
@@ -101,7 +102,9 @@ function persianDigits(text) {
 }
 
 function t(key, values = {}) {
-  let text = I18N[lang][key] ?? I18N.en[key] ?? key;
+  // a word that has a singular form takes it for one ("1 card"), in the languages that have one
+  const singular = values.n === 1 && I18N[lang][`${key}_one`] !== undefined ? `${key}_one` : key;
+  let text = I18N[lang][singular] ?? I18N.en[key] ?? key;
   for (const [name, value] of Object.entries(values)) {
     text = text.replaceAll(`{${name}}`, lang === "fa" && typeof value === "number" ? persianDigits(value) : value);
   }
@@ -277,6 +280,7 @@ function connect() {
 function receive(message) {
   if (message.type === "state") {
     version = message.version;
+    seatHeld = message.table.you;
     if (message.chat) { chatLines = message.chat; renderChat(); }
     if (message.table.status === "open" && sessionStorage.getItem(`pasur-start-${tableId}`)) {
       sessionStorage.removeItem(`pasur-start-${tableId}`);  // a quick game: no one else to wait for
@@ -719,7 +723,7 @@ function chatAuthor(line) {
 function renderChat() {
   const list = $("#chat-lines");
   if (!list) return;
-  const spectator = state ? state.table.you === null : false;
+  const spectator = seatHeld === null;  // known from the first state, before it is shown
   $("#chat-title").textContent = spectator ? t("chat_spectators") : t("chat_players");
   const off = $("#mute-chat").checked;
   list.hidden = off;
