@@ -1,5 +1,6 @@
 """What happens at a table without a person: a bot's move after its pause, the turn timer (the
-stand-in plays for an absent person), the end of the wait between rounds, and how fast bots play (the table's ``fast`` setting).
+stand-in plays for an absent person), the end of the wait between rounds, and how fast bots play
+(the table's ``fast`` setting).
 
 Only the process that owns the table (:mod:`.shared`) runs these. The bots think in the bot workers
 (:class:`.bots.BotPool`, with :func:`pasur.host.bot_turn`'s fault policy); a move they choose goes
