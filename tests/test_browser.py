@@ -404,6 +404,30 @@ def test_the_lobby_lists_a_public_table_live_and_another_browser_joins_it(server
     watcher.wait_for_selector("#no-tables:not([hidden])", timeout=15_000)  # no seat free: gone from the list
 
 
+def test_the_lobby_lists_a_public_match_under_way_and_a_click_watches_it(server, browser):
+    watcher, _ = recorded_page(browser)
+    watcher.goto(server.base + "/")
+    assert watcher.is_hidden("#live-tables")
+    host, _ = recorded_page(browser)
+    host.goto(server.base + "/")
+    host.fill("#create-form input[name=name]", "<b>Ava</b>")
+    host.check("#create-form input[name=public]")
+    host.click("#create")
+    host.wait_for_url("**/t/**")
+    host.click("#start")
+    host.wait_for_selector("#board:not([hidden])")
+    watcher.wait_for_selector("#live-list li", timeout=15_000)  # without a reload
+    entry = watcher.inner_text("#live-list li")
+    assert "<b>Ava</b>" in entry and "Shirin (medium)" in entry and "round 1" in entry
+    snap(watcher, "lobby-live")
+    watcher.click("#live-list li a")
+    watcher.wait_for_selector("#board:not([hidden])")
+    assert watcher.evaluate("state.table.you") is None  # a spectator
+    assert watcher.inner_text("#chat-title") == "Spectators' chat"
+    host.context.close()
+    watcher.context.close()
+
+
 def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, tmp_path):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")

@@ -312,6 +312,31 @@ def test_the_lobby_lists_public_tables_waiting_for_people_and_nothing_else(clien
     assert client.get("/api/tables").json()["tables"] == []  # its last seat is taken
 
 
+def test_the_lobby_lists_public_matches_under_way_to_watch(client):
+    def start_match(**body: Any) -> dict[str, Any]:
+        table = create(client, **body)
+        with seated(client, table["id"], table["token"]) as socket:
+            start(socket)
+        return table
+
+    private = start_match(seats=["easy"])
+    first = start_match(seats=["easy"], public=True, rules={"target": 30})
+    waiting = create(client, seats=["friend"], public=True)  # not under way: it is an open table
+    second = start_match(seats=["medium", "hard"], public=True, rules={"players": 3})
+    live = client.get("/api/live").json()
+    assert [table["id"] for table in live["tables"]] == [second["id"], first["id"]] and live["next"] is None
+    assert private["id"] not in str(live) and waiting["id"] not in str(live)
+    entry = live["tables"][1]
+    assert entry["scores"] == [0, 0] and entry["round"] == 1 and entry["target"] == 30 and entry["players"] == 2
+    assert entry["seats"][0] == {"en": "Ava", "fa": "Ava"} and entry["seats"][1]["en"] == "Shirin (easy)"
+    page = client.get("/api/live", params={"limit": 1}).json()
+    assert [table["id"] for table in page["tables"]] == [second["id"]]
+    following = client.get("/api/live", params={"cursor": page["next"]}).json()
+    assert [table["id"] for table in following["tables"]] == [first["id"]]
+    assert client.get("/api/live", params={"cursor": "1.<script>"}).json()["reason"] == "bad_cursor"
+    assert client.get("/api/live", params={"limit": 51}).status_code == 422
+
+
 def test_the_lobby_comes_in_pages_and_refuses_a_cursor_it_did_not_give(client):
     made = [create(client, seats=["friend"], public=True)["id"] for _ in range(5)]
     seen: list[str] = []

@@ -203,6 +203,15 @@ def create_app(
         tables, following = lobby.open_tables(cursor, limit)
         return {"tables": tables, "next": following}
 
+    @app.get("/api/live")
+    async def live_tables(
+        cursor: Annotated[str | None, Query(max_length=64)] = None,
+        limit: Annotated[int, Query(ge=1, le=LISTED_TABLES)] = LISTED_TABLES,
+    ) -> dict[str, Any]:
+        """The public matches under way, to watch, newest first, a page at a time."""
+        tables, following = lobby.live_tables(cursor, limit)
+        return {"tables": tables, "next": following}
+
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
         table: dict[str, Any] = lobby.get(table_id).projection(None)["table"]

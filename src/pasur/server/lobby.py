@@ -9,6 +9,7 @@ import random
 import re
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..core import Rules
 from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
+from .projection import shown_names
 from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
@@ -31,6 +33,20 @@ CLOCK_MARGIN = timedelta(minutes=5)
 LISTED_TABLES = 20
 #: What a table id looks like (``secrets.token_urlsafe(6)``).
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def _live_listing(room: TableRoom) -> dict[str, Any]:
+    """What the lobby shows of a match under way."""
+    assert room.match is not None
+    return {
+        "id": room.id,
+        "players": room.rules.players,
+        "seats": shown_names(room.seats),
+        "scores": list(room.match.scores),
+        "round": len(room.match.rounds),
+        "target": room.rules.target,
+        "watching": room.audience.spectators(),
+    }
 
 
 def _cursor_key(cursor: str) -> tuple[int, str]:
@@ -153,21 +169,39 @@ class Lobby:
         """The public tables waiting for people, newest first, at most ``limit`` after ``cursor``
         (the ``next`` of the page before); and the cursor of the next page, None at the end.
         TableError for a cursor this server did not give."""
+        page, following = self._page(
+            lambda room: room.status is TableStatus.OPEN and any(seat.open for seat in room.seats), cursor, limit
+        )
+        return [room.settings.listing(room.id) for room in page], following
+
+    def live_tables(
+        self, cursor: str | None = None, limit: int = LISTED_TABLES
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The public matches under way, to watch, newest first, a page at a time as
+        :meth:`open_tables` gives them: who plays (each seat's shown names), the match score and
+        the round."""
+        page, following = self._page(lambda room: room.status is TableStatus.PLAYING, cursor, limit)
+        return [_live_listing(room) for room in page], following
+
+    def _page(
+        self, listed: Callable[[TableRoom], bool], cursor: str | None, limit: int
+    ) -> tuple[list[TableRoom], str | None]:
+        """The public tables for which ``listed`` holds, newest first, at most ``limit`` after
+        ``cursor``, and the cursor of the next page (None at the end)."""
         after = _cursor_key(cursor) if cursor else None
-        waiting = sorted(
+        keys = sorted(
             (
                 (room.created, table_id)
                 for table_id, room in self.rooms.items()
-                if room.settings.public and room.status is TableStatus.OPEN and any(seat.open for seat in room.seats)
+                if room.settings.public and listed(room)
             ),
             reverse=True,
         )
         if after is not None:
-            waiting = [key for key in waiting if key < after]
-        page = waiting[:limit]
-        tables = [self.rooms[table_id].settings.listing(table_id) for _, table_id in page]
-        more = len(waiting) > limit
-        return tables, f"{page[-1][0]}.{page[-1][1]}" if more else None
+            keys = [key for key in keys if key < after]
+        page = keys[:limit]
+        following = f"{page[-1][0]}.{page[-1][1]}" if len(keys) > limit else None
+        return [self.rooms[table_id] for _, table_id in page], following
 
     def create(
         self,

@@ -21,6 +21,7 @@ const I18N = {
     cards_left: "{n} cards", cards_left_one: "1 card", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
+    live_tables: "Games to watch", live_entry: "round {round} · {scores} · to {target}", watch: "Watch",
     table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
     player_name: "Player", seconds_opt: "{n} s", rules: "Rules", close: "Close", partner: "partner",
     waiting_continue: "Waiting for {names} to continue", swept: "What is left goes to {name}: {cards}",
@@ -52,6 +53,7 @@ const I18N = {
     cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
     open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
+    live_tables: "بازی‌هایی برای تماشا", live_entry: "دست {round} · {scores} · تا {target}", watch: "تماشا",
     table_entry: "{players} نفره · تا {target} · {free} جای خالی", bots_in: "ربات‌ها: {levels}", join_table: "نشستن",
     player_name: "بازیکن", seconds_opt: "{n} ثانیه", rules: "قوانین", close: "بستن", partner: "یار",
     waiting_continue: "در انتظار ادامهٔ {names}", swept: "باقی زمین به {name} می‌رسد: {cards}",
@@ -209,15 +211,36 @@ async function quickGame() {
 }
 
 let listedTables = [];
+let liveTables = [];
 
 async function refreshTables() {
-  const response = await fetch("/api/tables").catch(() => null);
-  if (!response || !response.ok) return;
-  listedTables = (await response.json()).tables;
+  const [open, live] = await Promise.all(["/api/tables", "/api/live"].map((url) => fetch(url).catch(() => null)));
+  if (open && open.ok) listedTables = (await open.json()).tables;
+  if (live && live.ok) liveTables = (await live.json()).tables;
   renderTables();
 }
 
+function renderLive() {
+  // The public matches under way: who plays, the score and the round, and a link to watch.
+  $("#live-tables").hidden = liveTables.length === 0;
+  $("#live-list").replaceChildren(...liveTables.map((table) => {
+    const item = document.createElement("li");
+    const names = document.createElement("strong");
+    names.textContent = table.seats.map((shown) => (shown ? shown[lang] || shown.en : "")).join(", ");  // text, never markup
+    const about = document.createElement("span");
+    const scores = table.scores.map((score) => persianIf(score)).join(" – ");
+    about.textContent = " · " + t("live_entry", { round: table.round, scores, target: table.target });
+    const watch = document.createElement("a");
+    watch.href = `/t/${encodeURIComponent(table.id)}`;
+    watch.className = "join-link";
+    watch.textContent = t("watch");
+    item.append(names, about, " ", watch);
+    return item;
+  }));
+}
+
 function renderTables() {
+  renderLive();
   const list = $("#table-list");
   list.replaceChildren();
   $("#no-tables").hidden = listedTables.length > 0;
