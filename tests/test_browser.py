@@ -162,7 +162,7 @@ def finished(page: Any) -> bool:
 def close_breakdown(page: Any) -> None:
     """Close the round's breakdown if it is up (a player's Continue deals the next round)."""
     if page.is_visible("#round-dialog[open]"):
-        page.click("#round-dialog button:visible")
+        page.locator("#round-dialog button:visible").first.click()  # Continue for a player, else Close
 
 
 def click_a_move(page: Any) -> bool:
@@ -522,7 +522,17 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     snap(page, f"round-end-{lang}")
     time.sleep(1.0)
     assert page.evaluate("version") == version  # the bot waits for the person
-    page.click("#round-continue")
+    # the breakdown counts what the points came from, and can be closed to look at the table first
+    counted = page.locator("#round-table tr.counted")
+    assert counted.count() == 3 and page.is_visible("#round-close")
+    sides = page.evaluate("state.rounds[0].sides")
+    assert sum(side["cards"] for side in sides) == 52 and sum(side["clubs"] for side in sides) == 13
+    if lang == "en":
+        page.click("#round-close")
+        assert not page.is_visible("#round-dialog") and page.is_visible("#deal-on")
+        page.click("#deal-on")
+    else:
+        page.click("#round-continue")
     page.wait_for_function(f"document.querySelector('#scorebar').innerText.includes({said['round_2']!r})")
     assert not page.is_visible("#round-dialog")
     waiting = [frame for frame in frames if frame.get("type") == "state" and frame.get("waiting")]

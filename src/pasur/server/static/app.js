@@ -9,6 +9,7 @@ const I18N = {
     target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
+    move_sent: "Your move is on its way…", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
     bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
     choose_take: "Tap the table cards to take, or choose:", lay_down: "lay it down", takes: "take {cards}",
@@ -41,6 +42,7 @@ const I18N = {
     target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
+    move_sent: "حرکت شما در راه است…", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
     bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
     choose_take: "کارت‌های زمین را برای برداشتن بزنید، یا انتخاب کنید:", lay_down: "زمین بگذار",
@@ -91,6 +93,7 @@ let picked = new Set();      // table cards tapped so far
 let seenTable = new Set();   // table cards already drawn (new ones animate)
 let deadline = null;
 let closedRound = null;      // the finished round whose breakdown was closed
+let dealtOnRound = null;     // the finished round after which this player said Continue
 let spectators = 0;
 let chatLines = [];
 let seatHeld;                // this page's seat as the latest state says it (null: watching)
@@ -611,11 +614,17 @@ function renderBoard() {
   if (state.waiting) {
     line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you") : seatName(seat))).join(", ") });
   } else {
-    line = view.over ? "" : mine ? t("your_turn") : t("waiting_for", { name: seatName(view.turn) });
+    // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
+    const yours = view.turn === you && you !== null;
+    line = view.over ? "" : mine ? t("your_turn") : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
   }
   if (you === null) line = `${t("spectating")} · ${line}`;
   if (deadline && !over) line += ` · ${t("seconds_left", { n: Math.max(0, Math.round((deadline - Date.now()) / 1000)) })}`;
   $("#status").textContent = line;
+  // between rounds, once the breakdown is closed to look at the table: Continue stays at hand
+  const last = state.rounds[state.rounds.length - 1];
+  $("#deal-on").hidden = !(state.waiting && state.waiting.includes(you) && last && closedRound === last.number
+    && dealtOnRound !== last.number);
   // the choices
   const choices = $("#choices");
   choices.innerHTML = "";
@@ -700,9 +709,13 @@ function pickTableCard(card) {
 }
 
 function breakdownTable(summary, scores) {
+  // the points, then what was counted for them: the cards and clubs taken and the Surs made
   const rows = ["points", "haft_khaj", "two_of_clubs", "ten_of_diamonds", "aces", "jacks", "sur_points"];
+  const counted = { cards_taken: "cards", clubs_taken: "clubs", surs_made: "surs" };
   const head = `<tr><th>${t("side")}</th>${summary.sides.map((_, side) => `<th>${escapeHtml(sideName(side))}</th>`).join("")}</tr>`;
-  const body = rows.map((row) => `<tr><td>${t(row)}</td>${summary.sides.map((side) => `<td>${persianIf(side[row])}</td>`).join("")}</tr>`).join("");
+  const line = (label, field, classes = "") => `<tr class="${classes}"><td>${t(label)}</td>${summary.sides.map((side) => `<td>${persianIf(side[field])}</td>`).join("")}</tr>`;
+  const body = rows.map((row) => line(row, row)).join("")
+    + Object.entries(counted).map(([label, field]) => line(label, field, "counted")).join("");
   const total = scores ? `<tr><td>${t("match_score")}</td>${scores.map((value) => `<td><b>${persianIf(value)}</b></td>`).join("")}</tr>` : "";
   return head + body + total;
 }
@@ -719,8 +732,7 @@ function renderRoundEnd() {
   $("#round-title").textContent = t("round_over", { n: last.number });
   $("#round-table").innerHTML = breakdownTable(last, state.scores);
   const mine = state.table.you !== null && state.waiting.includes(state.table.you);
-  $("#round-continue").hidden = !mine;
-  $("#round-close").hidden = mine;
+  $("#round-continue").hidden = !mine;  // Close is always there: to look at the finished table first
   if (!dialog.open) {
     dialog.showModal();
     (mine ? $("#round-continue") : $("#round-close")).focus();
@@ -948,11 +960,17 @@ $("#fast").addEventListener("change", (event) => {
   state.table.fast = event.target.checked;
   send({ type: "pace", fast: event.target.checked });
 });
-$("#round-continue").addEventListener("click", () => {
-  closedRound = state.rounds[state.rounds.length - 1].number;
+function dealOn() {
+  dealtOnRound = closedRound = state.rounds[state.rounds.length - 1].number;
+  $("#deal-on").hidden = true;
   send({ type: "continue" });
+}
+$("#round-continue").addEventListener("click", dealOn);
+$("#round-close").addEventListener("click", () => {
+  closedRound = state.rounds[state.rounds.length - 1].number;
+  render();  // the page's own Continue shows
 });
-$("#round-close").addEventListener("click", () => { closedRound = state.rounds[state.rounds.length - 1].number; });
+$("#deal-on").addEventListener("click", dealOn);
 $("#chat-form").addEventListener("submit", sendChat);
 $("#chat-phrase").addEventListener("change", sendPhrase);
 $("#mute-chat").addEventListener("change", renderChat);
