@@ -239,6 +239,13 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     assert not page.is_visible("#round-dialog") and not page.is_visible("#arena")
     page.click("#open-replay")
     page.wait_for_selector("#replay:not([hidden])")
+    # "next" lies the way the slider grows, and its arrow points there: leftwards right to left
+    ahead = page.evaluate(
+        "(() => { const at = (id) => document.querySelector(id).getBoundingClientRect().x;"
+        " return at('#replay-next') > at('#replay-prev'); })()"
+    )
+    mirrored = page.evaluate("getComputedStyle(document.querySelector('#replay-next')).transform") != "none"
+    assert (ahead, mirrored) == ((True, False) if lang == "en" else (False, True))
     page.click("#replay-next")
     assert said["move_1"] in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
     # the person's first move, judged by the server in the background: verdict, loss, best move
