@@ -367,6 +367,19 @@ def test_one_card_is_said_in_the_singular(server, browser):
     assert page.evaluate("t('cards_left', {n: 1})") == "۱ کارت"
 
 
+def test_a_person_who_is_not_here_is_said_to_be_away(server, browser):
+    page, _ = recorded_page(browser)
+    url = create_table(page, server.base, ["friend"])
+    joined = httpx.post(f"{server.base}/api/tables/{url.rsplit('/', 1)[-1]}/join", json={"name": "Bo"})
+    assert joined.status_code == 200  # Bo takes the seat and never connects
+    page.wait_for_function("state && state.table.seats[1].name === 'Bo'")
+    page.click("#start")
+    page.wait_for_selector(".seat[data-seat='1']")
+    assert "away" in page.inner_text(".seat[data-seat='1'] .seat-name")
+    assert "away" not in page.inner_text(".seat[data-seat='0'] .seat-name")
+    page.context.close()
+
+
 def test_names_show_as_text_never_as_html(server, browser):
     """A name with markup is taken as ordinary text (the server refuses only control and
     text-direction characters) and the page shows it letter for letter, running none of it."""
@@ -583,6 +596,11 @@ def test_four_seats_around_the_felt_on_a_desktop_and_a_phone(server, browser, la
             page.keyboard.press("Enter")  # the first choice has the focus
         page.wait_for_function(f"version >= {version + 4} && state.legal.length > 0", timeout=30_000)
         assert page.evaluate("document.getElementById('hand').contains(document.activeElement)")
+        # partners share one pile: shown once, at the side's first seat; the other seat says where it is
+        kept = "pile is with" if lang == "en" else "نزد"
+        facts = [page.inner_text(f".seat[data-seat='{seat}'] .seat-facts") for seat in range(4)]
+        assert kept not in facts[0] and kept not in facts[1] and names[0] in facts[2] and names[1] in facts[3]
+        assert page.locator(".seat[data-seat='2'] .pile > *").count() == 0
         page.click("#rules-link")
         page.wait_for_selector("#rules-dialog[open] #rules-body li")
         assert page.locator("#rules-body li").count() >= 6

@@ -9,7 +9,7 @@ const I18N = {
     target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
-    move_sent: "Your move is on its way…", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
+    move_sent: "Your move is on its way…", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
     bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
     choose_take: "Tap the table cards to take, or choose:", lay_down: "lay it down", takes: "take {cards}",
@@ -42,7 +42,7 @@ const I18N = {
     target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
-    move_sent: "حرکت شما در راه است…", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
+    move_sent: "حرکت شما در راه است…", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
     bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
     choose_take: "کارت‌های زمین را برای برداشتن بزنید، یا انتخاب کنید:", lay_down: "زمین بگذار",
@@ -538,6 +538,7 @@ function renderSeats() {
     const marks = [t("seat_short", { n: seat + 1 })];
     if (seat === you) marks.push(t("you"));
     else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
+    if (!place.bot && place.name && !place.connected) marks.push(t("away"));  // said in words, not a grey dot only
     const small = document.createElement("small");
     small.textContent = ` · ${marks.join(" · ")}`;
     name.append(small);
@@ -548,9 +549,13 @@ function renderSeats() {
       name.append(dot);
     }
     const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
+    // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
+    const keeper = partners ? side : seat;
     const facts = document.createElement("div");
     facts.className = "seat-facts";
-    facts.textContent = `${t("cards_left", { n: view.hands[seat] })} · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}`;
+    facts.textContent = keeper === seat
+      ? `${t("cards_left", { n: view.hands[seat] })} · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}`
+      : `${t("cards_left", { n: view.hands[seat] })} · ${t("team_pile", { name: seatName(keeper) })}`;
     const row = document.createElement("div");
     row.className = "seat-row";
     const backs = document.createElement("div");
@@ -559,7 +564,8 @@ function renderSeats() {
     const pile = document.createElement("div");
     pile.className = "pile";
     pile.title = persianIf(view.captured[side].length);
-    pile.innerHTML = view.captured[side].length ? backSvg() + `<span>${persianIf(view.captured[side].length)}</span>` : "";
+    pile.innerHTML = view.captured[side].length && keeper === seat
+      ? backSvg() + `<span>${persianIf(view.captured[side].length)}</span>` : "";
     row.append(backs, pile);
     box.append(name, facts, row);
     arena.append(box);
