@@ -518,6 +518,9 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
         raise AssertionError(f"no Sur announced; the page received {[frame.get('type') for frame in frames]}") from None
     snap(page, f"sur-{lang}")
     page.wait_for_function(f"document.querySelector('.seat[data-seat=\"0\"]').innerText.includes({said['surs_1']!r})")
+    # the move log marks the Sur (the 2♣, the round's first play)
+    page.wait_for_function("document.querySelector('#log li[value=\"1\"]')?.classList.contains('sur')")
+    assert said["sur"] in page.inner_text('#log li[value="1"]')
     page.wait_for_function("window.flights >= 2", timeout=15_000)  # the 2♣ flew, then the bot's card
     page.emulate_media(reduced_motion="reduce")  # the rest of the round without waiting for motion
     deadline = time.monotonic() + 120

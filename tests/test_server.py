@@ -490,6 +490,26 @@ def test_no_bot_takes_the_name_of_a_person_at_the_table(client):
     assert bot["en"] == "Laleh (easy)"
 
 
+def test_each_state_says_which_plays_of_its_round_were_surs(database):
+    settings = dataclasses.replace(TEST_SETTINGS, messages_per_second=10_000)  # a whole match, at once
+    with TestClient(create_app(database, settings)) as client:
+        table = create(client, rules={"target": 62})
+        frames: list[dict[str, Any]] = []
+        with seated(client, table["id"], table["token"]) as socket:
+            play_to_the_end(socket, frames, first=start(socket))
+        states = [frame for frame in frames if frame["type"] == "state" and frame.get("view")]
+        surs = [state for state in states if state["last"] and state["last"]["sur"]]
+        assert surs, "this match has a Sur"
+        for state in surs:
+            assert len(state["view"]["history"]) - 1 in state["sur_plays"]
+        for state in states:  # and no other play is called one
+            made = len(state["view"]["history"]) - 1
+            if state["last"] and not state["last"]["sur"]:
+                assert made not in state["sur_plays"]
+    with TestClient(create_app(database, settings)) as again, seated(again, table["id"]) as watcher:
+        assert next_state(watcher)["sur_plays"] == states[-1]["sur_plays"]  # read back from the moves
+
+
 def test_faster_bots_outlive_a_restart(database):
     with TestClient(create_app(database, TEST_SETTINGS)) as first:
         table = create(first)

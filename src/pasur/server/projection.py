@@ -58,10 +58,12 @@ def state_json(
     table: dict[str, Any],
     last: Played | None = None,
     waiting: frozenset[int] | None = None,
+    surs: dict[int, list[int]] | None = None,
 ) -> dict[str, Any]:
     """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
-    last move did (sent while its round is the one shown). Between rounds (``waiting``: the
-    players not yet ready) it shows the round that ended, not the next deal."""
+    last move did (sent while its round is the one shown); ``surs``, by round number, which of
+    its plays (from 0) made a Sur that counts, sent for the round shown (``sur_plays``). Between
+    rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal."""
     state = messages.state(version, table)
     if match is None:
         return state
@@ -70,6 +72,7 @@ def state_json(
     game = match.rounds[-2] if between else match.rounds[-1]
     state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
     state["last"] = played_json(last) if last is not None and last.round == game.number else None
+    state["sur_plays"] = list((surs or {}).get(game.number, ()))
     codes = game.legal_codes() if seat is not None and match.turn == seat and not between else []
     state["legal"] = [
         {"text": text, **Move.from_code(code).to_json()} for text, code in zip(short_texts(codes), codes, strict=True)

@@ -62,6 +62,8 @@ class TableRoom:
     waiting: frozenset[int] | None = None
     #: When the table was made here (``time.time_ns()``; 0 once restored): the lobby's order.
     created: int = 0
+    #: By round number, which of its plays (from 0) made a Sur that counts (the move log marks them).
+    surs: dict[int, list[int]] = field(default_factory=dict)
     #: Held while this copy of the table changes and whenever it waits on the store mid-change, so
     #: that nothing else (a move, a notice, the sweep) sees or changes the table half-way.
     changing: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -125,6 +127,7 @@ class TableRoom:
         assert self.match is not None
         for move in moves:
             self.last = self.match.play(move.move)
+            self._note_sur(self.last)
             self.version = move.version
             if move.client_id:
                 self._remember(move.seat, move.client_id, move.move)
@@ -132,6 +135,14 @@ class TableRoom:
             self.status = TableStatus.FINISHED
         elif moves:
             self.waiting = self.people() if self.last is not None and self.last.round_over else None
+
+    def _note_sur(self, played: Played) -> None:
+        """Keep which play of its round a Sur was (only the last two rounds can be shown)."""
+        if played.sur:
+            assert self.match is not None
+            self.surs.setdefault(played.round, []).append(len(self.match.rounds[played.round - 1].history) - 1)
+            for old in [number for number in self.surs if number < played.round - 1]:
+                del self.surs[old]
 
     def _remember(self, seat: int, client_id: str, text: str) -> None:
         self.client_ids[seat, client_id] = (self.version, text)
@@ -246,6 +257,7 @@ class TableRoom:
                 await self.replication.caught_up()  # another process stored this version first
                 raise
         self.last = self.match.play(code)
+        self._note_sur(self.last)
         self.version += 1
         if client_id:
             self._remember(seat, client_id, text)
@@ -323,7 +335,7 @@ class TableRoom:
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
         table = table_json(self.id, self.settings, self.status, self.audience.connected(), seat)
-        state = state_json(self.match, seat, self.version, table, self.last, self.waiting)
+        state = state_json(self.match, seat, self.version, table, self.last, self.waiting, self.surs)
         if self.match is not None:
             seconds_left = self.pacing.seconds_left()
             if seconds_left is not None:

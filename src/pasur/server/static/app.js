@@ -680,7 +680,11 @@ function playText(play) {
 function renderLog() {
   // This round's plays, the latest first.
   const plays = state.view.history;
-  $("#log").innerHTML = plays.map((play, index) => `<li value="${index + 1}">${playText(play)}</li>`).reverse().join("");
+  const surs = new Set(state.sur_plays || []);
+  $("#log").innerHTML = plays.map((play, index) => {
+    const sur = surs.has(index) ? ` <b class="sur-mark">${t("sur")}</b>` : "";
+    return `<li value="${index + 1}"${surs.has(index) ? ' class="sur"' : ""}>${playText(play)}${sur}</li>`;
+  }).reverse().join("");
 }
 
 function persianIf(value) {
