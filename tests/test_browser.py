@@ -380,6 +380,17 @@ def test_a_person_who_is_not_here_is_said_to_be_away(server, browser):
     page.context.close()
 
 
+def test_the_four_player_waiting_room_shows_the_teams(server, browser):
+    page, _ = recorded_page(browser)
+    create_table(page, server.base, ["friend", "easy", "friend"])
+    page.wait_for_selector("#seat-list li")
+    seats = page.locator("#seat-list li").all_inner_texts()
+    assert len(seats) == 4
+    assert seats[0].startswith("Seat 1: Ava (you) · side 1, with Shirin (easy)")
+    assert "side 2, with open seat" in seats[1] and "side 1, with Ava" in seats[2]
+    page.context.close()
+
+
 def test_names_show_as_text_never_as_html(server, browser):
     """A name with markup is taken as ordinary text (the server refuses only control and
     text-direction characters) and the page shows it letter for letter, running none of it."""

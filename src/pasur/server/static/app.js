@@ -9,7 +9,7 @@ const I18N = {
     target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
-    move_sent: "Your move is on its way…", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
+    move_sent: "Your move is on its way…", team_of: "side {n}, with {partner}", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
     bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
     choose_take: "Tap the table cards to take, or choose:", lay_down: "lay it down", takes: "take {cards}",
@@ -42,7 +42,7 @@ const I18N = {
     target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
-    move_sent: "حرکت شما در راه است…", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
+    move_sent: "حرکت شما در راه است…", team_of: "طرف {n}، با {partner}", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
     bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
     choose_take: "کارت‌های زمین را برای برداشتن بزنید، یا انتخاب کنید:", lay_down: "زمین بگذار",
@@ -498,10 +498,14 @@ function renderWaiting() {
   $("#invite").value = location.href;
   const list = $("#seat-list");
   list.innerHTML = "";
+  const rules = state.table.rules;
+  const partners = rules.players === 4 && rules.partnership;
   state.table.seats.forEach((place, seat) => {
     const item = document.createElement("li");
     const you = seat === state.table.you ? ` (${t("you")})` : "";
-    item.textContent = `${seatName(seat)}${you}${place.connected ? " ●" : ""}`;
+    // with partners, each seat says its side and its partner: the teams are seen before the start
+    const team = partners ? ` · ${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
+    item.textContent = `${t("seat", { n: seat + 1 })}: ${seatName(seat)}${you}${team}${place.connected ? " ●" : ""}`;
     list.append(item);
   });
   const free = state.table.seats.some((place) => place.open);
