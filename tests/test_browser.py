@@ -391,6 +391,38 @@ def test_the_four_player_waiting_room_shows_the_teams(server, browser):
     page.context.close()
 
 
+def test_the_page_is_installable_and_opens_without_the_server(server, browser, tmp_path):
+    """What an install prompt asks of a page (a manifest with a name, a start address, a
+    standalone display and 192 and 512 px icons; a service worker in control), at 390 px; then,
+    with the network gone, the page still opens and says the server cannot be reached."""
+    page, _ = recorded_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    href = page.get_attribute("link[rel=manifest]", "href")
+    manifest = httpx.get(server.base + href).json()
+    assert manifest["name"] == "Pasur" and manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"]: icon["src"] for icon in manifest["icons"]}
+    for size in ("192x192", "512x512"):
+        png = httpx.get(server.base + sizes[size]).content
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert f"{width}x{height}" == size
+    page.wait_for_function(
+        "navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready", timeout=15_000
+    )
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now under the service worker's control
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_function("document.querySelector('#lobby-error').textContent.includes('cannot be reached')")
+    snap(page, "offline-390")
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('#lobby-error').textContent === ''", timeout=15_000)
+    page.context.close()
+
+
 def test_names_show_as_text_never_as_html(server, browser):
     """A name with markup is taken as ordinary text (the server refuses only control and
     text-direction characters) and the page shows it letter for letter, running none of it."""

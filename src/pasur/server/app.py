@@ -168,6 +168,16 @@ def create_app(
     async def page(table_id: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        """The page's service worker, from the root so that it serves every page of the site."""
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        """What installing the page on a phone or a desktop needs: its name, colours and icons."""
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
     @app.get("/api/help")
     async def rules_help() -> dict[str, Any]:
         """The rules in brief, in every language of the page."""

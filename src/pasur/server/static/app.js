@@ -9,6 +9,7 @@ const I18N = {
     target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
+    unreachable: "The server cannot be reached right now: trying again…",
     move_sent: "Your move is on its way…", team_of: "side {n}, with {partner}", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
     bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
@@ -42,6 +43,7 @@ const I18N = {
     target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
+    unreachable: "اکنون به کارگزار دسترسی نیست: دوباره امتحان می‌شود…",
     move_sent: "حرکت شما در راه است…", team_of: "طرف {n}، با {partner}", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
     bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
@@ -218,6 +220,15 @@ let liveTables = [];
 
 async function refreshTables() {
   const [open, live] = await Promise.all(["/api/tables", "/api/live"].map((url) => fetch(url).catch(() => null)));
+  // the page can open without the server (its service worker keeps it): say so, and keep trying
+  const error = $("#lobby-error");
+  if (!open) {
+    error.textContent = t("unreachable");
+    error.dataset.unreachable = "1";
+  } else if (error.dataset.unreachable) {  // reached again: the word goes (a form's own error stays)
+    delete error.dataset.unreachable;
+    error.textContent = "";
+  }
   if (open && open.ok) listedTables = (await open.json()).tables;
   if (live && live.ok) liveTables = (await live.json()).tables;
   renderTables();
@@ -1001,3 +1012,5 @@ if (tableId) {
   setInterval(refreshTables, 4000);  // the lobby stays current while it is open
 }
 applyLanguage();
+// The service worker keeps the page's shell, so that it opens without the network (sw.js).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -1,0 +1,39 @@
+"use strict";
+// Pasur's service worker: keeps the page's shell (the page, its script, style and icons) so that
+// the page opens without the network and says so, instead of the browser's error page. The shell
+// is fetched from the network first, so an upgraded server's page is never hidden behind an old
+// copy; the copy kept is used only when the network fails. The API and the sockets are never kept.
+
+const SHELL = "pasur-shell-v1";
+const FILES = ["/", "/static/app.js", "/static/style.css", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(names.filter((name) => name !== SHELL).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  const page = request.mode === "navigate";  // "/" and every table's "/t/…" are the same page
+  if (!page && !FILES.includes(url.pathname)) return;
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(SHELL).then((cache) => cache.put(page ? "/" : request, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(page ? "/" : request).then((kept) => kept || Response.error())),
+  );
+});
