@@ -423,6 +423,48 @@ def test_the_page_is_installable_and_opens_without_the_server(server, browser, t
     page.context.close()
 
 
+def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
+    page, _ = recorded_page(browser, viewport={"width": 1280, "height": 900})
+    start_against_a_bot(page, server.base)
+    page.wait_for_function(READY)
+    hand = lambda: page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")  # noqa: E731
+    dealt = hand()
+    page.click("#settings-link")
+    page.select_option("#settings-form select[name=order]", "suit")
+    page.check("#settings-form input[name=fourColour]")
+    page.check("#settings-form input[name=large]")
+    snap(page, "settings")
+    page.click("#settings-close")
+    by_suit = hand()
+    suits, ranks = "CDHS", ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    assert sorted(by_suit) == sorted(dealt)
+    assert by_suit == sorted(dealt, key=lambda card: (suits.index(card[-1]), ranks.index(card[:-1])))
+    assert page.locator("#hand .card").first.bounding_box()["width"] == 90
+    snap(page, "large-four-colour")
+    club = page.locator("#hand .card[data-card$='C'] svg text, #table-cards .card[data-card$='C'] svg text")
+    if club.count():
+        assert club.first.get_attribute("fill") == "#16743a"  # clubs green in the four-colour deck
+    page.reload()  # kept in this browser
+    page.wait_for_function(READY)
+    page.wait_for_selector("#hand .card:visible")
+    assert hand() == by_suit and page.locator("#hand .card").first.bounding_box()["width"] == 90
+    # sound: on by default, heard once the person has touched the page (as browsers require)
+    assert page.evaluate("window.soundsPlayed || 0") == 0  # nothing yet: no gesture since the reload
+    play_until([page], lambda: page.evaluate(READY))
+    click_a_move(page)
+    page.wait_for_function("(window.soundsPlayed || 0) > 0", timeout=15_000)
+    assert page.evaluate("audio !== null")
+    page.click("#settings-link")  # and off
+    page.uncheck("#settings-form input[name=sound]")
+    page.click("#settings-close")
+    heard = page.evaluate("window.soundsPlayed")
+    play_until([page], lambda: page.evaluate(READY))
+    click_a_move(page)
+    page.wait_for_function(READY, timeout=30_000)
+    assert page.evaluate("window.soundsPlayed") == heard
+    page.context.close()
+
+
 def test_names_show_as_text_never_as_html(server, browser):
     """A name with markup is taken as ordinary text (the server refuses only control and
     text-direction characters) and the page shows it letter for letter, running none of it."""

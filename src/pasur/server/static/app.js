@@ -10,6 +10,8 @@ const I18N = {
     create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
     copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
     unreachable: "The server cannot be reached right now: trying again…",
+    settings: "Settings", sound: "Sounds", hand_order: "Hand order", order_dealt: "as dealt", order_suit: "by suit",
+    order_rank: "by rank", four_colour: "Four-colour deck", large_cards: "Large cards",
     move_sent: "Your move is on its way…", team_of: "side {n}, with {partner}", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
     bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
@@ -44,6 +46,8 @@ const I18N = {
     create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
     copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
     unreachable: "اکنون به کارگزار دسترسی نیست: دوباره امتحان می‌شود…",
+    settings: "تنظیمات", sound: "صداها", hand_order: "ترتیب دست", order_dealt: "به ترتیب پخش", order_suit: "بر پایهٔ خال",
+    order_rank: "بر پایهٔ ارزش", four_colour: "دستهٔ چهاررنگ", large_cards: "کارت‌های بزرگ",
     move_sent: "حرکت شما در راه است…", team_of: "طرف {n}، با {partner}", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
     bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
@@ -99,6 +103,7 @@ let dealtOnRound = null;     // the finished round after which this player said 
 let spectators = 0;
 let chatLines = [];
 let seatHeld;                // this page's seat as the latest state says it (null: watching)
+let turnSounded = null;      // the version whose "your turn" was sounded
 let muted = new Set(JSON.parse(localStorage.getItem(`pasur-muted-${tableId}`) || "[]"));
 let replaySteps = null;
 let replayIndex = 0;
@@ -134,10 +139,73 @@ function cardsHtml(cards) {
   return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
 }
 
+// -- settings, kept in this browser ---------------------------------------------------------------
+
+const SETTINGS = { sound: true, order: "dealt", fourColour: false, large: false,
+  ...JSON.parse(localStorage.getItem("pasur-settings") || "{}") };
+
+function saveSettings() {
+  localStorage.setItem("pasur-settings", JSON.stringify(SETTINGS));
+  document.body.classList.toggle("large-cards", SETTINGS.large);
+  if (state) render();
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** The hand in the order the person chose: as dealt, by suit (then rank) or by rank (then suit). */
+function ordered(hand) {
+  const rank = (card) => RANKS.indexOf(card.slice(0, -1));
+  const suit = (card) => "CDHS".indexOf(card.slice(-1));
+  if (SETTINGS.order === "suit") return [...hand].sort((a, b) => suit(a) - suit(b) || rank(a) - rank(b));
+  if (SETTINGS.order === "rank") return [...hand].sort((a, b) => rank(a) - rank(b) || suit(a) - suit(b));
+  return hand;
+}
+
+// -- sound: short tones made here (WebAudio), once the person has touched the page ----------------
+
+let audio = null;
+addEventListener("pointerdown", wakeAudio, { once: true });
+addEventListener("keydown", wakeAudio, { once: true });
+
+function wakeAudio() {
+  // browsers let a page sound only after a person's gesture: until then it stays silent
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (Context && !audio) audio = new Context();
+}
+
+const TONES = {
+  play: [[440, 0.05]],
+  capture: [[523, 0.06], [659, 0.08]],
+  sur: [[523, 0.08], [659, 0.08], [784, 0.08], [1047, 0.16]],
+  turn: [[880, 0.07]],
+};
+
+/** Play one of TONES (its notes one after another), where sound is on and allowed. */
+function sound(kind) {
+  if (!SETTINGS.sound || !audio) return;
+  window.soundsPlayed = (window.soundsPlayed || 0) + 1;  // what the tests count
+  let at = audio.currentTime;
+  for (const [frequency, length] of TONES[kind]) {
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = frequency;
+    volume.gain.setValueAtTime(0.12, at);
+    volume.gain.exponentialRampToValueAtTime(0.001, at + length);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(at);
+    tone.stop(at + length);
+    at += length;
+  }
+  if (kind === "sur" && navigator.vibrate) navigator.vibrate(60);  // a phone's touch, where it has one
+}
+
+const SUIT_COLOURS = { two: { C: "#1d1d1f", D: "#c8102e", H: "#c8102e", S: "#1d1d1f" },
+  four: { C: "#16743a", D: "#1f5fbf", H: "#c8102e", S: "#1d1d1f" } };
+
 function cardSvg(card) {
   const rank = card.slice(0, -1);
   const symbol = SUITS[card.slice(-1)];
-  const colour = "DH".includes(card.slice(-1)) ? "#c8102e" : "#1d1d1f";
+  const colour = SUIT_COLOURS[SETTINGS.fourColour ? "four" : "two"][card.slice(-1)];
   const face = "JQK".includes(rank);
   const centre = face
     ? `<rect x="15" y="22" width="30" height="40" rx="4" fill="none" stroke="${colour}" stroke-width="1.5"/>
@@ -442,6 +510,7 @@ async function showPlay(last) {
   source.closest("#hand") && source.remove();
   const spot = table.lastElementChild ? centre(table.lastElementChild) : centre(table);
   await fly([flying], { x: spot.x + (table.lastElementChild ? 66 : 0), y: spot.y }, ms);
+  sound(last.sur ? "sur" : last.take.length ? "capture" : "play");
   if (last.sur) announce(t("sur_by", { name: seatName(last.seat) }));
   if (last.take.length) {
     const taken = last.take.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
@@ -669,7 +738,11 @@ function renderBoard() {
   const hand = $("#hand");
   const focused = hand.contains(document.activeElement) ? [...hand.children].indexOf(document.activeElement) : -1;
   hand.innerHTML = "";
-  for (const card of view.hand || []) {
+  if (mine && turnSounded !== state.version) {  // your turn: once a position
+    turnSounded = state.version;
+    sound("turn");
+  }
+  for (const card of ordered(view.hand || [])) {
     const playable = mine && state.legal.some((move) => move.card === card);
     const advised = hinted && hinted.card === card ? "hinted" : "";
     const button = cardButton(card, [playable ? "playable" : "", chosen === card ? "chosen" : "", advised].filter(Boolean));
@@ -1014,3 +1087,19 @@ if (tableId) {
 applyLanguage();
 // The service worker keeps the page's shell, so that it opens without the network (sw.js).
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+
+// the settings dialog: each change is kept at once
+$("#settings-link").addEventListener("click", () => {
+  const form = $("#settings-form");
+  form.sound.checked = SETTINGS.sound;
+  form.order.value = SETTINGS.order;
+  form.fourColour.checked = SETTINGS.fourColour;
+  form.large.checked = SETTINGS.large;
+  $("#settings-dialog").showModal();
+});
+$("#settings-form").addEventListener("change", (event) => {
+  const field = event.target;
+  SETTINGS[field.name] = field.type === "checkbox" ? field.checked : field.value;
+  saveSettings();
+});
+document.body.classList.toggle("large-cards", SETTINGS.large);
