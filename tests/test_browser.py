@@ -254,6 +254,11 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown
     assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-body")
+    # ... and the sweep of what was left; the live score line and log give way to the replay's
+    swept = page.evaluate("replaySteps[replayIndex].swept")
+    assert not swept or page.locator("#replay-body .swept").count() == 1
+    assert not page.is_visible("#scorebar") and not page.is_visible("#log-box")
+    assert page.locator("#replay-body .replay-scores").count() == 1
     if len(record["rounds"]) > 1:
         page.select_option("#replay-round", "2")
         assert page.url.endswith("#replay=2.0")

@@ -123,6 +123,13 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
         )
     steps = client.get(f"/api/tables/{table['id']}/replay").json()
     assert len(steps) == sum(len(entry["moves"]) + 1 for entry in record["rounds"])
+    # each round's last step shows the sweep: with the captures it makes up the whole deck
+    for number in {step["round"] for step in steps}:
+        rounds = [step for step in steps if step["round"] == number]
+        taken = {card for step in rounds if step["move"] and step["move"]["take"] for card in step["move"]["take"]}
+        taken |= {step["move"]["card"] for step in rounds if step["move"] and step["move"]["take"]}
+        assert not any(step["swept"] for step in rounds[:-1]) and taken | set(rounds[-1]["swept"]) == {str(card) for card in CARDS}
+        assert rounds[-1]["sweeper"] in (0, 1) and len({tuple(step["scores"]) for step in rounds}) == 1
     # once nobody watches it, a new table lets the finished one go from memory, not from the store
     rooms = client.app.state.lobby.rooms
     assert table["id"] in rooms

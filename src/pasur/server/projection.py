@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Match, Move, Played, Round, cards_in, short_texts
-from ..core.record import positions
 from ..i18n import LANGUAGES, bot_name, bot_persona
 from . import messages
 from .seats import Seat, TableSettings, TableStatus
@@ -110,19 +109,30 @@ def played_since(match: Match, version: int) -> list[dict[str, Any]]:
 
 
 def replay_steps(match: Match) -> list[dict[str, Any]]:
-    """Every position of a match, for the replay view: table, hands, the move, the scores."""
-    return [
-        {
-            "round": game.number,
-            "deal": game.deal,
-            "table": [str(card) for card in cards_in(game.table)],
-            "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
-            "seat": (game.first + len(game.history) - 1) % match.rules.players if move else None,
-            "move": move.to_json() if move else None,
-            "scores": list(game.banked),
-        }
-        for game, move in positions(match)
-    ]
+    """Every position of a match, for the replay view: table, hands, the move, the scores banked
+    before the round; what the move did (a Sur; at the round's end the last capturer's sweep)."""
+    steps = []
+    for recorded in match.rounds:
+        game = Round(match.rules, recorded.deck, recorded.number, recorded.banked)
+        steps.append(_replay_step(game, None))
+        for code in recorded.history:
+            steps.append(_replay_step(game, game.play(code)))
+    return steps
+
+
+def _replay_step(game: Round, played: Played | None) -> dict[str, Any]:
+    return {
+        "round": game.number,
+        "deal": game.deal,
+        "table": [str(card) for card in cards_in(game.table)],
+        "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
+        "seat": played.seat if played else None,
+        "move": played.move.to_json() if played else None,
+        "sur": bool(played and played.sur),
+        "sweeper": played.sweeper if played else None,
+        "swept": [str(card) for card in cards_in(played.swept)] if played else [],
+        "scores": list(game.banked),
+    }
 
 
 def round_summary(game: Round) -> dict[str, Any]:

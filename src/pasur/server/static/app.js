@@ -926,6 +926,7 @@ async function openReplay() {
   const rounds = [...new Set(replaySteps.map((step) => step.round))];
   $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
   $("#replay").hidden = false;
+  document.body.classList.add("replaying");  // the live score line and log give way to the replay's
   renderReplay();
   loadAnalysis();
 }
@@ -963,9 +964,15 @@ function renderReplay() {
   slider.max = String(last - first);
   slider.value = String(moveInRound);
   $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: moveInRound, n: last - first })}`;
+  const sur = step.sur ? ` <b class="sur-mark">${t("sur")}</b>` : "";
   const move = step.move
-    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}</p>`
+    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}${sur}</p>`
     : `<p>${t("replay_start")}</p>`;
+  // the last move of a round: what was left on the table goes to the last capturer
+  const swept = step.swept.length
+    ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper), cards: step.swept.map(cardLabel).join(" ") }))}</p>` : "";
+  // the match score as it stood in this round, not the live final one
+  const banked = `<p class="replay-scores">${t("match_score")}: ${step.scores.map((score, side) => `${escapeHtml(sideName(side))} ${persianIf(score)}`).join(" · ")}</p>`;
   const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
   const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
   const summary = replayIndex === last ? state.rounds.find((round) => round.number === step.round) : null;
@@ -974,7 +981,7 @@ function renderReplay() {
   let verdict = "";
   if (judged) verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
   else if (analysis && !analysis.done && step.move) verdict = `<p class="verdict">${t("judging", { done: persianIf(analysis.moves.length), total: persianIf(analysis.total) })}</p>`;
-  $("#replay-body").innerHTML = `${move}${verdict}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
+  $("#replay-body").innerHTML = `${banked}${move}${swept}${verdict}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
 }
 
 // -- rules and help ---------------------------------------------------------------------------
