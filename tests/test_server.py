@@ -128,7 +128,9 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
         rounds = [step for step in steps if step["round"] == number]
         taken = {card for step in rounds if step["move"] and step["move"]["take"] for card in step["move"]["take"]}
         taken |= {step["move"]["card"] for step in rounds if step["move"] and step["move"]["take"]}
-        assert not any(step["swept"] for step in rounds[:-1]) and taken | set(rounds[-1]["swept"]) == {str(card) for card in CARDS}
+        assert not any(step["swept"] for step in rounds[:-1]) and taken | set(rounds[-1]["swept"]) == {
+            str(card) for card in CARDS
+        }
         assert rounds[-1]["sweeper"] in (0, 1) and len({tuple(step["scores"]) for step in rounds}) == 1
     # once nobody watches it, a new table lets the finished one go from memory, not from the store
     rooms = client.app.state.lobby.rooms
