@@ -401,7 +401,9 @@ function receive(message) {
     for (const pending of [state, ...queue]) {
       if (pending) message.connected.forEach((connected, seat) => { pending.table.seats[seat].connected = connected; });
     }
-    render();
+    // only who is here changed: the hand and the table stay as they are (a tap in progress is kept)
+    if (state && state.table.status === "open") renderWaiting();
+    else if (state && state.view) { renderScorebar(); renderSeats(); }
   } else if (message.type === "chat") {
     chatLines.push(message);
     chatLines = chatLines.slice(-100);
@@ -656,14 +658,10 @@ function renderSeats() {
   }
 }
 
-function renderBoard() {
+function renderScorebar() {
+  // the match score, the round, deal, pack and target, and how many watch
   const view = state.view;
-  const you = state.table.you;
   const rules = state.table.rules;
-  const over = state.table.status === "finished";
-  $("#arena").hidden = over;
-  $("#play-area").hidden = over;
-  // the scores
   const sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
   const scores = [...Array(sides).keys()].map((side) => {
     const span = document.createElement("span");
@@ -677,6 +675,16 @@ function renderBoard() {
   about.textContent = `${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}`
     + (spectators ? ` · ${t("watching", { n: spectators })}` : "");
   $("#scorebar").replaceChildren(...scores, about);
+}
+
+function renderBoard() {
+  const view = state.view;
+  const you = state.table.you;
+  const rules = state.table.rules;
+  const over = state.table.status === "finished";
+  $("#arena").hidden = over;
+  $("#play-area").hidden = over;
+  renderScorebar();
   $("#fast").checked = fast();
   $("#fast-row").hidden = you === null;
   const mine = state.legal.length > 0;
