@@ -430,6 +430,12 @@ def test_the_page_is_installable_and_opens_without_the_server(server, browser, t
 
 def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     page, _ = recorded_page(browser, viewport={"width": 1280, "height": 900})
+    # the sounds the page makes, counted where WebAudio starts each tone (the page keeps no count)
+    page.add_init_script("""
+        window.soundsPlayed = 0;
+        const start = OscillatorNode.prototype.start;
+        OscillatorNode.prototype.start = function (...args) { window.soundsPlayed += 1; return start.apply(this, args); };
+    """)
     start_against_a_bot(page, server.base)
     page.wait_for_function(READY)
     hand = lambda: page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")  # noqa: E731
@@ -441,6 +447,7 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     snap(page, "settings")
     page.click("#settings-close")
     by_suit = hand()
+    assert page.evaluate("JSON.parse(localStorage.getItem('pasur-settings')).order") == "suit"
     suits, ranks = "CDHS", ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert sorted(by_suit) == sorted(dealt)
     assert by_suit == sorted(dealt, key=lambda card: (suits.index(card[-1]), ranks.index(card[:-1])))
@@ -450,7 +457,7 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     if club.count():
         assert club.first.get_attribute("fill") == "#16743a"  # clubs green in the four-colour deck
     page.reload()  # kept in this browser
-    page.wait_for_function(READY)
+    page.wait_for_function(f"state !== null && {READY}")
     page.wait_for_selector("#hand .card:visible")
     assert hand() == by_suit and page.locator("#hand .card").first.bounding_box()["width"] == 90
     # sound: on by default, heard once the person has touched the page (as browsers require)
@@ -467,6 +474,17 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     click_a_move(page)
     page.wait_for_function(READY, timeout=30_000)
     assert page.evaluate("window.soundsPlayed") == heard
+    page.context.close()
+
+
+def test_a_malformed_stored_setting_leaves_the_defaults(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    for kept in ("{not json", '{"order": 5, "sound": "yes", "__proto__": {"large": true}}', "[1, 2]"):
+        page.evaluate(f"localStorage.setItem('pasur-settings', {kept!r})")
+        page.reload()
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert page.evaluate("[SETTINGS.order, SETTINGS.sound, SETTINGS.large]") == ["dealt", True, False], kept
     page.context.close()
 
 

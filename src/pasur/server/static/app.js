@@ -141,8 +141,13 @@ function cardsHtml(cards) {
 
 // -- settings, kept in this browser ---------------------------------------------------------------
 
-const SETTINGS = { sound: true, order: "dealt", fourColour: false, large: false,
-  ...JSON.parse(localStorage.getItem("pasur-settings") || "{}") };
+const SETTINGS = { sound: true, order: "dealt", fourColour: false, large: false };
+try {  // what this browser kept: only the known settings, of their own types; anything else is ignored
+  const kept = JSON.parse(localStorage.getItem("pasur-settings") || "{}");
+  for (const [name, value] of Object.entries(kept || {})) {
+    if (name in SETTINGS && typeof value === typeof SETTINGS[name]) SETTINGS[name] = value;
+  }
+} catch { /* a malformed value: the defaults */ }
 
 function saveSettings() {
   localStorage.setItem("pasur-settings", JSON.stringify(SETTINGS));
@@ -183,7 +188,6 @@ const TONES = {
 /** Play one of TONES (its notes one after another), where sound is on and allowed. */
 function sound(kind) {
   if (!SETTINGS.sound || !audio) return;
-  window.soundsPlayed = (window.soundsPlayed || 0) + 1;  // what the tests count
   let at = audio.currentTime;
   for (const [frequency, length] of TONES[kind]) {
     const tone = audio.createOscillator();
