@@ -434,7 +434,10 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     page.add_init_script("""
         window.soundsPlayed = 0;
         const start = OscillatorNode.prototype.start;
-        OscillatorNode.prototype.start = function (...args) { window.soundsPlayed += 1; return start.apply(this, args); };
+        OscillatorNode.prototype.start = function (...args) {
+          window.soundsPlayed += 1;
+          return start.apply(this, args);
+        };
     """)
     start_against_a_bot(page, server.base)
     page.wait_for_function(READY)
