@@ -121,7 +121,7 @@ def snap(page: Any, name: str) -> None:
 
 
 #: Whether the page waits for this seat's move with nothing left to show.
-READY = "state.legal.length > 0 && !showing && queue.length === 0"
+READY = "pasur.page.state.legal.length > 0 && !pasur.page.showing && pasur.page.queue.length === 0"
 
 
 def in_language(page: Any, base: str, lang: str) -> None:
@@ -172,11 +172,11 @@ def click_a_move(page: Any) -> bool:
     cards = page.locator("#hand .card.playable")
     if not cards.count():
         return False
-    version = page.evaluate("version")
+    version = page.evaluate("pasur.page.version")
     cards.first.click()
     if page.locator("#choices .choice").count():
         page.locator("#choices .choice").first.click()
-    page.wait_for_function(f"version > {version}", timeout=10_000)
+    page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
     return True
 
 
@@ -255,7 +255,7 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     page.click("#replay-last")  # the end of the round, with its breakdown
     assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-body")
     # ... and the sweep of what was left; the live score line and log give way to the replay's
-    swept = page.evaluate("replaySteps[replayIndex].swept")
+    swept = page.evaluate("pasur.page.replaySteps[pasur.page.replayIndex].swept")
     assert not swept or page.locator("#replay-body .swept").count() == 1
     assert not page.is_visible("#scorebar") and not page.is_visible("#log-box")
     assert page.locator("#replay-body .replay-scores").count() == 1
@@ -273,11 +273,11 @@ def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=3)
     hand = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
-    version = page.evaluate("version")
+    version = page.evaluate("pasur.page.version")
     page.reload()
-    page.wait_for_function(f"version !== null && version >= {version}")
+    page.wait_for_function(f"pasur.page.version !== null && pasur.page.version >= {version}")
     again = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
-    assert again == hand or page.evaluate("version") > version
+    assert again == hand or page.evaluate("pasur.page.version") > version
     play_until([page], lambda: finished(page))
     assert_nothing_hidden_was_sent(frames, record_of(server, url), 0)
 
@@ -297,7 +297,7 @@ def test_two_browsers_on_two_server_processes_play_one_table(browser):
         guest.goto(url.replace(first.base, second.base))
         guest.fill("#join-form input[name=name]", "Bahram")
         guest.click("#join")
-        host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+        host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
         host.click("#start")
         guest.wait_for_selector("#board:not([hidden])")
         play_until([host, guest], lambda: finished(host) and finished(guest))
@@ -317,7 +317,7 @@ def test_two_browsers_play_each_other(server, browser):
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
     guest.click("#join")
-    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     host.click("#start")
     guest.wait_for_selector("#board:not([hidden])")
     assert "Bahram" in host.inner_text(".seat[data-seat='1']")
@@ -331,12 +331,12 @@ def test_two_browsers_play_each_other(server, browser):
 def test_the_server_restarts_mid_round_and_the_page_carries_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=2)
-    version = page.evaluate("version")
+    version = page.evaluate("pasur.page.version")
     server.stop()
     page.wait_for_function("document.querySelector('#connection').textContent.includes('reconnecting')")
     assert page.is_visible("#offline")  # said plainly, not only in small grey text
     server.start()
-    page.wait_for_function(f"document.querySelector('#connection').textContent === 'connected' && version >= {version}")
+    page.wait_for_function(f"document.querySelector('#connection').textContent === 'connected' && pasur.page.version >= {version}")
     play_until([page], lambda: finished(page))
     record = record_of(server, url)
     assert_nothing_hidden_was_sent(frames, record, 0)
@@ -363,13 +363,13 @@ def test_the_page_in_persian_is_right_to_left(server, browser):
 def test_one_card_is_said_in_the_singular(server, browser):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
-    assert page.evaluate("[t('cards_left', {n: 1}), t('cards_left', {n: 2}), t('cards_left', {n: 0})]") == [
+    assert page.evaluate("[pasur.t('cards_left', {n: 1}), pasur.t('cards_left', {n: 2}), pasur.t('cards_left', {n: 0})]") == [
         "1 card",
         "2 cards",
         "0 cards",
     ]
     page.click("#lang")
-    assert page.evaluate("t('cards_left', {n: 1})") == "۱ کارت"
+    assert page.evaluate("pasur.t('cards_left', {n: 1})") == "۱ کارت"
 
 
 def test_a_person_who_is_not_here_is_said_to_be_away(server, browser):
@@ -377,7 +377,7 @@ def test_a_person_who_is_not_here_is_said_to_be_away(server, browser):
     url = create_table(page, server.base, ["friend"])
     joined = httpx.post(f"{server.base}/api/tables/{url.rsplit('/', 1)[-1]}/join", json={"name": "Bo"})
     assert joined.status_code == 200  # Bo takes the seat and never connects
-    page.wait_for_function("state && state.table.seats[1].name === 'Bo'")
+    page.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bo'")
     page.click("#start")
     page.wait_for_selector(".seat[data-seat='1']")
     assert "away" in page.inner_text(".seat[data-seat='1'] .seat-name")
@@ -389,7 +389,7 @@ def test_the_four_player_waiting_room_shows_the_teams(server, browser):
     page, _ = recorded_page(browser)
     create_table(page, server.base, ["friend", "easy", "friend"])
     page.wait_for_selector("#seat-list li")
-    seats = page.locator("#seat-list li").all_inner_texts()
+    seats = page.locator("#seat-list li .seat-words").all_inner_texts()
     assert len(seats) == 4
     assert seats[0].startswith("Seat 1: Ava (you) · side 1, with Shirin (easy)")
     assert "side 2, with open seat" in seats[1] and "side 1, with Ava" in seats[2]
@@ -443,6 +443,9 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     page.wait_for_function(READY)
     hand = lambda: page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")  # noqa: E731
     dealt = hand()
+    width = lambda: page.locator("#hand .card").first.bounding_box()["width"]  # noqa: E731
+    usual = width()
+    assert usual >= 90  # a desktop's cards at a glance
     page.click("#settings-link")
     page.select_option("#settings-form select[name=order]", "suit")
     page.check("#settings-form input[name=fourColour]")
@@ -454,21 +457,21 @@ def test_settings_are_kept_in_the_browser_and_change_the_table(server, browser):
     suits, ranks = "CDHS", ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert sorted(by_suit) == sorted(dealt)
     assert by_suit == sorted(dealt, key=lambda card: (suits.index(card[-1]), ranks.index(card[:-1])))
-    assert page.locator("#hand .card").first.bounding_box()["width"] == 90
+    assert width() >= usual * 1.2
     snap(page, "large-four-colour")
     club = page.locator("#hand .card[data-card$='C'] svg text, #table-cards .card[data-card$='C'] svg text")
     if club.count():
         assert club.first.get_attribute("fill") == "#16743a"  # clubs green in the four-colour deck
     page.reload()  # kept in this browser
-    page.wait_for_function(f"state !== null && {READY}")
+    page.wait_for_function(f"pasur.page.state !== null && {READY}")
     page.wait_for_selector("#hand .card:visible")
-    assert hand() == by_suit and page.locator("#hand .card").first.bounding_box()["width"] == 90
+    assert hand() == by_suit and width() >= usual * 1.2
     # sound: on by default, heard once the person has touched the page (as browsers require)
     assert page.evaluate("window.soundsPlayed || 0") == 0  # nothing yet: no gesture since the reload
     play_until([page], lambda: page.evaluate(READY))
     click_a_move(page)
     page.wait_for_function("(window.soundsPlayed || 0) > 0", timeout=15_000)
-    assert page.evaluate("audio !== null")
+    assert page.evaluate("pasur.audioAwake()")
     page.click("#settings-link")  # and off
     page.uncheck("#settings-form input[name=sound]")
     page.click("#settings-close")
@@ -487,7 +490,7 @@ def test_a_malformed_stored_setting_leaves_the_defaults(server, browser):
         page.evaluate(f"localStorage.setItem('pasur-settings', {kept!r})")
         page.reload()
         page.wait_for_selector("#lobby:not([hidden])")
-        assert page.evaluate("[SETTINGS.order, SETTINGS.sound, SETTINGS.large]") == ["dealt", True, False], kept
+        assert page.evaluate("[pasur.settings.order, pasur.settings.sound, pasur.settings.large]") == ["dealt", True, False], kept
     page.context.close()
 
 
@@ -530,7 +533,7 @@ def test_the_lobby_lists_a_public_table_live_and_another_browser_joins_it(server
     watcher.wait_for_url("**/t/**")
     watcher.fill("#join-form input[name=name]", "Bahram")
     watcher.click("#join")
-    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     watcher.goto(server.base + "/")
     watcher.wait_for_selector("#no-tables:not([hidden])", timeout=15_000)  # no seat free: gone from the list
 
@@ -553,7 +556,7 @@ def test_the_lobby_lists_a_public_match_under_way_and_a_click_watches_it(server,
     snap(watcher, "lobby-live")
     watcher.click("#live-list li a")
     watcher.wait_for_selector("#board:not([hidden])")
-    assert watcher.evaluate("state.table.you") is None  # a spectator
+    assert watcher.evaluate("pasur.page.state.table.you") is None  # a spectator
     assert watcher.inner_text("#chat-title") == "Spectators' chat"
     host.context.close()
     watcher.context.close()
@@ -568,14 +571,14 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#board:not([hidden])")  # started without pressing Start
     assert page.locator("#hand .card").count() == 4
-    assert page.evaluate("state.table.seats[1].bot") == "medium"
+    assert page.evaluate("pasur.page.state.table.seats[1].bot") == "medium"
     page.screenshot(path=str(tmp_path / "quick-game-fa.png"))
     # against bots the page offers a hint on one's turn: the move, why, and its card marked
     page.click("#hint:visible", timeout=15_000)
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('راهنما: ')")
     assert page.locator("#hand .card.hinted").count() == 1
     hinted = page.locator("#hand .card.hinted").get_attribute("data-card")
-    assert hinted == page.evaluate("hinted.card")
+    assert hinted == page.evaluate("pasur.page.hinted.card")
     click_a_move(page)  # after a move the hint is gone
     page.wait_for_function("document.querySelector('#hint-text').textContent === ''")
 
@@ -646,20 +649,20 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     # the round that ended is still on the table: its last play, an empty felt, every play logged
     assert said["round_over"] in page.inner_text("#round-title")
     assert page.locator("#table-cards .card").count() == 0
-    plays = page.evaluate("state.view.history.length")
+    plays = page.evaluate("pasur.page.state.view.history.length")
     assert plays == 48 and page.locator("#log li").count() == 48
-    latest = page.evaluate("state.view.history[47]")
+    latest = page.evaluate("pasur.page.state.view.history[47]")
     assert latest["card"][:-1] in page.inner_text("#log li:first-child") or lang == "fa"
     assert page.evaluate("document.querySelector('#log li').value") == 48
     assert said["continue"] in page.inner_text("#status")
-    version = page.evaluate("version")
+    version = page.evaluate("pasur.page.version")
     snap(page, f"round-end-{lang}")
     time.sleep(1.0)
-    assert page.evaluate("version") == version  # the bot waits for the person
+    assert page.evaluate("pasur.page.version") == version  # the bot waits for the person
     # the breakdown counts what the points came from, and can be closed to look at the table first
     counted = page.locator("#round-table tr.counted")
     assert counted.count() == 3 and page.is_visible("#round-close")
-    sides = page.evaluate("state.rounds[0].sides")
+    sides = page.evaluate("pasur.page.state.rounds[0].sides")
     assert sum(side["cards"] for side in sides) == 52 and sum(side["clubs"] for side in sides) == 13
     if lang == "en":
         page.click("#round-close")
@@ -704,11 +707,11 @@ def test_four_seats_around_the_felt_on_a_desktop_and_a_phone(server, browser, la
         # keyboard play: the focus stays in the hand from one turn to the next
         page.wait_for_selector("#hand .card.playable")
         page.focus("#hand .card.playable")
-        version = page.evaluate("version")
+        version = page.evaluate("pasur.page.version")
         page.keyboard.press("Enter")
         if page.locator("#choices .choice").count():
             page.keyboard.press("Enter")  # the first choice has the focus
-        page.wait_for_function(f"version >= {version + 4} && state.legal.length > 0", timeout=30_000)
+        page.wait_for_function(f"pasur.page.version >= {version + 4} && pasur.page.state.legal.length > 0", timeout=30_000)
         assert page.evaluate("document.getElementById('hand').contains(document.activeElement)")
         # partners share one pile: shown once, at the side's first seat; the other seat says where it is
         kept = "pile is with" if lang == "en" else "نزد"
@@ -730,7 +733,7 @@ def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, 
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
     guest.click("#join")
-    host.wait_for_function("state && state.table.seats[1].name === 'Bahram'")
+    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     watcher, _ = recorded_page(browser)
     watcher.goto(url)
     watcher.wait_for_selector("#chat-box:not([hidden])")

@@ -35,7 +35,7 @@ def test_the_readme_names_exactly_the_declared_kinds():
 
 
 def test_the_page_handles_every_kind_the_server_sends():
-    page = (SERVER / "static" / "app.js").read_text()
+    page = (SERVER / "static" / "js" / "socket.js").read_text()
     receive = page[page.index("function receive(message)") : page.index("function send(message)")]
     handled = set(re.findall(r'message\.type === "([a-z_]+)"', receive))
     for listed in re.findall(r"\[([^\]]*)\]\.includes\(message\.type\)", receive):

@@ -1,11 +1,13 @@
 "use strict";
-// Pasur's service worker: keeps the page's shell (the page, its script, style and icons) so that
+// Pasur's service worker: keeps the page's shell (the page, its modules, style and icons) so that
 // the page opens without the network and says so, instead of the browser's error page. The shell
 // is fetched from the network first, so an upgraded server's page is never hidden behind an old
 // copy; the copy kept is used only when the network fails. The API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v1";
-const FILES = ["/", "/static/app.js", "/static/style.css", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest"];
+const SHELL = "pasur-shell-v2";
+const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "motion", "table", "chat", "replay", "lobby", "rematch"];
+const FILES = ["/", ...MODULES.map((name) => `/static/js/${name}.js`), "/static/style.css", "/static/icon.svg",
+  "/static/icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));

@@ -1,0 +1,129 @@
+// The start page: a quick game, the form that creates a table, the open tables to join and the
+// public matches under way to watch, kept current while the page is open.
+
+import { $ } from "./state.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, t } from "./words.js";
+
+export function seatChoices() {
+  const form = $("#create-form");
+  const players = Number(form.players.value);
+  $("#partnership-row").hidden = players !== 4;
+  const box = $("#seat-choices");
+  const previous = [...box.querySelectorAll("select")].map((select) => select.value);
+  box.querySelectorAll("label").forEach((label) => label.remove());
+  for (let seat = 1; seat < players; seat++) {
+    const label = document.createElement("label");
+    const options = [`<option value="friend">${t("friend")}</option>`]
+      .concat(Object.keys(LEVEL_NAMES.en).map((level) => `<option value="${level}">${t("bot", { level: LEVEL_NAMES[lang][level] })}</option>`));
+    label.innerHTML = `<span>${t("seat", { n: seat + 1 })}</span> <select name="seat${seat}">${options.join("")}</select>`;
+    box.append(label);
+    label.querySelector("select").value = previous[seat - 1] || "medium";
+  }
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const form = event.target;
+  const players = Number(form.players.value);
+  const rules = { players, target: readNumber(form.target.value), sur_cancel: form.sur_cancel.checked };
+  if (players === 4) rules.partnership = form.partnership.checked;
+  const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
+  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked };
+  localStorage.setItem("pasur-name", body.name);
+  const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    $("#lobby-error").textContent = answerError(answer);
+    return;
+  }
+  localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
+  location.href = answer.url;
+}
+
+async function quickGame() {
+  const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
+  const body = { name, rules: {}, seats: ["medium"], timer: 0 };
+  const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) { $("#lobby-error").textContent = answerError(answer); return; }
+  localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
+  sessionStorage.setItem(`pasur-start-${answer.id}`, "1");  // the table page starts it at once
+  location.href = answer.url;
+}
+
+let listedTables = [];
+let liveTables = [];
+
+export async function refreshTables() {
+  const [open, live] = await Promise.all(["/api/tables", "/api/live"].map((url) => fetch(url).catch(() => null)));
+  // the page can open without the server (its service worker keeps it): say so, and keep trying
+  const error = $("#lobby-error");
+  if (!open) {
+    error.textContent = t("unreachable");
+    error.dataset.unreachable = "1";
+  } else if (error.dataset.unreachable) {  // reached again: the word goes (a form's own error stays)
+    delete error.dataset.unreachable;
+    error.textContent = "";
+  }
+  if (open && open.ok) listedTables = (await open.json()).tables;
+  if (live && live.ok) liveTables = (await live.json()).tables;
+  renderTables();
+}
+
+function renderLive() {
+  // The public matches under way: who plays, the score and the round, and a link to watch.
+  $("#live-tables").hidden = liveTables.length === 0;
+  $("#live-list").replaceChildren(...liveTables.map((table) => {
+    const item = document.createElement("li");
+    const names = document.createElement("strong");
+    names.textContent = table.seats.map((shown) => (shown ? shown[lang] || shown.en : "")).join(", ");  // text, never markup
+    const about = document.createElement("span");
+    const scores = table.scores.map((score) => persianIf(score)).join(" – ");
+    about.textContent = " · " + t("live_entry", { round: table.round, scores, target: table.target });
+    const watch = document.createElement("a");
+    watch.href = `/t/${encodeURIComponent(table.id)}`;
+    watch.className = "join-link";
+    watch.textContent = t("watch");
+    item.append(names, about, " ", watch);
+    return item;
+  }));
+}
+
+export function renderTables() {
+  renderLive();
+  const list = $("#table-list");
+  list.replaceChildren();
+  $("#no-tables").hidden = listedTables.length > 0;
+  for (const table of listedTables) {
+    const item = document.createElement("li");
+    const names = document.createElement("strong");
+    names.textContent = table.seated.join(", ");  // names are people's own words: text, never markup
+    const about = document.createElement("span");
+    const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(", ");
+    about.textContent = " · " + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
+      + (levels ? " · " + t("bots_in", { levels }) : "");
+    const join = document.createElement("a");
+    join.href = `/t/${encodeURIComponent(table.id)}`;
+    join.className = "join-link";
+    join.textContent = t("join_table");
+    item.append(names, about, " ", join);
+    list.append(item);
+  }
+}
+
+/** The number fields in the page's digits (a person may type either). */
+export function formDigits() {
+  const target = $("#create-form").target;
+  const value = readNumber(target.value);
+  if (Number.isFinite(value)) target.value = persianIf(value);
+}
+
+export function wireLobby() {
+  const form = $("#create-form");
+  form.addEventListener("submit", createTable);
+  form.players.addEventListener("change", seatChoices);
+  $("#quick").addEventListener("click", quickGame);
+  form.name.value = localStorage.getItem("pasur-name") || "";
+  refreshTables();
+  setInterval(refreshTables, 4000);  // the lobby stays current while it is open
+}

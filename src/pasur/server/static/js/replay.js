@@ -1,0 +1,93 @@
+// The replay of a finished match, move by move, with each person's moves judged by the server
+// in the background; a position has its own link (#replay=round.move).
+
+import { cardSvg } from "./cards.js";
+import { $, page, seatName, sideName, tableId } from "./state.js";
+import { breakdownTable } from "./table.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, t } from "./words.js";
+
+export async function openReplay() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+  if (!response.ok) return;
+  page.replaySteps = await response.json();
+  page.replayIndex = 0;
+  const wanted = /^#replay=(\d+)\.(\d+)$/.exec(location.hash);
+  if (wanted) {
+    const found = stepIndex(Number(wanted[1]), Number(wanted[2]));
+    if (found >= 0) page.replayIndex = found;
+  }
+  const rounds = [...new Set(page.replaySteps.map((step) => step.round))];
+  $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
+  $("#replay").hidden = false;
+  document.body.classList.add("replaying");  // the live score line and log give way to the replay's
+  renderReplay();
+  loadAnalysis();
+}
+
+async function loadAnalysis() {
+  // The people's moves judged by the server in the background; asked again until all are.
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis`).catch(() => null);
+  if (!response || !response.ok) return;
+  page.analysis = await response.json();
+  if (page.replaySteps) renderReplay();
+  if (!page.analysis.done) setTimeout(loadAnalysis, 2000);
+}
+
+function stepIndex(round, move) {
+  const first = page.replaySteps.findIndex((step) => step.round === round);
+  if (first < 0) return -1;
+  const last = page.replaySteps.findLastIndex((step) => step.round === round);
+  return Math.min(first + move, last);
+}
+
+function goTo(index) {
+  page.replayIndex = Math.max(0, Math.min(page.replaySteps.length - 1, index));
+  renderReplay();
+}
+
+export function renderReplay() {
+  const step = page.replaySteps[page.replayIndex];
+  const first = page.replaySteps.findIndex((other) => other.round === step.round);
+  const last = page.replaySteps.findLastIndex((other) => other.round === step.round);
+  const moveInRound = page.replayIndex - first;
+  history.replaceState(null, "", `#replay=${step.round}.${moveInRound}`);  // a link to this position
+  $("#replay-round").value = String(step.round);
+  const slider = $("#replay-move");
+  slider.min = "0";
+  slider.max = String(last - first);
+  slider.value = String(moveInRound);
+  $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: moveInRound, n: last - first })}`;
+  const sur = step.sur ? ` <b class="sur-mark">${t("sur")}</b>` : "";
+  const move = step.move
+    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}${sur}</p>`
+    : `<p>${t("replay_start")}</p>`;
+  // the last move of a round: what was left on the table goes to the last capturer
+  const swept = step.swept.length
+    ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper), cards: step.swept.map(cardLabel).join(" ") }))}</p>` : "";
+  // the match score as it stood in this round, not the live final one
+  const banked = `<p class="replay-scores">${t("match_score")}: ${step.scores.map((score, side) => `${escapeHtml(sideName(side))} ${persianIf(score)}`).join(" · ")}</p>`;
+  const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
+  const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
+  const summary = page.replayIndex === last ? page.state.rounds.find((round) => round.number === step.round) : null;
+  const breakdown = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
+  const judged = page.analysis && step.move ? page.analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;
+  let verdict = "";
+  if (judged) verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
+  else if (page.analysis && !page.analysis.done && step.move) verdict = `<p class="verdict">${t("judging", { done: persianIf(page.analysis.moves.length), total: persianIf(page.analysis.total) })}</p>`;
+  $("#replay-body").innerHTML = `${banked}${move}${swept}${verdict}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
+}
+
+export function wireReplay() {
+  const here = () => page.replaySteps[page.replayIndex];
+  $("#open-replay").addEventListener("click", openReplay);
+  $("#replay-first").addEventListener("click", () => goTo(stepIndex(here().round, 0)));
+  $("#replay-prev").addEventListener("click", () => goTo(page.replayIndex - 1));
+  $("#replay-next").addEventListener("click", () => goTo(page.replayIndex + 1));
+  $("#replay-last").addEventListener("click", () => goTo(stepIndex(here().round, 1000)));
+  $("#replay-round").addEventListener("change", (event) => goTo(stepIndex(Number(event.target.value), 0)));
+  $("#replay-move").addEventListener("input", (event) => goTo(stepIndex(here().round, Number(event.target.value))));
+  $("#replay").addEventListener("keydown", (event) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (step && event.target.tagName !== "SELECT" && event.target.type !== "range") goTo(page.replayIndex + (lang === "fa" ? -step : step));
+  });
+}

@@ -1,0 +1,423 @@
+// The table drawn from the state this seat was sent: the seats around the felt (avatar, name,
+// cards left as backs, Surs, pile), the table cards in the middle, your hand fanned at the bottom
+// edge, the score in a corner; choosing a move; the round's breakdown and the match's end.
+
+import { backSvg, cardButton, ordered } from "./cards.js";
+import { renderRematch } from "./rematch.js";
+import { openReplay } from "./replay.js";
+import { SETTINGS } from "./settings.js";
+import { send } from "./socket.js";
+import { sound } from "./sound.js";
+import { $, page, placeOf, seatName, sideName, sideOf, tableId } from "./state.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, t } from "./words.js";
+
+export function render() {
+  const state = page.state;
+  if (!state) return;
+  const status = state.table.status;
+  document.body.dataset.status = status;
+  $("#waiting").hidden = status !== "open";
+  $("#board").hidden = status === "open";
+  $("#finished").hidden = status !== "finished";
+  $("#chat-box").hidden = false;
+  if (status === "open") renderWaiting();
+  else renderBoard();
+}
+
+export function renderWaiting() {
+  const state = page.state;
+  $("#invite").value = location.href;
+  const rules = state.table.rules;
+  const partners = rules.players === 4 && rules.partnership;
+  $("#seat-list").replaceChildren(...state.table.seats.map((place, seat) => {
+    const item = document.createElement("li");
+    const you = seat === state.table.you ? ` (${t("you")})` : "";
+    // with partners, each seat says its side and its partner: the teams are seen before the start
+    const team = partners ? ` · ${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
+    const words = document.createElement("span");
+    words.className = "seat-words";
+    words.textContent = `${t("seat", { n: seat + 1 })}: ${seatName(seat)}${you}${team}${place.connected ? " ●" : ""}`;
+    item.append(avatar(seat), words);
+    if (place.open && state.table.you !== null && state.table.you !== seat) {  // move to a free seat
+      const move = document.createElement("button");
+      move.type = "button";
+      move.className = "move-seat";
+      move.textContent = t("sit_here");
+      move.addEventListener("click", () => send({ type: "seat", seat }));
+      item.append(" ", move);
+    }
+    return item;
+  }));
+  const free = state.table.seats.some((place) => place.open);
+  $("#join-form").hidden = state.table.you !== null || !free;
+  if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";
+  $("#start").hidden = state.table.you !== 0;
+}
+
+/** A seat's avatar: its initials on a colour drawn from its name (nothing is uploaded). */
+function avatar(seat) {
+  const name = seatName(seat).replace(/\s*\(.*\)$/, "");
+  const letters = name.split(/\s+/).filter(Boolean).slice(0, 2).map((word) => [...word][0]).join("").toUpperCase();
+  let hue = 0;
+  for (const char of name) hue = (hue * 31 + char.codePointAt(0)) % 360;
+  const face = document.createElement("span");
+  face.className = "avatar";
+  face.style.setProperty("--hue", String(hue));
+  face.textContent = letters || "?";
+  face.setAttribute("aria-hidden", "true");
+  if (page.state.table.seats[seat].bot) face.classList.add("bot");
+  return face;
+}
+
+function fanned(count) {
+  const backs = document.createElement("div");
+  backs.className = "backs";
+  backs.innerHTML = backSvg().repeat(count);
+  [...backs.children].forEach((back, index) => back.style.setProperty("--fan", String(index - (count - 1) / 2)));
+  return backs;
+}
+
+export function renderSeats() {
+  const state = page.state;
+  const view = state.view;
+  const rules = state.table.rules;
+  const you = state.table.you;
+  const partners = rules.players === 4 && rules.partnership;
+  document.querySelectorAll(".seat").forEach((box) => box.remove());
+  for (let seat = 0; seat < rules.players; seat++) {
+    const place = state.table.seats[seat];
+    const side = sideOf(seat);
+    const where = placeOf(seat);
+    const box = document.createElement("div");
+    box.className = `seat seat-${where}` + (!view.over && view.turn === seat && !state.waiting ? " turn" : "");
+    box.dataset.seat = seat;
+    const name = document.createElement("div");
+    name.className = "seat-name";
+    const strong = document.createElement("strong");
+    strong.textContent = seatName(seat);  // people's names are text, never markup
+    name.append(strong);
+    const marks = [t("seat_short", { n: seat + 1 })];
+    if (seat === you) marks.push(t("you"));
+    else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
+    if (!place.bot && place.name && !place.connected) marks.push(t("away"));  // said in words, not a grey dot only
+    const small = document.createElement("small");
+    small.textContent = marks.join(" · ");
+    name.append(small);
+    const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
+    // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
+    const keeper = partners ? side : seat;
+    const facts = document.createElement("div");
+    facts.className = "seat-facts";
+    facts.textContent = keeper === seat
+      ? `${t("cards_left", { n: view.hands[seat] })} · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}`
+      : `${t("cards_left", { n: view.hands[seat] })} · ${t("team_pile", { name: seatName(keeper) })}`;
+    const about = document.createElement("div");
+    about.className = "seat-about";
+    about.append(name, facts);
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const pile = document.createElement("div");
+    pile.className = "pile";
+    const taken = view.captured[side].length;
+    if (taken && keeper === seat) {
+      pile.innerHTML = backSvg() + backSvg() + `<span>${persianIf(taken)}</span>`;
+      pile.title = persianIf(taken);
+    }
+    row.append(seat === you ? document.createElement("div") : fanned(view.hands[seat]), pile);
+    box.append(avatar(seat), about, row);
+    // your own seat sits by your hand; the one across in the top row; the others either side
+    if (where === "bottom") $("#play-area").prepend(box);
+    else if (where === "top") $("#top-row").insertBefore(box, $("#fast-row"));
+    else $("#middle").append(box);
+  }
+}
+
+export function renderScorebar() {
+  // the match score, the round, deal, pack and target, and how many watch
+  const state = page.state;
+  const view = state.view;
+  const rules = state.table.rules;
+  const sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
+  const scores = [...Array(sides).keys()].map((side) => {
+    const line = document.createElement("div");
+    line.className = "side" + (!view.over && sideOf(view.turn) === side ? " turn" : "");
+    const name = document.createElement("span");
+    name.textContent = sideName(side);
+    const score = document.createElement("b");
+    score.textContent = persianIf(state.scores[side]);
+    line.append(name, " ", score);
+    return line;
+  });
+  const about = document.createElement("div");
+  about.className = "about";
+  about.textContent = `${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}`
+    + (page.spectators ? ` · ${t("watching", { n: page.spectators })}` : "");
+  $("#scorebar").replaceChildren(...scores, about);
+}
+
+let probe = null;
+
+/** A card's width as the window and the person's card size make it, in pixels. */
+function cardWidth() {
+  if (!probe) {
+    probe = document.createElement("div");
+    probe.className = "card probe";
+    probe.setAttribute("aria-hidden", "true");
+    document.body.append(probe);
+  }
+  return probe.getBoundingClientRect().width;
+}
+
+/** The table cards' width that lets them all lie in the middle of the felt without overlapping. */
+function tableCardWidth(count) {
+  const area = $("#centre").getBoundingClientRect();
+  const largest = cardWidth();
+  const smallest = Math.min(largest, 56);
+  const gap = 8;
+  for (let width = largest; width > smallest; width -= 2) {
+    const across = Math.max(1, Math.floor((area.width - 16 + gap) / (width + gap)));
+    const rows = Math.ceil(count / across);
+    if (rows * (width * 1.4 + gap) <= area.height - 8) return width;
+  }
+  return smallest;
+}
+
+export function renderBoard() {
+  const state = page.state;
+  const view = state.view;
+  const you = state.table.you;
+  const over = state.table.status === "finished";
+  $("#arena").hidden = over;
+  renderScorebar();
+  $("#fast").checked = Boolean(state.table.fast);
+  $("#fast-row").hidden = you === null;
+  const mine = state.legal.length > 0;
+  if (page.hinted && page.hinted.version !== state.version) page.hinted = null;
+  $("#hint").hidden = !(state.table.hints && mine && !state.waiting);
+  if (!page.hinted) $("#hint-text").textContent = "";
+  renderSeats();
+  // the table
+  const chosen = page.chosen;
+  const options = chosen ? state.legal.filter((move) => move.card === chosen) : [];
+  const table = $("#table-cards");
+  table.replaceChildren();
+  for (const card of view.table) {
+    const classes = page.seenTable.has(card) ? [] : ["enter"];
+    if (page.picked.has(card)) classes.push("taken");
+    const pickable = chosen && options.some((move) => move.take.includes(card));
+    if (pickable) classes.push("pick");
+    const button = cardButton(card, classes);
+    button.tabIndex = pickable ? 0 : -1;  // a tab stop only while it may be picked
+    button.addEventListener("click", () => pickTableCard(card));
+    table.append(button);
+  }
+  if (!over) table.style.setProperty("--table-w", `${tableCardWidth(view.table.length)}px`);
+  page.seenTable = new Set(view.table);
+  $("#status").textContent = statusLine(mine);
+  $("#status").classList.toggle("yours", mine);
+  // between rounds, once the breakdown is closed to look at the table: Continue stays at hand
+  const last = state.rounds[state.rounds.length - 1];
+  $("#deal-on").hidden = !(state.waiting && state.waiting.includes(you) && last && page.closedRound === last.number
+    && page.dealtOnRound !== last.number);
+  renderChoices(options);
+  renderHand(mine);
+  renderLog();
+  renderRoundEnd();
+  if (over) renderFinished();
+}
+
+function statusLine(mine) {
+  // whose turn, or who the next deal waits for
+  const state = page.state;
+  const view = state.view;
+  const you = state.table.you;
+  let line;
+  if (state.waiting) {
+    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you") : seatName(seat))).join(", ") });
+  } else {
+    // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
+    const yours = view.turn === you && you !== null;
+    line = view.over ? "" : mine ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn") : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
+  }
+  if (you === null) line = `${t("spectating")} · ${line}`;
+  if (page.deadline && state.table.status !== "finished") {
+    line += ` · ${t("seconds_left", { n: Math.max(0, Math.round((page.deadline - Date.now()) / 1000)) })}`;
+  }
+  return line;
+}
+
+function renderChoices(options) {
+  // a card with several captures (or, to confirm, any chosen card): its moves to choose from
+  const choices = $("#choices");
+  choices.replaceChildren();
+  if (!page.chosen || !(options.length > 1 || SETTINGS.confirm)) return;
+  const note = document.createElement("span");
+  note.textContent = options.length > 1 ? t("choose_take") : t("confirm_move");
+  choices.append(note);
+  for (const move of options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    button.dataset.move = move.text;
+    button.textContent = move.take.length ? t("takes", { cards: move.take.map(cardLabel).join("+") }) : t("lay_down");
+    button.addEventListener("click", () => play(move.text));
+    button.addEventListener("mouseenter", () => highlight(move.take));
+    button.addEventListener("focus", () => highlight(move.take));
+    choices.append(button);
+  }
+}
+
+function renderHand(mine) {
+  // the hand fanned, keeping the keyboard where it was
+  const state = page.state;
+  const hand = $("#hand");
+  const focused = hand.contains(document.activeElement) ? [...hand.children].indexOf(document.activeElement) : -1;
+  hand.replaceChildren();
+  if (mine && page.turnSounded !== state.version) {  // your turn: once a position
+    page.turnSounded = state.version;
+    sound("turn");
+  }
+  const cards = ordered(state.view.hand || []);
+  cards.forEach((card, index) => {
+    const playable = mine && state.legal.some((move) => move.card === card);
+    const advised = page.hinted && page.hinted.card === card ? "hinted" : "";
+    const button = cardButton(card, [playable ? "playable" : "", page.chosen === card ? "chosen" : "", advised].filter(Boolean));
+    button.style.setProperty("--fan", String(index - (cards.length - 1) / 2));
+    button.setAttribute("aria-disabled", String(!playable));
+    button.addEventListener("click", () => { if (playable) chooseCard(card); });
+    hand.append(button);
+  });
+  const playable = [...hand.children].findIndex((button) => button.classList.contains("playable"));
+  const keep = focused >= 0 ? focused : mine && document.activeElement === document.body ? playable : -1;
+  if (keep >= 0 && hand.children.length) hand.children[Math.min(keep, hand.children.length - 1)].focus({ preventScroll: true });
+}
+
+function playText(play) {
+  const name = escapeHtml(play.seat === page.state.table.you ? t("you") : seatName(play.seat));
+  return play.take.length
+    ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
+    : t("laid", { name, card: cardsHtml([play.card]) });
+}
+
+function renderLog() {
+  // This round's plays, the latest first.
+  const plays = page.state.view.history;
+  const surs = new Set(page.state.sur_plays || []);
+  $("#log").innerHTML = plays.map((one, index) => {
+    const sur = surs.has(index) ? ` <b class="sur-mark">${t("sur")}</b>` : "";
+    return `<li value="${index + 1}"${surs.has(index) ? ' class="sur"' : ""}>${playText(one)}${sur}</li>`;
+  }).reverse().join("");
+}
+
+function highlight(cards) {
+  document.querySelectorAll("#table-cards .card").forEach((button) => {
+    button.classList.toggle("taken", cards.includes(button.dataset.card));
+  });
+}
+
+export function play(text) {
+  const state = page.state;
+  const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+  send({ type: "move", version: state.version, move: text, id });
+  page.sent = { id, legal: state.legal };
+  state.legal = [];  // one move a turn: the hand waits for the answer
+  page.chosen = null;
+  page.picked.clear();
+  render();
+}
+
+function chooseCard(card) {
+  const options = page.state.legal.filter((move) => move.card === card);
+  // one move for this card plays at once, unless the person asked to confirm: then a second tap does
+  if (options.length === 1 && (!SETTINGS.confirm || page.chosen === card)) return play(options[0].text);
+  page.chosen = page.chosen === card ? null : card;
+  page.picked.clear();
+  render();
+  const first = $("#choices .choice");
+  if (first) first.focus();
+}
+
+function pickTableCard(card) {
+  if (!page.chosen) return;
+  const picked = page.picked;
+  if (picked.has(card)) picked.delete(card);
+  else picked.add(card);
+  const options = page.state.legal.filter((move) => move.card === page.chosen);
+  const exact = options.filter((move) => move.take.length === picked.size && move.take.every((taken) => picked.has(taken)));
+  const wider = options.filter((move) => move.take.length > picked.size && [...picked].every((taken) => move.take.includes(taken)));
+  if (exact.length === 1 && wider.length === 0) return play(exact[0].text);
+  render();
+}
+
+export function breakdownTable(summary, scores) {
+  // the points, then what was counted for them: the cards and clubs taken and the Surs made
+  const rows = ["points", "haft_khaj", "two_of_clubs", "ten_of_diamonds", "aces", "jacks", "sur_points"];
+  const counted = { cards_taken: "cards", clubs_taken: "clubs", surs_made: "surs" };
+  const head = `<tr><th>${t("side")}</th>${summary.sides.map((_, side) => `<th>${escapeHtml(sideName(side))}</th>`).join("")}</tr>`;
+  const line = (label, field, classes = "") => `<tr class="${classes}"><td>${t(label)}</td>${summary.sides.map((side) => `<td>${persianIf(side[field])}</td>`).join("")}</tr>`;
+  const body = rows.map((row) => line(row, row)).join("")
+    + Object.entries(counted).map(([label, field]) => line(label, field, "counted")).join("");
+  const total = scores ? `<tr><td>${t("match_score")}</td>${scores.map((value) => `<td><b>${persianIf(value)}</b></td>`).join("")}</tr>` : "";
+  return head + body + total;
+}
+
+function renderRoundEnd() {
+  // Between rounds: the breakdown, and Continue deals on once every player has said so.
+  const state = page.state;
+  const dialog = $("#round-dialog");
+  if (!state.waiting) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const last = state.rounds[state.rounds.length - 1];
+  if (!last || page.closedRound === last.number) return;
+  $("#round-title").textContent = t("round_over", { n: last.number });
+  $("#round-table").innerHTML = breakdownTable(last, state.scores);
+  const mine = state.table.you !== null && state.waiting.includes(state.table.you);
+  $("#round-continue").hidden = !mine;  // Close is always there: to look at the finished table first
+  if (!dialog.open) {
+    dialog.showModal();
+    (mine ? $("#round-continue") : $("#round-close")).focus();
+  }
+}
+
+function renderFinished() {
+  const state = page.state;
+  const scores = state.scores.map(persianIf).join(" – ");
+  $("#winner").textContent = t("winner", { name: sideName(state.winner), scores });
+  const last = state.rounds[state.rounds.length - 1];
+  $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
+  $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
+  $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  renderRematch();
+  if (!page.replaySteps && location.hash.startsWith("#replay=")) openReplay();
+}
+
+/** After a round: this player is ready for the next deal. */
+export function dealOn() {
+  const state = page.state;
+  page.dealtOnRound = page.closedRound = state.rounds[state.rounds.length - 1].number;
+  $("#deal-on").hidden = true;
+  send({ type: "continue" });
+}
+
+export function wireTable() {
+  $("#start").addEventListener("click", () => send({ type: "start" }));
+  $("#copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite").value));
+  $("#hint").addEventListener("click", () => {
+    $("#hint-text").textContent = "…";
+    send({ type: "hint", lang });
+  });
+  $("#fast").addEventListener("change", (event) => {
+    page.state.table.fast = event.target.checked;
+    send({ type: "pace", fast: event.target.checked });
+  });
+  $("#round-continue").addEventListener("click", dealOn);
+  $("#round-close").addEventListener("click", () => {
+    page.closedRound = page.state.rounds[page.state.rounds.length - 1].number;
+    render();  // the page's own Continue shows
+  });
+  $("#deal-on").addEventListener("click", dealOn);
+  addEventListener("resize", () => { if (page.state && page.state.view) render(); });
+  setInterval(() => { if (page.deadline && page.state && !page.state.view?.over) render(); }, 1000);
+}

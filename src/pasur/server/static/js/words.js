@@ -1,0 +1,148 @@
+// The page's words in English and Persian, and how numbers, cards and names are written in them.
+
+export const I18N = {
+  en: {
+    title: "Pasur", lobby_title: "Play Pasur", your_name: "Your name", players: "Players",
+    partnership: "Partners sit opposite (seats 1+3 against 2+4)", other_seats: "The other seats",
+    target: "Play to", timer: "Turn timer", timer_off: "off", sur_cancel: "Surs cancel tit for tat",
+    create: "Create the table", waiting_title: "Waiting for players", invite: "Invite friends with this link:",
+    copy: "Copy", join: "Take a seat", start: "Start the match", log: "Moves", download: "Download the record",
+    unreachable: "The server cannot be reached right now: trying again…",
+    settings: "Settings", sound: "Sounds", hand_order: "Hand order", order_dealt: "as dealt", order_suit: "by suit",
+    order_rank: "by rank", four_colour: "Four-colour deck", large_cards: "Large cards",
+    move_sent: "Your move is on its way…", team_of: "side {n}, with {partner}", team_pile: "the side's pile is with {name}", away: "away", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
+    replay: "Replay", continue: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
+    bot: "bot: {level}", you: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
+    choose_take: "Tap the table cards to take, or choose:", lay_down: "lay it down", takes: "take {cards}",
+    surs: "Surs {n}", clubs: "♣ {n}", pack: "pack {n}", round: "Round {n}", deal: "deal {n}",
+    round_over: "Round {n} is over", side: "Side", points: "Points", haft_khaj: "Haft Khaj",
+    two_of_clubs: "2♣", ten_of_diamonds: "10♦", aces: "Aces", jacks: "Jacks (Sarbaz)", sur_points: "Surs",
+    match_score: "Match score", winner: "{name} wins the match, {scores}", spectating: "You are watching",
+    connected: "connected", reconnecting: "reconnecting…", seconds_left: "{n} s left", to: "to {n}",
+    laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
+    cards_left: "{n} cards", cards_left_one: "1 card", levels: "beginner,easy,medium,hard,master,grandmaster",
+    quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
+    open_tables: "Open tables", no_tables: "No open tables right now: create one.",
+    live_tables: "Games to watch", live_entry: "round {round} · {scores} · to {target}", watch: "Watch",
+    table_entry: "{players} players · to {target} · {free} free", bots_in: "bots: {levels}", join_table: "Join",
+    player_name: "Player", seconds_opt: "{n} s", rules: "Rules", close: "Close", partner: "partner",
+    waiting_continue: "Waiting for {names} to continue", swept: "What is left goes to {name}: {cards}",
+    sur_by: "Sur! {name}", lost: "Connection lost: reconnecting…", fast: "Faster bots", seat_short: "seat {n}",
+    judging: "Judging the moves… {done} of {total}",
+    hint: "Hint", hint_line: "Hint: {move}: {reason}", allow_hints: "Players may ask the strongest bot for a hint",
+    chat: "Chat", chat_players: "Table chat (players)", chat_spectators: "Spectators' chat", say: "Send",
+    chat_placeholder: "Say something…", mute_chat: "Mute chat", mute: "Mute", unmute: "Unmute", phrase: "Quick phrase…",
+    spectator: "spectator", hello: "Hello!", good_luck: "Good luck!", well_played: "Well played!", nice_sur: "Nice Sur!",
+    oops: "Oops!", thanks: "Thanks!", good_game: "Good game!", last_round: "The last round",
+    replay_round: "Round", replay_start: "Start of the round", replay_end: "End of the round", watching: "{n} watching",
+    nobody_took: "no one",
+    theme: "Theme", theme_system: "as the system", theme_light: "light", theme_dark: "dark",
+    motion: "Card motion", motion_normal: "normal", motion_fast: "fast", motion_off: "off",
+    confirm_play: "Confirm before playing (tap a card, then its move)", your_turn_confirm: "Your turn: tap a card, then its move",
+    confirm_move: "Play it:", table_cards: "the table", your_hand: "your hand", previous_move: "previous move",
+    next_move: "next move", move: "move", sit_here: "Sit here", rematch: "Rematch", rematch_join: "Go to the rematch",
+    rematch_ready: "The rematch is ready: the seats turn by one, so the next player opens.", new_match: "New match",
+  },
+  fa: {
+    title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
+    partnership: "یارها روبه‌روی هم (جای ۱+۳ در برابر ۲+۴)", other_seats: "جای‌های دیگر",
+    target: "بازی تا", timer: "زمان هر نوبت", timer_off: "خاموش", sur_cancel: "سورها هم را خنثی می‌کنند",
+    create: "ساختن میز", waiting_title: "در انتظار بازیکن‌ها", invite: "دوستان را با این پیوند دعوت کنید:",
+    copy: "رونوشت", join: "نشستن", start: "شروع بازی", log: "حرکت‌ها", download: "بارگیری پرونده بازی",
+    unreachable: "اکنون به کارگزار دسترسی نیست: دوباره امتحان می‌شود…",
+    settings: "تنظیمات", sound: "صداها", hand_order: "ترتیب دست", order_dealt: "به ترتیب پخش", order_suit: "بر پایهٔ خال",
+    order_rank: "بر پایهٔ ارزش", four_colour: "دستهٔ چهاررنگ", large_cards: "کارت‌های بزرگ",
+    move_sent: "حرکت شما در راه است…", team_of: "طرف {n}، با {partner}", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
+    replay: "بازپخش", continue: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
+    bot: "ربات: {level}", you: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
+    choose_take: "کارت‌های زمین را برای برداشتن بزنید، یا انتخاب کنید:", lay_down: "زمین بگذار",
+    takes: "برداشتن {cards}", surs: "سور {n}", clubs: "خاج {n}", pack: "دسته {n}", round: "دست {n}",
+    deal: "پخش {n}", round_over: "دست {n} تمام شد", side: "طرف", points: "امتیاز", haft_khaj: "هفت خاج",
+    two_of_clubs: "دو خاج", ten_of_diamonds: "ده خشت", aces: "تک‌ها", jacks: "سربازها", sur_points: "سورها",
+    match_score: "امتیاز بازی", winner: "{name} بازی را برد، {scores}", spectating: "شما تماشاگرید",
+    connected: "وصل", reconnecting: "در حال وصل شدن…", seconds_left: "{n} ثانیه مانده", to: "تا {n}",
+    laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
+    cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master,grandmaster",
+    quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
+    open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
+    live_tables: "بازی‌هایی برای تماشا", live_entry: "دست {round} · {scores} · تا {target}", watch: "تماشا",
+    table_entry: "{players} نفره · تا {target} · {free} جای خالی", bots_in: "ربات‌ها: {levels}", join_table: "نشستن",
+    player_name: "بازیکن", seconds_opt: "{n} ثانیه", rules: "قوانین", close: "بستن", partner: "یار",
+    waiting_continue: "در انتظار ادامهٔ {names}", swept: "باقی زمین به {name} می‌رسد: {cards}",
+    sur_by: "سور! {name}", lost: "اتصال قطع شد: در حال وصل شدن دوباره…", fast: "ربات‌های تندتر", seat_short: "جای {n}",
+    chat: "گفت‌وگو", chat_players: "گفت‌وگوی بازیکن‌ها", chat_spectators: "گفت‌وگوی تماشاگرها", say: "بفرست",
+    chat_placeholder: "چیزی بنویسید…", mute_chat: "بی‌صدا کردن گفت‌وگو", mute: "بی‌صدا", unmute: "باصدا", phrase: "جملهٔ آماده…",
+    spectator: "تماشاگر", hello: "سلام!", good_luck: "موفق باشید!", well_played: "خوب بازی کردید!", nice_sur: "سور قشنگی بود!",
+    judging: "در حال سنجیدن حرکت‌ها… {done} از {total}",
+    hint: "راهنما", hint_line: "راهنما: {move}: {reason}", allow_hints: "بازیکن‌ها بتوانند از قوی‌ترین ربات راهنما بخواهند",
+    oops: "اوه!", thanks: "ممنون!", good_game: "بازی خوبی بود!", last_round: "دست آخر",
+    replay_round: "دست", replay_start: "آغاز دست", replay_end: "پایان دست", watching: "{n} تماشاگر",
+    nobody_took: "هیچ‌کس",
+    theme: "پوسته", theme_system: "مانند سیستم", theme_light: "روشن", theme_dark: "تیره",
+    motion: "جنبش کارت‌ها", motion_normal: "عادی", motion_fast: "تند", motion_off: "خاموش",
+    confirm_play: "تأیید پیش از بازی (کارت را بزنید، سپس حرکتش را)", your_turn_confirm: "نوبت شماست: کارتی بزنید، سپس حرکتش را",
+    confirm_move: "بازی کن:", table_cards: "زمین", your_hand: "دست شما", previous_move: "حرکت پیشین",
+    next_move: "حرکت بعدی", move: "حرکت", sit_here: "اینجا بنشین", rematch: "بازی دوباره", rematch_join: "رفتن به بازی دوباره",
+    rematch_ready: "بازی دوباره آماده است: جای‌ها یکی می‌چرخند تا بازیکن بعدی آغاز کند.", new_match: "بازی تازه",
+  },
+};
+export const LEVEL_NAMES = {
+  en: { beginner: "beginner", easy: "easy", medium: "medium", hard: "hard", master: "master", grandmaster: "grandmaster" },
+  fa: { beginner: "مبتدی", easy: "آسان", medium: "متوسط", hard: "سخت", master: "استاد", grandmaster: "استاد بزرگ" },  // as pasur/i18n.py says them
+};
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** The page's language: the one this browser chose last, else English. */
+export let lang = localStorage.getItem("pasur-lang") === "fa" ? "fa" : "en";
+
+export function setLanguage(chosen) {
+  lang = chosen;
+  localStorage.setItem("pasur-lang", lang);
+}
+
+export function persianDigits(text) {
+  return String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+}
+
+/** A number as the page's language writes it. */
+export function persianIf(value) {
+  return lang === "fa" ? persianDigits(value) : String(value);
+}
+
+/** Digits typed in either script, as a number (NaN when it is none). */
+export function readNumber(text) {
+  return Number(String(text).trim().replace(/[۰-۹]/g, (d) => "۰۱۲۳۴۵۶۷۸۹".indexOf(d)));
+}
+
+export function t(key, values = {}) {
+  // a word that has a singular form takes it for one ("1 card"), in the languages that have one
+  const singular = values.n === 1 && I18N[lang][`${key}_one`] !== undefined ? `${key}_one` : key;
+  let text = I18N[lang][singular] ?? I18N.en[key] ?? key;
+  for (const [name, value] of Object.entries(values)) {
+    text = text.replaceAll(`{${name}}`, lang === "fa" && typeof value === "number" ? persianDigits(value) : value);
+  }
+  return text;
+}
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function cardLabel(card) {
+  const rank = card.slice(0, -1);
+  return (lang === "fa" ? persianDigits(rank) : rank) + SUITS[card.slice(-1)];
+}
+
+/** Card names inside text: they read left to right, in Persian text too. */
+export function cardsHtml(cards) {
+  return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
+}
+
+/** What a refusal from the server says, in the page's language. */
+export function answerError(answer) {
+  if (answer.messages && answer.messages[lang]) return answer.messages[lang];
+  if (typeof answer.error === "string") return answer.error;
+  if (typeof answer.detail === "string") return answer.detail;
+  if (Array.isArray(answer.detail)) return answer.detail.map((item) => `${item.loc.slice(-1)[0]}: ${item.msg}`).join("; ");
+  return "something went wrong";
+}
