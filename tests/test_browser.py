@@ -336,7 +336,8 @@ def test_the_server_restarts_mid_round_and_the_page_carries_on(server, browser):
     page.wait_for_function("document.querySelector('#connection').textContent.includes('reconnecting')")
     assert page.is_visible("#offline")  # said plainly, not only in small grey text
     server.start()
-    page.wait_for_function(f"document.querySelector('#connection').textContent === 'connected' && pasur.page.version >= {version}")
+    connected = "document.querySelector('#connection').textContent === 'connected'"
+    page.wait_for_function(f"{connected} && pasur.page.version >= {version}")
     play_until([page], lambda: finished(page))
     record = record_of(server, url)
     assert_nothing_hidden_was_sent(frames, record, 0)
@@ -363,7 +364,7 @@ def test_the_page_in_persian_is_right_to_left(server, browser):
 def test_one_card_is_said_in_the_singular(server, browser):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
-    assert page.evaluate("[pasur.t('cards_left', {n: 1}), pasur.t('cards_left', {n: 2}), pasur.t('cards_left', {n: 0})]") == [
+    assert page.evaluate("[1, 2, 0].map((n) => pasur.t('cards_left', {n}))") == [
         "1 card",
         "2 cards",
         "0 cards",
@@ -490,7 +491,8 @@ def test_a_malformed_stored_setting_leaves_the_defaults(server, browser):
         page.evaluate(f"localStorage.setItem('pasur-settings', {kept!r})")
         page.reload()
         page.wait_for_selector("#lobby:not([hidden])")
-        assert page.evaluate("[pasur.settings.order, pasur.settings.sound, pasur.settings.large]") == ["dealt", True, False], kept
+        kept_now = page.evaluate("[pasur.settings.order, pasur.settings.sound, pasur.settings.large]")
+        assert kept_now == ["dealt", True, False], kept
     page.context.close()
 
 
@@ -711,7 +713,7 @@ def test_four_seats_around_the_felt_on_a_desktop_and_a_phone(server, browser, la
         page.keyboard.press("Enter")
         if page.locator("#choices .choice").count():
             page.keyboard.press("Enter")  # the first choice has the focus
-        page.wait_for_function(f"pasur.page.version >= {version + 4} && pasur.page.state.legal.length > 0", timeout=30_000)
+        page.wait_for_function(f"pasur.page.version >= {version + 4} && {READY}", timeout=30_000)
         assert page.evaluate("document.getElementById('hand').contains(document.activeElement)")
         # partners share one pile: shown once, at the side's first seat; the other seat says where it is
         kept = "pile is with" if lang == "en" else "نزد"
