@@ -58,6 +58,8 @@ def test_each_builder_makes_its_kind():
         messages.hint_message(6, {"card": "7C", "take": ["4H"]}, "7Cx4H", "7♣×4♥", "takes the 4", 1.5),
         messages.said(),
         messages.pong(7),
+        messages.seated(2),
+        messages.rematch("abc123"),
     ]
     assert [message["type"] for message in built] == list(messages.SERVER_MESSAGES)
     assert messages.ack("m1", 4, repeated=True)["repeated"] is True

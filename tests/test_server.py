@@ -716,3 +716,65 @@ def test_a_malformed_notice_from_the_database_is_not_acted_on(tmp_path):
     asyncio.run(hear(['{"table": "ABCDEFGH", "kind": "move", "from": "elsewhere"}']))
     assert acted == [{"table": "ABCDEFGH", "kind": "move", "from": "elsewhere"}]
     store.close()
+
+
+# -- seats before the start, and the rematch after the end ------------------------------------------
+
+
+def test_a_person_moves_to_an_open_seat_before_the_start(client):
+    table = create(client, seats=["friend", "friend"], rules={"players": 3})
+    guest = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"]) as watcher:
+        assert next_state(host)["table"]["host"] == 0
+        next_state(watcher)
+        watcher.send_json({"type": "seat", "seat": 2})
+        assert answer(watcher)["reason"] == "not_seated"  # a spectator has no seat to move
+        host.send_json({"type": "seat", "seat": 1})
+        assert answer(host)["reason"] == "seat_not_free"  # Bo sits there
+        for hostile in (9, -1, "2", None):
+            host.send_json({"type": "seat", "seat": hostile})
+            assert answer(host)["reason"] == "not_understood", hostile
+        host.send_json({"type": "seat", "seat": 2})
+        assert answer(host) == {"type": "seated", "seat": 2}
+        moved = next_state(watcher, lambda state: state["table"]["seats"][2]["name"] == "Ava")["table"]
+        assert moved["seats"][0]["open"] and moved["host"] == 2
+    with seated(client, table["id"], table["token"]) as host:
+        assert next_state(host)["table"]["you"] == 2  # the token went with her
+        host.send_json({"type": "start"})  # still the host, from another seat
+        assert answer(host) == {"type": "started"}
+        host.send_json({"type": "seat", "seat": 0})
+        assert answer(host)["reason"] == "already_started"
+    with seated(client, table["id"], guest["token"]) as friend:
+        assert next_state(friend)["table"]["you"] == 1
+
+
+def test_a_finished_match_offers_one_rematch_with_the_seats_turned(database):
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        table = create(client, rules={"target": 10}, hints=False)
+        with seated(client, table["id"], table["token"]) as socket:
+            next_state(socket)
+            socket.send_json({"type": "rematch"})
+            assert answer(socket)["reason"] == "match_not_over"
+            socket.send_json({"type": "start"})
+            play_to_the_end(socket, [])
+            with seated(client, table["id"]) as watcher:
+                next_state(watcher)
+                socket.send_json({"type": "rematch"})
+                made = answer(socket)
+                assert made["type"] == "rematch"
+                told = next_state(watcher, lambda state: state["table"]["rematch"] is not None)
+                assert told["table"]["rematch"] == made["id"]  # every listener is told
+                socket.send_json({"type": "rematch"})
+                assert answer(socket) == made  # one rematch, however often it is asked for
+                watcher.send_json({"type": "rematch"})
+                assert answer(watcher)["reason"] == "not_seated"
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:  # kept through a restart
+        assert client.get(f"/api/tables/{table['id']}").json()["rematch"] == made["id"]
+        again = client.get(f"/api/tables/{made['id']}").json()
+        assert [seat["bot"] for seat in again["seats"]] == ["easy", None] and again["seats"][1]["name"] == "Ava"
+        assert again["hints"] is False and again["rules"]["target"] == 10 and again["status"] == "open"
+        with seated(client, made["id"], table["token"]) as socket:  # the same person, the same token
+            assert next_state(socket)["table"]["you"] == 1
+            socket.send_json({"type": "start"})
+            first = next_state(socket, lambda state: state["table"]["status"] == "playing")
+            assert first["view"]["turn"] == 0  # the other player opens this time

@@ -191,6 +191,8 @@ PERSIAN_REASONS: dict[str, str] = {
     "seat_not_free": "جای {seat} خالی نیست",
     "host_only": "فقط میزبان می‌تواند بازی را شروع کند",
     "already_started": "بازی شروع شده است",
+    "not_seated": "نخست جایی بگیرید",
+    "match_not_over": "بازی هنوز تمام نشده است",
     "not_under_way": "بازی در جریان نیست",
     "no_seat": "شما در این میز جایی ندارید",
     "stale_version": "میز پیش از این حرکت عوض شد؛ دوباره انتخاب کنید",

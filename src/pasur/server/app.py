@@ -39,6 +39,8 @@ from .messages import (
     JoinTable,
     MoveMessage,
     PaceMessage,
+    RematchMessage,
+    SeatMessage,
     StartMessage,
 )
 from .settings import ServerSettings
@@ -303,7 +305,7 @@ def create_app(
                 if not message_pace.allow(client):
                     await send(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
                     continue
-                await send(await _answer(room, seat, token, raw, settings, may_chat))
+                await send(await _answer(lobby, room, seat, token, raw, settings, may_chat))
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
             pass  # the browser went away: it reclaims its seat when it connects again
         finally:
@@ -323,6 +325,7 @@ def _sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]
 
 
 async def _answer(
+    lobby: Lobby,
     room: TableRoom,
     seat: int | None,
     token: str | None,
@@ -355,6 +358,12 @@ async def _answer(
             return await room.hints.ask(seat, message.lang)
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
+        if isinstance(message, SeatMessage):
+            room.change_seat(seat, message.seat)
+            await room.changed()
+            return messages.seated(message.seat)
+        if isinstance(message, RematchMessage):
+            return messages.rematch(await lobby.rematch(room, seat, room.owner))
         return messages.pong(room.version)
     except TableError as error:
         return messages.refused(error, room.version, message.id if isinstance(message, MoveMessage) else None)

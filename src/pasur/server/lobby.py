@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
 from .projection import shown_names
-from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
+from .seats import TABLE_ID, Seat, TableSettings, TableStatus, person_name, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
 from .tables import TableRoom
@@ -32,7 +31,6 @@ CLOCK_MARGIN = timedelta(minutes=5)
 #: Public tables in one page of the lobby, at most.
 LISTED_TABLES = 20
 #: What a table id looks like (``secrets.token_urlsafe(6)``).
-_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def _live_listing(room: TableRoom) -> dict[str, Any]:
@@ -52,7 +50,7 @@ def _live_listing(room: TableRoom) -> dict[str, Any]:
 def _cursor_key(cursor: str) -> tuple[int, str]:
     """A lobby cursor read back (``created.id``); TableError if it is not one."""
     created, dot, table_id = cursor.partition(".")
-    if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and _TABLE_ID.fullmatch(table_id)):
+    if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and TABLE_ID.fullmatch(table_id)):
         raise TableError("that page of the lobby does not exist: start from the first", "bad_cursor")
     return int(created), table_id
 
@@ -110,7 +108,7 @@ class Lobby:
         room = self.rooms.get(table_id)
         if room is not None:
             await room.heard(notice)
-        elif notice.get("kind") == "table" and _TABLE_ID.fullmatch(table_id):
+        elif notice.get("kind") == "table" and TABLE_ID.fullmatch(table_id):
             with contextlib.suppress(TableError):
                 self.get(table_id)
 
@@ -233,7 +231,6 @@ class Lobby:
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token))]
         places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
-        table_id = secrets.token_urlsafe(6)
         settings = TableSettings(
             rules=rules,
             seed=random.randrange(1 << 48),
@@ -244,6 +241,11 @@ class Lobby:
             public=public,
             hints="friend" not in seats if hints is None else hints,
         )
+        return self._open(settings, owner), token
+
+    def _open(self, settings: TableSettings, owner: str) -> str:
+        """A new table with ``settings``, stored, told and held here; its id."""
+        table_id = secrets.token_urlsafe(6)
         room = TableRoom(
             table_id,
             settings,
@@ -251,10 +253,26 @@ class Lobby:
             bots=self.bots,
             hub=self.hub,
             owner=owner or table_id,
-            audience=Audience(len(places), self.spectators_per_table),
+            audience=Audience(len(settings.seats), self.spectators_per_table),
             created=time.time_ns(),
         )
         self.store.create_table(table_id, settings.to_json(), room.status.value)
         room.tell("table")
         self.rooms[table_id] = room
-        return table_id, token
+        return table_id
+
+    async def rematch(self, room: TableRoom, seat: int | None, owner: str = "") -> str:
+        """The rematch of a finished table, made the first time a player asks (the seats turned by
+        one, so the next seat opens; the asker hosts it) and the same table every time after."""
+        if seat is None:
+            raise TableError("take a seat first", "not_seated")
+        if room.status is not TableStatus.FINISHED:
+            raise TableError("the match is not over yet", "match_not_over")
+        async with room.changing:
+            if room.settings.rematch is None:
+                settings = room.settings.for_rematch(random.randrange(1 << 48), room.seats[seat].token_hash or "")
+                table_id = self._open(settings, owner)
+                room.record_rematch(table_id)
+        await room.changed()
+        assert room.settings.rematch is not None
+        return room.settings.rematch

@@ -110,6 +110,19 @@ class ChatMessage(BaseModel):
     name: Name | None = None
 
 
+class SeatMessage(BaseModel):
+    """Before the start, a person moves to another (open) seat."""
+
+    type: Literal["seat"]
+    seat: int = Field(ge=0, le=3, strict=True)
+
+
+class RematchMessage(BaseModel):
+    """After the match, a player asks for the rematch (made once; the same table after that)."""
+
+    type: Literal["rematch"]
+
+
 #: What a browser may send after its hello, by ``type``.
 CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "move": MoveMessage,
@@ -119,6 +132,8 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "pace": PaceMessage,
     "hint": HintMessage,
     "chat": ChatMessage,
+    "seat": SeatMessage,
+    "rematch": RematchMessage,
 }
 
 # -- what the server sends ---------------------------------------------------------------------
@@ -137,6 +152,8 @@ SERVER_MESSAGES: dict[str, str] = {
     "hint": "a hint for the player to move",
     "said": "a chat line was said",
     "pong": "the table is there, at this version",
+    "seated": "this person now sits in that seat (connect again as it)",
+    "rematch": "the rematch table's id, for the player who asked",
 }
 
 
@@ -184,6 +201,14 @@ def said() -> Message:
 
 def pong(version: int) -> Message:
     return {"type": "pong", "version": version}
+
+
+def seated(seat: int) -> Message:
+    return {"type": "seated", "seat": seat}
+
+
+def rematch(table_id: str) -> Message:
+    return {"type": "rematch", "id": table_id}
 
 
 # -- refusals: one shape ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ def table_json(
 ) -> dict[str, Any]:
     """The table as anyone may see it: status, rules, seats (who is connected, and the name to
     show in each language: bots get distinct ones), timer, whether hints are given; ``you`` is
-    the seat it is shown to."""
+    the seat it is shown to, ``host`` the host's seat, ``rematch`` the rematch table's id once made."""
     return {
         "id": table_id,
         "status": status.value,
@@ -30,6 +30,8 @@ def table_json(
         "hints": settings.hints,
         "fast": settings.fast,
         "you": seat,
+        "host": settings.host_seat(),
+        "rematch": settings.rematch,
     }
 
 

@@ -4,6 +4,7 @@ the host, the turn timer and the level that fills open seats; and a table's stat
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -49,6 +50,15 @@ def person_name(raw: str) -> str:
     return name
 
 
+#: What a table id looks like (the lobby makes them with ``secrets.token_urlsafe(6)``).
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def _table_id(value: Any) -> str | None:
+    """A stored table id, or None for anything else."""
+    return value if isinstance(value, str) and TABLE_ID.fullmatch(value) else None
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -85,9 +95,21 @@ class TableSettings:
     hints: bool = False
     #: Whether a player asked the bots to play faster (kept with the table, so a restart keeps it).
     fast: bool = False
+    #: Once the match is over and a player asked for one: the rematch table's id.
+    rematch: str | None = None
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
+
+    def host_seat(self) -> int | None:
+        """The seat the host sits in (None if the host has none)."""
+        return next((index for index, seat in enumerate(self.seats) if seat.token_hash == self.host_hash), None)
+
+    def for_rematch(self, seed: int, host_hash: str) -> TableSettings:
+        """The same table again, seats turned by one so that the next seat opens: the bots keep
+        their levels and the people their names and tokens; ``host_hash`` starts it."""
+        turned = self.seats[1:] + self.seats[:1]
+        return replace(self, seed=seed, seats=turned, host_hash=host_hash, rematch=None)
 
     def bot_levels(self) -> list[str]:
         """Every bot level the table names: its fill level and its bots'."""
@@ -105,6 +127,7 @@ class TableSettings:
             "public": self.public,
             "hints": self.hints,
             "fast": self.fast,
+            "rematch": self.rematch,
         }
 
     @classmethod
@@ -120,6 +143,7 @@ class TableSettings:
             public=data.get("public", False) is True,
             hints=data.get("hints", False) is True,
             fast=data.get("fast", False) is True,
+            rematch=_table_id(data.get("rematch")),
         )
 
     def listing(self, table_id: str) -> dict[str, Any]:

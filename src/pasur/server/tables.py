@@ -192,6 +192,28 @@ class TableRoom:
         self.audience.touched = time.monotonic()
         return seat, token
 
+    def change_seat(self, seat: int | None, to: int) -> None:
+        """Before the start, a person moves to an open seat (their name and token go with them)."""
+        if seat is None:
+            raise TableError("take a seat first", "not_seated")
+        if self.status is not TableStatus.OPEN:
+            raise TableError("the match has already started", "already_started")
+        if not 0 <= to < len(self.seats) or not self.seats[to].open:
+            raise TableError(f"seat {to + 1} is not free", "seat_not_free", seat=to + 1)
+        seats = list(self.seats)
+        seats[to], seats[seat] = seats[seat], Seat()
+        settings = self.settings.with_seats(tuple(seats))
+        self._save(settings)
+        self.settings = settings
+        self.tell("table")
+
+    def record_rematch(self, table_id: str) -> None:
+        """Keep, with this finished table, the id of its rematch."""
+        settings = replace(self.settings, rematch=table_id)
+        self._save(settings)
+        self.settings = settings
+        self.tell("table")
+
     async def start(self, token: str | None) -> None:
         """The host starts: open seats get the table's bot level."""
         if not self.is_host(token):

@@ -27,7 +27,10 @@ export function wireRematch() {
   });
 }
 
-/** The server made the rematch this player asked for: go there. */
+/** The server made the rematch this player asked for: go there (against bots only, it starts at once). */
 export function rematchMade(id) {
+  const table = page.state.table;
+  const people = table.seats.filter((place) => !place.bot).length;
+  if (people === 1) sessionStorage.setItem(`pasur-start-${id}`, "1");
   goToRematch(id);
 }

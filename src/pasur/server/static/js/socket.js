@@ -3,6 +3,7 @@
 
 import { renderChat } from "./chat.js";
 import { showNext } from "./motion.js";
+import { rematchMade } from "./rematch.js";
 import { $, page, tableId } from "./state.js";
 import { render, renderScorebar, renderSeats, renderWaiting } from "./table.js";
 import { lang, t } from "./words.js";
@@ -81,6 +82,10 @@ function receive(message) {
   } else if (message.type === "pace") {
     if (state) { state.table.fast = message.fast; render(); }
     $("#table-error").textContent = "";
+  } else if (message.type === "seated") {
+    reconnect();  // the token holds another seat now: the connection is made again as it
+  } else if (message.type === "rematch") {
+    rematchMade(message.id);
   } else if (["ack", "said", "started", "dealt_on", "pong"].includes(message.type)) {
     $("#table-error").textContent = "";  // done: the state that follows shows what changed
   }

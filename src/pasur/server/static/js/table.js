@@ -51,7 +51,7 @@ export function renderWaiting() {
   const free = state.table.seats.some((place) => place.open);
   $("#join-form").hidden = state.table.you !== null || !free;
   if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";
-  $("#start").hidden = state.table.you !== 0;
+  $("#start").hidden = state.table.you === null || state.table.you !== state.table.host;
 }
 
 /** A seat's avatar: its initials on a colour drawn from its name (nothing is uploaded). */
