@@ -762,3 +762,55 @@ def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, 
     host.click("#unmute-all")
     assert "Good game!" in host.inner_text("#chat-lines")
     snap(host, "chat-en")
+
+
+# -- the table's layout at three sizes ---------------------------------------------------------------
+
+LAYOUT_SIZES = [(390, 844), (768, 1024), (1440, 900)]
+
+#: Each box on the table page, as the page lays it out.
+BOXES = """(() => {
+  const box = (element) => { const r = element.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const all = (selector) => [...document.querySelectorAll(selector)].map(box);
+  return { arena: box(document.querySelector('#arena')), table: all('#table-cards .card'), hand: all('#hand .card'),
+           seats: all('.seat'), width: document.documentElement.scrollWidth };
+})()"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("size", LAYOUT_SIZES, ids=[f"{w}x{h}" for w, h in LAYOUT_SIZES])
+def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, lang, size):
+    width, height = size
+    page, _ = recorded_page(browser, viewport={"width": width, "height": height})
+    in_language(page, server.base, lang)
+    page.fill("#create-form input[name=name]", "Ava")
+    page.select_option("#create-form select[name=players]", "4")
+    for seat, level in ((1, "medium"), (2, "hard"), (3, "medium")):
+        page.select_option(f"select[name=seat{seat}]", level)
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    page.wait_for_function(READY)
+    boxes = page.evaluate(BOXES)
+    left, top, right, bottom = boxes["arena"]
+    assert (right - left) * (bottom - top) >= 0.6 * width * height  # the felt is most of the window
+    assert boxes["width"] <= width  # nothing runs off the side
+    smallest = 90 if width >= 1280 else 56
+    for card in boxes["table"] + boxes["hand"]:
+        assert card[2] - card[0] >= smallest - 0.5
+    for index, card in enumerate(boxes["table"]):
+        assert not any(overlap(card, other) for other in boxes["table"][index + 1 :])
+        assert not any(overlap(card, seat) for seat in boxes["seats"])
+    for card in boxes["hand"]:  # fanned, but on the felt
+        assert card[0] >= left - 4 and card[2] <= right + 4 and card[3] <= bottom + 4
+    # every control is reached with the keyboard
+    reached = set()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.id || document.activeElement.className"))
+    wanted = {"settings-link", "rules-link", "lang", "fast"} | ({"chat-text"} if width >= 1100 else {"chat-toggle"})
+    assert wanted <= reached and any("playable" in name for name in reached), reached

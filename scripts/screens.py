@@ -1,0 +1,112 @@
+"""Screenshots of the web table for the docs: a match against bots played by clicking, at its start,
+at a capture choice, at the match's end (a one-round match: with the round's breakdown) and in the replay, on a desktop in
+English and a phone in Persian. Writes docs/screens/*.png.
+
+    .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from pasur.server.app import create_app
+from pasur.server.settings import ServerSettings
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
+CHROMIUM = os.environ.get("PASUR_CHROMIUM", "/usr/bin/chromium")
+VIEWS = {"desktop-en": ({"width": 1440, "height": 900}, "en"), "phone-fa": ({"width": 390, "height": 844}, "fa")}
+READY = "pasur.page.state && pasur.page.state.legal.length > 0 && !pasur.page.showing && !pasur.page.queue.length"
+
+
+def serve(database: str) -> tuple[uvicorn.Server, str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(database, ServerSettings(bot_delay=0.05)), host="127.0.0.1", port=port, log_level="warning")
+    )
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def play_first(page: Page) -> None:
+    """Play the first playable card (and its first capture); wait for the answer."""
+    version = page.evaluate("pasur.page.version")
+    page.locator("#hand .card.playable").first.click()
+    if page.locator("#choices .choice").count():
+        page.locator("#choices .choice").first.click()
+    page.wait_for_function(f"pasur.page.version > {version}")
+
+
+def shoot(page: Page, base: str, name: str, lang: str) -> None:
+    shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
+    page.goto(base + "/")
+    page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
+    page.goto(base + "/")
+    page.fill("#create-form input[name=name]", "Ava" if lang == "en" else "آوا")
+    page.select_option("#create-form select[name=players]", "3")
+    page.select_option("select[name=seat1]", "master")
+    page.select_option("select[name=seat2]", "medium")
+    page.fill("input[name=target]", "1")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    page.wait_for_function(READY)
+    shot("start")
+    chose = False
+    while not page.is_visible("#finished"):
+        if not page.evaluate(READY):
+            time.sleep(0.05)
+            continue
+        several = page.evaluate(
+            "(() => { const legal = pasur.page.state.legal; const counts = {};"
+            " legal.forEach((move) => { counts[move.card] = (counts[move.card] || 0) + 1; });"
+            " return Object.keys(counts).find((card) => counts[card] > 1) || null; })()"
+        )
+        if several and not chose:
+            page.click(f"#hand .card[data-card='{several}']")
+            page.wait_for_selector("#choices .choice")
+            page.hover("#choices .choice >> nth=0")
+            shot("capture-choice")
+            chose = True
+            page.locator("#choices .choice").first.click()
+            continue
+        play_first(page)
+    shot("match-end")  # the match is one round long: its end shows the round's breakdown too
+    page.click("#open-replay")
+    page.wait_for_selector("#replay:not([hidden])")
+    for _ in range(6):
+        page.click("#replay-next")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(OUT / f"{name}-replay.png"), full_page=True)
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        server, base = serve(f"sqlite:///{folder}/screens.db")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for name, (viewport, lang) in VIEWS.items():
+                context = browser.new_context(viewport=viewport, reduced_motion="reduce", device_scale_factor=1)
+                shoot(context.new_page(), base, name, lang)
+                context.close()
+            browser.close()
+        server.should_exit = True
+    print(f"wrote {len(list(OUT.glob('*.png')))} screenshots to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
