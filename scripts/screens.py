@@ -1,6 +1,6 @@
-"""Screenshots of the web table for the docs: a match against bots played by clicking, at its start,
-at a capture choice, at the match's end (a one-round match: with the round's breakdown) and in the replay, on a desktop in
-English and a phone in Persian. Writes docs/screens/*.png.
+"""Screenshots of the web table for the docs: a match against bots played by clicking, at its
+start, at a capture choice, at the match's end (a one-round match: with the round's breakdown)
+and in the replay, on a desktop in English and a phone in Persian. Writes docs/screens/*.png.
 
     .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
 """
@@ -31,9 +31,8 @@ def serve(database: str) -> tuple[uvicorn.Server, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(database, ServerSettings(bot_delay=0.05)), host="127.0.0.1", port=port, log_level="warning")
-    )
+    app = create_app(database, ServerSettings(bot_delay=0.05))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
