@@ -24,7 +24,7 @@ from pasur.server.settings import ServerSettings
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
 CHROMIUM = os.environ.get("PASUR_CHROMIUM", "/usr/bin/chromium")
 VIEWS = {"desktop-en": ({"width": 1440, "height": 900}, "en"), "phone-fa": ({"width": 390, "height": 844}, "fa")}
-READY = "pasur.page.state && pasur.page.state.legal.length > 0 && !pasur.page.showing && !pasur.page.queue.length"
+READY = "pasur.page.state?.legal?.length > 0 && !pasur.page.showing && !pasur.page.queue.length"
 
 
 def serve(database: str) -> tuple[uvicorn.Server, str]:

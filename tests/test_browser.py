@@ -121,7 +121,7 @@ def snap(page: Any, name: str) -> None:
 
 
 #: Whether the page waits for this seat's move with nothing left to show.
-READY = "pasur.page.state.legal.length > 0 && !pasur.page.showing && pasur.page.queue.length === 0"
+READY = "pasur.page.state?.legal?.length > 0 && !pasur.page.showing && pasur.page.queue.length === 0"
 
 
 def in_language(page: Any, base: str, lang: str) -> None:
