@@ -1,6 +1,7 @@
-"""Screenshots of the web table for the docs: a match against bots played by clicking, at its
-start, at a capture choice, at the match's end (a one-round match: with the round's breakdown)
-and in the replay, on a desktop in English and a phone in Persian. Writes docs/screens/*.png.
+"""Screenshots of the web table for the docs: matches against bots played by clicking, at the
+start, at a capture choice, at a round's end, at the match's end and in the replay, on a desktop
+in English, a phone in Persian, and a phone in English in the dark theme (the system's). Writes
+docs/screens/*.png.
 
     .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
 """
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -23,7 +25,12 @@ from pasur.server.settings import ServerSettings
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
 CHROMIUM = os.environ.get("PASUR_CHROMIUM", "/usr/bin/chromium")
-VIEWS = {"desktop-en": ({"width": 1440, "height": 900}, "en"), "phone-fa": ({"width": 390, "height": 844}, "fa")}
+#: Each view: its window, its language and the system's colour scheme.
+VIEWS = {
+    "desktop-en": ({"width": 1440, "height": 900}, "en", "light"),
+    "phone-fa": ({"width": 390, "height": 844}, "fa", "light"),
+    "phone-en-dark": ({"width": 390, "height": 844}, "en", "dark"),
+}
 READY = "pasur.page.state?.legal?.length > 0 && !pasur.page.showing && !pasur.page.queue.length"
 
 
@@ -48,8 +55,8 @@ def play_first(page: Page) -> None:
     page.wait_for_function(f"pasur.page.version > {version}")
 
 
-def shoot(page: Page, base: str, name: str, lang: str) -> None:
-    shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
+def new_table(page: Page, base: str, lang: str, target: int) -> None:
+    """A 3-player table against two bots, started: this page's player to play first."""
     page.goto(base + "/")
     page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
     page.goto(base + "/")
@@ -57,14 +64,17 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
     page.select_option("#create-form select[name=players]", "3")
     page.select_option("select[name=seat1]", "master")
     page.select_option("select[name=seat2]", "medium")
-    page.fill("input[name=target]", "1")
+    page.fill("input[name=target]", str(target))
     page.click("#create")
     page.wait_for_url("**/t/**")
     page.click("#start")
     page.wait_for_function(READY)
-    shot("start")
-    chose = False
-    while not page.is_visible("#finished"):
+
+
+def play_until(page: Page, shown: str, at_a_choice: Callable[[], None] | None = None) -> None:
+    """Play the first playable card until ``shown`` is visible; at the first move that can take in
+    more than one way, call ``at_a_choice`` with the choices open."""
+    while not page.is_visible(shown):
         if not page.evaluate(READY):
             time.sleep(0.05)
             continue
@@ -73,16 +83,27 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
             " legal.forEach((move) => { counts[move.card] = (counts[move.card] || 0) + 1; });"
             " return Object.keys(counts).find((card) => counts[card] > 1) || null; })()"
         )
-        if several and not chose:
+        if several and at_a_choice:
             page.click(f"#hand .card[data-card='{several}']")
             page.wait_for_selector("#choices .choice")
             page.hover("#choices .choice >> nth=0")
-            shot("capture-choice")
-            chose = True
+            at_a_choice()
+            at_a_choice = None
             page.locator("#choices .choice").first.click()
             continue
         play_first(page)
-    shot("match-end")  # the match is one round long: its end shows the round's breakdown too
+
+
+def shoot(page: Page, base: str, name: str, lang: str) -> None:
+    shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
+    new_table(page, base, lang, target=200)  # a long match: its first round ends with a breakdown
+    shot("start")
+    play_until(page, "#round-dialog", lambda: shot("capture-choice"))
+    page.wait_for_timeout(300)
+    shot("round-end")
+    new_table(page, base, lang, target=1)  # a one-round match: it ends with the round
+    play_until(page, "#finished")
+    shot("match-end")
     page.click("#open-replay")
     page.wait_for_selector("#replay:not([hidden])")
     for _ in range(6):
@@ -97,8 +118,10 @@ def main() -> int:
         server, base = serve(f"sqlite:///{folder}/screens.db")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            for name, (viewport, lang) in VIEWS.items():
-                context = browser.new_context(viewport=viewport, reduced_motion="reduce", device_scale_factor=1)
+            for name, (viewport, lang, scheme) in VIEWS.items():
+                context = browser.new_context(
+                    viewport=viewport, reduced_motion="reduce", device_scale_factor=1, color_scheme=scheme
+                )
                 shoot(context.new_page(), base, name, lang)
                 context.close()
             browser.close()

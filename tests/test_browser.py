@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import socket
 import threading
 import time
@@ -205,14 +206,14 @@ def record_of(server: LiveServer, url: str) -> dict[str, Any]:
 
 FINISHED_SAID = {
     "en": {
-        "wins": "wins the match",
+        "wins": r"^(You|.+ wins?) the match, \d+ – \d+",
         "haft_khaj": "Haft Khaj",
         "move_1": "move 1 of",
         "move_5": "move 5 of",
         "best": "best",
     },
     "fa": {
-        "wins": "بازی را برد",
+        "wins": r"بازی را برد(ید|ند)?، [۰-۹]+ – [۰-۹]+",
         "haft_khaj": "هفت خاج",
         "move_1": "حرکت ۱ از",
         "move_5": "حرکت ۵ از",
@@ -229,7 +230,10 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     url = start_against_a_bot(page, server.base)
     assert page.locator("#hand .card").count() == 4 and page.locator("#table-cards .card").count() == 4
     play_until([page], lambda: finished(page))
-    assert said["wins"] in page.inner_text("#winner")
+    line = page.inner_text("#winner")
+    assert re.search(said["wins"], line)
+    winner_score = page.evaluate("pasur.page.state.scores[pasur.page.state.winner]")  # said first
+    assert re.search(r"[\d۰-۹]+", line).group().translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")) == str(winner_score)
     record = record_of(server, url)
     assert len(record["rounds"]) >= 1
     assert_nothing_hidden_was_sent(frames, record, 0)
@@ -248,6 +252,8 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     assert (ahead, mirrored) == ((True, False) if lang == "en" else (False, True))
     page.click("#replay-next")
     assert said["move_1"] in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
+    widths = page.evaluate("[...document.querySelectorAll('#replay-body .card')].map((c) => c.getBoundingClientRect().width)")
+    assert widths and min(widths) >= 89.5  # the replay's cards are as large as the table's (1280 px wide)
     # the person's first move, judged by the server in the background: verdict, loss, best move
     verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake)", timeout=60_000)
     assert said["best"] in verdict.inner_text()
@@ -267,6 +273,44 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     linked.wait_for_selector("#replay:not([hidden])")
     assert said["move_5"] in linked.inner_text("#replay-position")
     snap(linked, f"replay-{lang}")
+
+
+def test_a_rematch_turns_the_seats_and_starts_at_once_against_bots(server, browser):
+    page, _ = recorded_page(browser)
+    url = start_against_a_bot(page, server.base)
+    play_until([page], lambda: finished(page))
+    page.click("#rematch")
+    page.wait_for_url(lambda address: address.split("#")[0] != url)
+    page.wait_for_selector("#board:not([hidden])")
+    table = page.evaluate("pasur.page.state.table")
+    # the same person, one seat on (so the bot opens), hosting a match already under way
+    assert (table["you"], table["host"], table["status"]) == (1, 1, "playing")
+    assert table["seats"][0]["bot"] == "easy" and table["seats"][1]["name"] == "Ava"
+    back = page.context.new_page()  # the finished table now leads to the rematch
+    back.goto(url)
+    back.wait_for_selector("#finished:not([hidden])")
+    back.wait_for_function("pasur.page.state.table.rematch !== null")
+    assert back.inner_text("#rematch") == back.evaluate("pasur.t('rematch_join')")
+    back.click("#rematch")
+    back.wait_for_url(page.url.split("#")[0])
+
+
+def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
+    page, _ = recorded_page(browser)
+    url = create_table(page, server.base, ["friend", "friend"])
+    page.wait_for_selector("#seat-list .move-seat")
+    assert page.locator("#seat-list .move-seat").count() == 2  # the two open seats
+    page.locator("#seat-list li").nth(2).locator(".move-seat").click()
+    page.wait_for_function("pasur.page.state.table.you === 2")
+    seats = page.locator("#seat-list li")
+    assert seats.nth(0).locator(".move-seat").count() == 1 and seats.nth(2).locator(".move-seat").count() == 0
+    assert page.is_visible("#start")  # the host moved, and still starts the match
+    friend, _ = recorded_page(browser)
+    friend.goto(url)
+    friend.fill("#join-form input[name=name]", "Bahram")
+    friend.click("#join")
+    friend.wait_for_function("pasur.page.state.table.you !== null")
+    assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
 
 
 def test_reload_mid_round_and_carry_on(server, browser):

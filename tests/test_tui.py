@@ -570,14 +570,20 @@ async def test_full_screen_takes_the_keys_of_a_persian_keyboard_layout(tmp_path)
         assert game.log and game.log[0].seat == 0
 
 
-async def test_no_table_card_is_cut_off_on_a_narrow_screen():
+def crowded_table() -> tuple[LocalGame, list]:  # type: ignore[type-arg]
+    """A fixed deal whose table is made to hold twelve cards (and those cards)."""
     from pasur.core.cards import mask_of
 
     game = versus(target=200)
     round_ = game.match.round
     held = round_.hands[0] | round_.hands[1]
     spare = [card for card in CARDS if not held >> int(card) & 1][:12]
-    round_.table = mask_of(spare)  # a crowded table: twelve cards
+    round_.table = mask_of(spare)
+    return game, spare
+
+
+async def test_no_table_card_is_cut_off_on_a_narrow_screen():
+    game, spare = crowded_table()
     for columns in (60, 80, 120):
         app = PasurApp(game, fast=True)
         async with app.run_test(size=(columns, 30)) as pilot:
@@ -589,6 +595,31 @@ async def test_no_table_card_is_cut_off_on_a_narrow_screen():
             assert (len(strip.lines) > 1) == (columns == 60)
             shown = "\n".join(line.plain for line in strip.lines)
             assert all(card.symbol() in shown for card in spare)
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_the_table_screen_is_drawn_as_it_was_approved(snap_compare, columns):
+    """The whole screen, as pictures (tests/__snapshots__/test_tui/*.svg): a crowded table, the
+    hand, the scores and the keys at 60, 80 and 120 columns. After a deliberate change to the
+    look, run `pytest tests/test_tui.py --snapshot-update`, open the SVGs and commit them."""
+    game, _ = crowded_table()
+
+    async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot.app, pilot)
+
+    assert snap_compare(PasurApp(game, fast=True), terminal_size=(columns, 30), run_before=settled)
+
+
+def test_a_capture_choice_is_drawn_as_it_was_approved(snap_compare):
+    game, several = with_a_capture_choice()
+
+    async def choosing(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot.app, pilot)
+        await pilot.press(str(several[0] + 1))
+        await pilot.pause()
+        assert pilot.app.choosing
+
+    assert snap_compare(PasurApp(game, fast=True), terminal_size=(80, 30), run_before=choosing)
 
 
 def test_the_replay_marks_surs_the_last_sweep_and_the_result():

@@ -67,7 +67,7 @@ export function renderReplay() {
   // the match score as it stood in this round, not the live final one
   const banked = `<p class="replay-scores">${t("match_score")}: ${step.scores.map((score, side) => `${escapeHtml(sideName(side))} ${persianIf(score)}`).join(" · ")}</p>`;
   const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
-  const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b> ${cards(hand)}</div>`).join("");
+  const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b><div class="cards">${cards(hand)}</div></div>`).join("");
   const summary = page.replayIndex === last ? page.state.rounds.find((round) => round.number === step.round) : null;
   const breakdown = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
   const judged = page.analysis && step.move ? page.analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;

@@ -383,14 +383,24 @@ function renderRoundEnd() {
 
 function renderFinished() {
   const state = page.state;
-  const scores = state.scores.map(persianIf).join(" – ");
-  $("#winner").textContent = t("winner", { name: sideName(state.winner), scores });
+  $("#winner").textContent = winnerLine(state.winner, state.scores);
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
   $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
   $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   renderRematch();
   if (!page.replaySteps && location.hash.startsWith("#replay=")) openReplay();
+}
+
+/** Who won, the winner's score first: "You win the match, 64 – 40", "Shirin and Bahram win …". */
+function winnerLine(winner, scores) {
+  const state = page.state;
+  const you = state.table.you;
+  const seats = [...Array(state.table.rules.players).keys()].filter((seat) => sideOf(seat) === winner);
+  const others = seats.filter((seat) => seat !== you).map(seatName);
+  const said = [scores[winner], ...scores.filter((_, side) => side !== winner)].map(persianIf).join(" – ");
+  if (seats.includes(you)) return others.length ? t("winner_you_and", { name: others.join(t("and")), scores: said }) : t("winner_you", { scores: said });
+  return t(others.length > 1 ? "winners" : "winner", { name: others.join(t("and")), scores: said });
 }
 
 /** After a round: this player is ready for the next deal. */
