@@ -702,6 +702,8 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     assert latest["card"][:-1] in page.inner_text("#log li:first-child") or lang == "fa"
     assert page.evaluate("document.querySelector('#log li').value") == 48
     assert said["continue"] in page.inner_text("#status")
+    # 48 logged moves scroll in the log's own box: the page itself fits the window, top and all
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1 && scrollY === 0")
     version = page.evaluate("pasur.page.version")
     snap(page, f"round-end-{lang}")
     time.sleep(1.0)
