@@ -73,8 +73,15 @@ def new_table(page: Page, base: str, lang: str, target: int) -> None:
 
 def play_until(page: Page, shown: str, at_a_choice: Callable[[], None] | None = None) -> None:
     """Play the first playable card until ``shown`` is visible; at the first move that can take in
-    more than one way, call ``at_a_choice`` with the choices open."""
+    more than one way, call ``at_a_choice`` with the choices open. A round's end on the way (a
+    match tied at the target plays on) is continued."""
+    deadline = time.monotonic() + 300
     while not page.is_visible(shown):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{shown} did not show within 5 minutes")
+        if page.is_visible("#round-continue"):
+            page.click("#round-continue")
+            continue
         if not page.evaluate(READY):
             time.sleep(0.05)
             continue
@@ -109,7 +116,7 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
     for _ in range(6):
         page.click("#replay-next")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(OUT / f"{name}-replay.png"), full_page=True)
+    shot("replay")
 
 
 def main() -> int:

@@ -97,11 +97,23 @@ def browser() -> Iterator[Any]:
 #: The address of every WebSocket the pages open.
 SOCKET_URLS: list[str] = []
 
+#: The script errors the pages met: a test fails on any (a module that does not load, a TypeError).
+PAGE_ERRORS: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors() -> Iterator[None]:
+    PAGE_ERRORS.clear()
+    yield
+    assert not PAGE_ERRORS, [str(error) for error in PAGE_ERRORS]
+
 
 def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple[Any, list[dict[str, Any]]]:
     """A page in a fresh context, and the list every WebSocket frame it receives goes to. Plays
     are shown without motion unless ``motion`` is "no-preference" (as most people have it)."""
     page = browser.new_context(reduced_motion=motion, **context).new_page()
+    page.context.on("page", lambda other: other.on("pageerror", lambda error: PAGE_ERRORS.append(error)))
+    page.on("pageerror", lambda error: PAGE_ERRORS.append(error))
     frames: list[dict[str, Any]] = []
 
     def watch(websocket: Any) -> None:
@@ -253,22 +265,36 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     assert (ahead, mirrored) == ((True, False) if lang == "en" else (False, True))
     page.click("#replay-next")
     assert said["move_1"] in page.inner_text("#replay-position") and page.url.endswith("#replay=1.1")
-    widths = page.evaluate("[...document.querySelectorAll('#replay-body .card')].map((c) => c.clientWidth)")
-    assert widths and min(widths) >= 89.5  # the replay's cards are as large as the table's (1280 px wide)
+    # the replay is drawn on the felt: the table and the hand as large as in play (1280 px wide),
+    # the other hands face up at their seats
+    cards = "#table-cards .card, #hand .card"
+    widths = page.evaluate(f"[...document.querySelectorAll('{cards}')].map((card) => card.clientWidth)")
+    assert widths and min(widths) >= 89.5
+    step = page.evaluate("pasur.page.replaySteps[pasur.page.replayIndex]")
+    assert page.locator("#hand .card").count() == len(step["hands"][0])
+    assert page.locator(".seat .backs.face-up svg").count() == sum(len(hand) for hand in step["hands"][1:])
     # the person's first move, judged by the server in the background: verdict, loss, best move
     verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake)", timeout=60_000)
     assert said["best"] in verdict.inner_text()
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown
-    assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-body")
+    assert page.url.endswith(f"#replay=1.{moves}") and said["haft_khaj"] in page.inner_text("#replay-breakdown")
     # ... and the sweep of what was left; the live score line and log give way to the replay's
     swept = page.evaluate("pasur.page.replaySteps[pasur.page.replayIndex].swept")
     assert not swept or page.locator("#replay-body .swept").count() == 1
-    assert not page.is_visible("#scorebar") and not page.is_visible("#log-box")
-    assert page.locator("#replay-body .replay-scores").count() == 1
+    # the score line shows the match score as it stood in that round, not the final one
+    shown = page.evaluate("[...document.querySelectorAll('#scorebar .side b')].map((b) => b.textContent)")
+    digits = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
+    assert [int(text.translate(digits)) for text in shown] == page.evaluate(
+        "pasur.page.replaySteps[pasur.page.replayIndex].scores"
+    )
+    assert not page.is_visible("#log-box") and not page.is_visible("#finished")
     if len(record["rounds"]) > 1:
         page.select_option("#replay-round", "2")
         assert page.url.endswith("#replay=2.0")
+    page.click("#replay-close")  # back to the result, where Rematch and the record are
+    page.wait_for_selector("#finished:not([hidden])")
+    assert not page.is_visible("#replay") and page.is_visible("#rematch")
     linked = page.context.new_page()  # a link to a position opens there
     linked.goto(url + "#replay=1.5")
     linked.wait_for_selector("#replay:not([hidden])")
@@ -852,8 +878,8 @@ def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, l
     for index, card in enumerate(boxes["table"]):
         assert not any(overlap(card, other) for other in boxes["table"][index + 1 :])
         assert not any(overlap(card, seat) for seat in boxes["seats"])
-    for card in boxes["hand"]:  # fanned, but on the felt
-        assert card[0] >= left - 4 and card[2] <= right + 4 and card[3] <= bottom + 4
+    for card in boxes["hand"]:  # fanned, but on the felt, and in the window without scrolling
+        assert card[0] >= left - 4 and card[2] <= right + 4 and card[3] <= min(bottom, height) + 4
     # every control is reached with the keyboard
     reached = set()
     for _ in range(60):

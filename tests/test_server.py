@@ -132,6 +132,10 @@ def test_a_whole_match_against_a_bot_shows_only_the_seats_own_cards(client):
             str(card) for card in CARDS
         }
         assert rounds[-1]["sweeper"] in (0, 1) and len({tuple(step["scores"]) for step in rounds}) == 1
+        # the piles as they stood at each step: they only grow, and at the end hold the whole deck
+        piles = [sum(len(pile) for pile in step["captured"]) for step in rounds]
+        assert piles == sorted(piles) and piles[0] == 0 and piles[-1] == len(CARDS)
+        assert [step["over"] for step in rounds] == [False] * (len(rounds) - 1) + [True]
     # once nobody watches it, a new table lets the finished one go from memory, not from the store
     rooms = client.app.state.lobby.rooms
     assert table["id"] in rooms

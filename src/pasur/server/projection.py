@@ -111,8 +111,9 @@ def played_since(match: Match, version: int) -> list[dict[str, Any]]:
 
 
 def replay_steps(match: Match) -> list[dict[str, Any]]:
-    """Every position of a match, for the replay view: table, hands, the move, the scores banked
-    before the round; what the move did (a Sur; at the round's end the last capturer's sweep)."""
+    """Every position of a match, for the replay view: table, hands, each side's pile and Surs,
+    whose turn, the pack, the move, the scores banked before the round; what the move did (a Sur;
+    at the round's end the last capturer's sweep)."""
     steps = []
     for recorded in match.rounds:
         game = Round(match.rules, recorded.deck, recorded.number, recorded.banked)
@@ -128,6 +129,11 @@ def _replay_step(game: Round, played: Played | None) -> dict[str, Any]:
         "deal": game.deal,
         "table": [str(card) for card in cards_in(game.table)],
         "hands": [[str(card) for card in cards_in(hand)] for hand in game.hands],
+        "captured": [[str(card) for card in cards_in(pile)] for pile in game.captured],
+        "surs": list(game.surs),
+        "turn": game.turn,
+        "pack": game.pack,
+        "over": game.over,
         "seat": played.seat if played else None,
         "move": played.move.to_json() if played else None,
         "sur": bool(played and played.sur),

@@ -5,7 +5,7 @@
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
 import { formDigits, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
-import { renderReplay, wireReplay } from "./replay.js";
+import { wireReplay } from "./replay.js";
 import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
 import { connect, reconnect } from "./socket.js";
@@ -46,7 +46,6 @@ function applyLanguage() {
   if (!tableId) { seatChoices(); renderTables(); formDigits(); }
   render();
   renderChat();
-  if (page.replaySteps) renderReplay();
 }
 
 function openSettings() {

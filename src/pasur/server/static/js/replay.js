@@ -1,9 +1,10 @@
-// The replay of a finished match, move by move, with each person's moves judged by the server
-// in the background; a position has its own link (#replay=round.move).
+// The replay of a finished match, move by move, drawn on the felt: every hand face up at its seat,
+// the table in the middle, the move and its verdict in a bar with the controls. Each person's moves
+// are judged by the server in the background; a position has its own link (#replay=round.move).
 
-import { cardSvg } from "./cards.js";
+import { cardButton } from "./cards.js";
 import { $, page, seatName, sideName, tableId } from "./state.js";
-import { breakdownTable } from "./table.js";
+import { breakdownTable, render, renderScorebar, renderSeats, tableCardWidth } from "./table.js";
 import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, t } from "./words.js";
 
 export async function openReplay() {
@@ -18,10 +19,20 @@ export async function openReplay() {
   }
   const rounds = [...new Set(page.replaySteps.map((step) => step.round))];
   $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
-  $("#replay").hidden = false;
-  document.body.classList.add("replaying");  // the live score line and log give way to the replay's
-  renderReplay();
+  page.replaying = true;
+  document.body.classList.add("replaying");  // the live move log gives way to the replay's bar
+  render();
   loadAnalysis();
+}
+
+function closeReplay() {
+  page.replaying = false;
+  $("#replay").hidden = true;
+  $("#replay-breakdown").hidden = true;
+  document.body.classList.remove("replaying");
+  history.replaceState(null, "", location.pathname);
+  render();
+  $("#open-replay").focus();
 }
 
 async function loadAnalysis() {
@@ -51,12 +62,29 @@ export function renderReplay() {
   const last = page.replaySteps.findLastIndex((other) => other.round === step.round);
   const moveInRound = page.replayIndex - first;
   history.replaceState(null, "", `#replay=${step.round}.${moveInRound}`);  // a link to this position
+  $("#arena").hidden = false;
+  $("#replay").hidden = false;
   $("#replay-round").value = String(step.round);
   const slider = $("#replay-move");
   slider.min = "0";
   slider.max = String(last - first);
   slider.value = String(moveInRound);
   $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: moveInRound, n: last - first })}`;
+  // the felt as it stood: the seats with their hands face up, the table, the hand along the edge
+  const view = { ...step, hands: step.hands.map((hand) => hand.length) };
+  renderScorebar(view, step.scores);  // the match score as it stood in this round, not the final one
+  renderSeats(view, step.hands);
+  const bottom = page.state.table.you ?? 0;
+  const table = $("#table-cards");
+  table.replaceChildren(...step.table.map((card) => still(card)));
+  table.style.setProperty("--table-w", `${tableCardWidth(step.table.length)}px`);
+  const hand = step.hands[bottom];
+  $("#hand").replaceChildren(...hand.map((card, index) => {
+    const button = still(card);
+    button.style.setProperty("--fan", String(index - (hand.length - 1) / 2));
+    return button;
+  }));
+  // what the move did, and how the server judged it
   const sur = step.sur ? ` <b class="sur-mark">${t("sur")}</b>` : "";
   const move = step.move
     ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}${sur}</p>`
@@ -64,17 +92,24 @@ export function renderReplay() {
   // the last move of a round: what was left on the table goes to the last capturer
   const swept = step.swept.length
     ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper), cards: step.swept.map(cardLabel).join(" ") }))}</p>` : "";
-  // the match score as it stood in this round, not the live final one
-  const banked = `<p class="replay-scores">${t("match_score")}: ${step.scores.map((score, side) => `${escapeHtml(sideName(side))} ${persianIf(score)}`).join(" · ")}</p>`;
-  const cards = (list) => list.map((card) => `<span class="card">${cardSvg(card)}</span>`).join("");
-  const hands = step.hands.map((hand, seat) => `<div class="replay-hand"><b>${escapeHtml(seatName(seat))}</b><div class="cards">${cards(hand)}</div></div>`).join("");
-  const summary = page.replayIndex === last ? page.state.rounds.find((round) => round.number === step.round) : null;
-  const breakdown = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
   const judged = page.analysis && step.move ? page.analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;
   let verdict = "";
   if (judged) verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
   else if (page.analysis && !page.analysis.done && step.move) verdict = `<p class="verdict">${t("judging", { done: persianIf(page.analysis.moves.length), total: persianIf(page.analysis.total) })}</p>`;
-  $("#replay-body").innerHTML = `${banked}${move}${swept}${verdict}<div class="felt"><div class="cards">${cards(step.table)}</div></div>${hands}${breakdown}`;
+  $("#replay-body").innerHTML = `${move}${swept}${verdict}`;
+  // the round's end: its breakdown where the table was
+  const summary = page.replayIndex === last ? page.state.rounds.find((round) => round.number === step.round) : null;
+  const breakdown = $("#replay-breakdown");
+  breakdown.hidden = !summary;
+  breakdown.innerHTML = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
+}
+
+/** A card shown in the replay: looked at, not played. */
+function still(card) {
+  const button = cardButton(card);
+  button.tabIndex = -1;
+  button.setAttribute("aria-disabled", "true");
+  return button;
 }
 
 export function wireReplay() {
@@ -84,6 +119,7 @@ export function wireReplay() {
   $("#replay-prev").addEventListener("click", () => goTo(page.replayIndex - 1));
   $("#replay-next").addEventListener("click", () => goTo(page.replayIndex + 1));
   $("#replay-last").addEventListener("click", () => goTo(stepIndex(here().round, 1000)));
+  $("#replay-close").addEventListener("click", closeReplay);
   $("#replay-round").addEventListener("change", (event) => goTo(stepIndex(Number(event.target.value), 0)));
   $("#replay-move").addEventListener("input", (event) => goTo(stepIndex(here().round, Number(event.target.value))));
   $("#replay").addEventListener("keydown", (event) => {

@@ -27,6 +27,7 @@ export function applySettings() {
   const dark = SETTINGS.theme === "dark" || (SETTINGS.theme === "system" && darkSystem.matches);
   document.documentElement.dataset.theme = dark ? "dark" : "light";
   document.body.classList.toggle("large-cards", SETTINGS.large);
+  document.body.classList.toggle("motion-off", SETTINGS.motion === "off");
 }
 darkSystem.addEventListener("change", applySettings);
 

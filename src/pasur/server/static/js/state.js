@@ -25,6 +25,7 @@ export const page = {
   seatHeld: undefined,     // this page's seat as the latest state says it (null: watching)
   turnSounded: null,       // the version whose "your turn" was sounded
   replaySteps: null,
+  replaying: false,        // whether the felt shows the replay of the finished match
   replayIndex: 0,
   analysis: null,          // the people's moves of the finished match judged so far (the server's answer)
 };

@@ -2,9 +2,9 @@
 // cards left as backs, Surs, pile), the table cards in the middle, your hand fanned at the bottom
 // edge, the score in a corner; choosing a move; the round's breakdown and the match's end.
 
-import { backSvg, cardButton, ordered } from "./cards.js";
+import { backSvg, cardButton, cardSvg, ordered } from "./cards.js";
 import { renderRematch } from "./rematch.js";
-import { openReplay } from "./replay.js";
+import { openReplay, renderReplay } from "./replay.js";
 import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
@@ -18,9 +18,10 @@ export function render() {
   document.body.dataset.status = status;
   $("#waiting").hidden = status !== "open";
   $("#board").hidden = status === "open";
-  $("#finished").hidden = status !== "finished";
+  $("#finished").hidden = status !== "finished" || page.replaying;
   $("#chat-box").hidden = false;
   if (status === "open") renderWaiting();
+  else if (page.replaying) renderReplay();
   else renderBoard();
 }
 
@@ -69,17 +70,19 @@ function avatar(seat) {
   return face;
 }
 
-function fanned(count) {
+/** A seat's hand as fanned backs, or (in the replay) its cards face up. */
+function fanned(count, faceUp = null) {
   const backs = document.createElement("div");
-  backs.className = "backs";
-  backs.innerHTML = backSvg().repeat(count);
+  backs.className = faceUp ? "backs face-up" : "backs";
+  backs.innerHTML = faceUp ? faceUp.map(cardSvg).join("") : backSvg().repeat(count);
   [...backs.children].forEach((back, index) => back.style.setProperty("--fan", String(index - (count - 1) / 2)));
   return backs;
 }
 
-export function renderSeats() {
+/** The seats around the felt from ``view`` (a seat's view, or a replay step's), with every hand
+ *  face up when ``faceUp`` holds them (the replay of a finished match). */
+export function renderSeats(view = page.state.view, faceUp = null) {
   const state = page.state;
-  const view = state.view;
   const rules = state.table.rules;
   const you = state.table.you;
   const partners = rules.players === 4 && rules.partnership;
@@ -123,7 +126,8 @@ export function renderSeats() {
       pile.innerHTML = backSvg() + backSvg() + `<span>${persianIf(taken)}</span>`;
       pile.title = persianIf(taken);
     }
-    row.append(seat === you ? document.createElement("div") : fanned(view.hands[seat]), pile);
+    const bottom = seat === (you ?? (faceUp ? 0 : null));  // its cards are the hand along the felt's edge
+    row.append(bottom ? document.createElement("div") : fanned(view.hands[seat], faceUp && faceUp[seat]), pile);
     box.append(avatar(seat), about, row);
     // your own seat sits by your hand; the one across in the top row; the others either side
     if (where === "bottom") $("#play-area").prepend(box);
@@ -132,19 +136,18 @@ export function renderSeats() {
   }
 }
 
-export function renderScorebar() {
+export function renderScorebar(view = page.state.view, scores = page.state.scores) {
   // the match score, the round, deal, pack and target, and how many watch
   const state = page.state;
-  const view = state.view;
   const rules = state.table.rules;
   const sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
-  const scores = [...Array(sides).keys()].map((side) => {
+  const lines = [...Array(sides).keys()].map((side) => {
     const line = document.createElement("div");
     line.className = "side" + (!view.over && sideOf(view.turn) === side ? " turn" : "");
     const name = document.createElement("span");
     name.textContent = sideName(side);
     const score = document.createElement("b");
-    score.textContent = persianIf(state.scores[side]);
+    score.textContent = persianIf(scores[side]);
     line.append(name, " ", score);
     return line;
   });
@@ -152,7 +155,7 @@ export function renderScorebar() {
   about.className = "about";
   about.textContent = `${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}`
     + (page.spectators ? ` · ${t("watching", { n: page.spectators })}` : "");
-  $("#scorebar").replaceChildren(...scores, about);
+  $("#scorebar").replaceChildren(...lines, about);
 }
 
 let probe = null;
@@ -169,7 +172,7 @@ function cardWidth() {
 }
 
 /** The table cards' width that lets them all lie in the middle of the felt without overlapping. */
-function tableCardWidth(count) {
+export function tableCardWidth(count) {
   const area = $("#centre").getBoundingClientRect();
   const largest = cardWidth();
   const smallest = Math.min(largest, 56);
