@@ -83,7 +83,7 @@ def test_every_reason_the_code_gives_has_its_persian():
     """Each refusal or bot fault raised with a reason anywhere in the package (found by reading
     the source) has a Persian sentence, and each Persian sentence is still used."""
     refusals = {"Refusal", "IllegalMove", "TableError", "NoSuchTable", "TooManyRequests", "BotError", "_fail"}
-    refusals |= {"StorageUnavailable"}
+    refusals |= {"StorageUnavailable", "NotSignedIn", "Forbidden"}
     given = set()
     for path in Path(pasur.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -38,7 +38,9 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not P
 def _drop_everything() -> None:
     engine = create_engine(POSTGRES or "")
     with engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS chat, moves, tables, alembic_version CASCADE"))
+        connection.execute(
+            text("DROP TABLE IF EXISTS throttles, sessions, accounts, chat, moves, tables, alembic_version CASCADE")
+        )
     engine.dispose()
 
 

@@ -44,7 +44,9 @@ def fresh_database() -> str:
     """The test database, emptied (other tests' tables would be restored by every app)."""
     engine = create_engine(POSTGRES or "")
     with engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS chat, moves, tables, alembic_version CASCADE"))
+        connection.execute(
+            text("DROP TABLE IF EXISTS throttles, sessions, accounts, chat, moves, tables, alembic_version CASCADE")
+        )
     engine.dispose()
     return POSTGRES or ""
 

@@ -24,9 +24,11 @@ from pydantic import ValidationError
 from ..core import Rules, RulesError
 from ..i18n import RULES_SUMMARY
 from . import messages
+from .account_routes import account_routes
+from .accounts import Accounts
 from .bots import BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS
-from .errors import NoSuchTable, StorageUnavailable, TableError, TooManyRequests
+from .errors import Forbidden, NoSuchTable, NotSignedIn, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
 from .lobby import LISTED_TABLES, Lobby
 from .messages import (
@@ -154,6 +156,8 @@ def create_app(
     app.state.lobby = lobby
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, settings=settings)
+    app.state.accounts = Accounts(store, settings)
+    app.include_router(account_routes(app.state.accounts))
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
@@ -375,6 +379,10 @@ def _status(error: TableError) -> int:
         return 404
     if isinstance(error, TooManyRequests):
         return 429
+    if isinstance(error, NotSignedIn):
+        return 401
+    if isinstance(error, Forbidden):
+        return 403
     return 503 if isinstance(error, StorageUnavailable) else 400
 
 

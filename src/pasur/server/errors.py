@@ -23,3 +23,11 @@ class VersionTaken(TableError):
 
 class StorageUnavailable(TableError):
     """The database did not answer: nothing was changed, and the request may be tried again."""
+
+
+class NotSignedIn(TableError):
+    """A request that needs an account, from a browser not signed in to one."""
+
+
+class Forbidden(TableError):
+    """A request its session may not make as it came: without the session's CSRF token."""

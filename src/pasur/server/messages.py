@@ -48,6 +48,45 @@ class JoinTable(BaseModel):
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
+#: A password as typed: its rules are checked by :func:`pasur.server.passwords.check_password`.
+Password = Annotated[str, Field(min_length=1, max_length=1024)]
+
+
+class SignUp(BaseModel):
+    """A new account: its name and password."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    password: Password
+
+
+class LogIn(BaseModel):
+    """Signing in to an account."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    password: Password
+
+
+class ChangePassword(BaseModel):
+    """A new password for the one in use (every session ends; this browser gets a new one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    old: Password
+    new: Password
+
+
+class DeleteAccount(BaseModel):
+    """Deleting the account signed in, its password given again."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: Password
+
+
 # -- what a browser sends on its WebSocket -----------------------------------------------------
 
 

@@ -42,6 +42,13 @@ class ServerSettings:
     body_seconds: float = 10.0
     #: The largest request line and headers together, in bytes.
     header_bytes: int = 16 * 1024
+    #: Accounts one address may make a day.
+    sign_ups_per_day: int = 10
+    #: Failed log-ins an account, and an address, may have in a quarter of an hour.
+    log_in_failures: int = 10
+    log_in_failures_per_address: int = 50
+    #: Days a signed-in session lasts.
+    session_days: int = 30
 
 
 #: The defaults, where another part needs one (the command's options, the bot pool).

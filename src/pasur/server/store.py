@@ -24,7 +24,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _storage(method: Callable[P, R]) -> Callable[P, R]:
+def storage(method: Callable[P, R]) -> Callable[P, R]:
     """A store method whose database errors come out as :class:`StorageUnavailable`."""
 
     @wraps(method)
@@ -102,6 +102,43 @@ class ChatRow(Base):
     said: Mapped[str] = mapped_column(String(40))
 
 
+class AccountRow(Base):
+    """An account: its name as chosen, the name's skeleton (unique: no two names that look
+    alike), the password's Argon2id hash, and when it was made."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(256), unique=True)
+    password: Mapped[str] = mapped_column(String(256))
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its cookie's token (the token itself is never stored),
+    its account, the token its state-changing requests must repeat (CSRF), and when it ends."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[str] = mapped_column(String(40))
+    expires: Mapped[int] = mapped_column(Integer)  # Unix seconds
+
+
+class ThrottleRow(Base):
+    """A count of events (failed log-ins, sign-ups) under one key since a window began, shared
+    by every server process on one database."""
+
+    __tablename__ = "throttles"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    started: Mapped[int] = mapped_column(Integer)  # Unix seconds
+    count: Mapped[int] = mapped_column(Integer)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
     """A table as stored: its id, its settings (the JSON of ``TableSettings``) and its status."""
@@ -159,7 +196,7 @@ class Store:
             self._autocommit_of = (self.engine, autocommit)
         return autocommit
 
-    @_storage
+    @storage
     def create_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
         with Session(self.engine) as session, session.begin():
             session.add(
@@ -171,7 +208,7 @@ class Store:
                 )
             )
 
-    @_storage
+    @storage
     def update_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
         with Session(self.engine) as session, session.begin():
             row = session.get(TableRow, table_id)
@@ -179,7 +216,7 @@ class Store:
             row.settings = json.dumps(settings)
             row.status = status
 
-    @_storage
+    @storage
     def add_move(
         self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
     ) -> None:
@@ -240,14 +277,14 @@ class Store:
                 await pool.close()
         return self._writers
 
-    @_storage
+    @storage
     def announce(self, notice: str) -> None:
         """Tell the other server processes ``notice`` (with a shared database; else nothing)."""
         if self.shared and notice:
             with self._autocommit.connect() as connection:
                 connection.execute(_ANNOUNCE, {"channel": CHANNEL, "notice": notice})
 
-    @_storage
+    @storage
     def tables(self, statuses: tuple[str, ...], since: datetime | None = None) -> list[StoredTable]:
         """Every table in one of ``statuses`` (made at ``since`` or later, when given)."""
         query = select(TableRow).where(TableRow.status.in_(statuses))
@@ -257,20 +294,20 @@ class Store:
             rows = session.scalars(query)
             return [StoredTable(row.id, json.loads(row.settings), row.status) for row in rows]
 
-    @_storage
+    @storage
     def table(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
             return None if row is None else StoredTable(row.id, json.loads(row.settings), row.status)
 
-    @_storage
+    @storage
     def moves(self, table_id: str, after: int = 0) -> list[StoredMove]:
         """A table's moves in order (those after version ``after``)."""
         query = select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.version > after).order_by(MoveRow.version)
         with Session(self.engine) as session:
             return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in session.scalars(query)]
 
-    @_storage
+    @storage
     def latest_versions(self, table_ids: list[str]) -> dict[str, int]:
         """The version each of these tables has reached (tables without moves left out): one
         look into the moves' index a table, however many moves are stored."""
@@ -279,14 +316,14 @@ class Store:
         with self.engine.connect() as connection:
             return {table_id: version for table_id, version in connection.execute(query) if version is not None}
 
-    @_storage
+    @storage
     def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
         """Store a chat line (``channel``, ``seat``, ``name``, ``text`` or ``phrase``)."""
         with self.engine.begin() as connection:
             said = datetime.now(UTC).isoformat(timespec="seconds")
             connection.execute(insert(ChatRow), {"table_id": table_id, "said": said, **line})
 
-    @_storage
+    @storage
     def chat(self, table_id: str, channel: str, limit: int) -> list[dict[str, Any]]:
         """A table's last ``limit`` chat lines in ``channel``, oldest first."""
         query = (

@@ -1,0 +1,102 @@
+"""The accounts' HTTP API: signing up, in and out, the account signed in, its password, its data
+and its deletion. Each handler is a plain function, so FastAPI runs it in a thread: hashing a
+password (Argon2id, some tens of milliseconds) never holds up the tables' event loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
+from .errors import Forbidden, NotSignedIn
+from .messages import ChangePassword, DeleteAccount, LogIn, SignUp
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _welcome(request: Request, response: Response, signed: SignedIn, accounts: Accounts) -> dict[str, Any]:
+    """Set the session's cookie (HttpOnly, SameSite=Lax, Secure behind TLS); the account and the
+    CSRF token its page repeats."""
+    response.set_cookie(
+        COOKIE,
+        signed.token,
+        max_age=accounts.settings.session_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return {"name": signed.account.name, "created": signed.account.created, "csrf": signed.csrf}
+
+
+def _farewell(response: Response) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+
+
+def account_routes(accounts: Accounts) -> APIRouter:
+    """The routes, over ``accounts``."""
+    router = APIRouter()
+
+    def signed_in(request: Request, changes: bool = True) -> SignedIn:
+        """The session the request's cookie names; a request that ``changes`` something must also
+        repeat its CSRF token in the ``X-CSRF-Token`` header (a page elsewhere cannot)."""
+        signed = accounts.signed_in(request.cookies.get(COOKIE))
+        if signed is None:
+            raise NotSignedIn("sign in to your account first", "not_signed_in")
+        if changes and not accounts.csrf_ok(signed, request.headers.get(CSRF_HEADER)):
+            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
+        return signed
+
+    @router.post("/api/account", status_code=201)
+    def sign_up(request: Request, response: Response, body: SignUp) -> dict[str, Any]:
+        """A new account, and this browser signed in to it."""
+        return _welcome(request, response, accounts.sign_up(body.name, body.password, _address(request)), accounts)
+
+    @router.post("/api/session")
+    def log_in(request: Request, response: Response, body: LogIn) -> dict[str, Any]:
+        """Sign in: a new session (a new cookie, whatever the browser brought)."""
+        return _welcome(request, response, accounts.log_in(body.name, body.password, _address(request)), accounts)
+
+    @router.delete("/api/session")
+    def log_out(request: Request, response: Response) -> dict[str, Any]:
+        ended = accounts.log_out(signed_in(request))
+        _farewell(response)
+        return {"ended": ended}
+
+    @router.delete("/api/sessions")
+    def log_out_everywhere(request: Request, response: Response) -> dict[str, Any]:
+        """End every session of the account, in every browser."""
+        ended = accounts.log_out(signed_in(request), everywhere=True)
+        _farewell(response)
+        return {"ended": ended}
+
+    @router.get("/api/me")
+    def me(request: Request) -> dict[str, Any]:
+        """The account this browser is signed in to, and the CSRF token its page repeats."""
+        signed = signed_in(request, changes=False)
+        return {"name": signed.account.name, "created": signed.account.created, "csrf": signed.csrf}
+
+    @router.post("/api/account/password")
+    def change_password(request: Request, response: Response, body: ChangePassword) -> dict[str, Any]:
+        signed = accounts.change_password(signed_in(request), body.old, body.new)
+        return _welcome(request, response, signed, accounts)
+
+    @router.delete("/api/account")
+    def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:
+        """Delete the account signed in; its games stay, without its name attached."""
+        accounts.delete(signed_in(request), body.password)
+        _farewell(response)
+        return {"deleted": True}
+
+    @router.get("/api/account/data")
+    def account_data(request: Request) -> JSONResponse:
+        """Everything kept about the account, as a JSON file to download."""
+        signed = signed_in(request, changes=False)
+        headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}
+        return JSONResponse(accounts.data(signed), headers=headers)
+
+    return router

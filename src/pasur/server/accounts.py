@@ -1,0 +1,259 @@
+"""Accounts, optional: a lasting name (:mod:`.names`) and a password hashed with Argon2id, and the
+browsers signed in to one. A session is a random token in an HttpOnly cookie; the database keeps
+only its SHA-256, with a second token (CSRF) that every state-changing request the cookie
+authorises must repeat in a header. Failed log-ins are throttled per account and per address,
+and sign-ups per address, in the database (so every process on one PostgreSQL counts together).
+An unknown name and a wrong password are refused alike, after the same work."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .errors import TableError, TooManyRequests
+from .names import account_name, skeleton
+from .passwords import LONGEST, check_password
+from .settings import ServerSettings
+from .store import AccountRow, SessionRow, Store, ThrottleRow, storage
+
+#: The name of the session cookie.
+COOKIE = "pasur_session"
+#: The header that repeats the session's CSRF token.
+CSRF_HEADER = "x-csrf-token"
+#: Seconds in the window that failed log-ins are counted over.
+LOG_IN_WINDOW = 15 * 60
+#: Seconds in the window that sign-ups from one address are counted over.
+SIGN_UP_WINDOW = 24 * 3600
+
+#: One statement that counts an event under a key (a new window when the last one has passed)
+#: and says the count: atomic on PostgreSQL and SQLite alike.
+_COUNT = text(
+    "INSERT INTO throttles (key, started, count) VALUES (:key, :now, 1) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    "count = CASE WHEN throttles.started < :since THEN 1 ELSE throttles.count + 1 END, "
+    "started = CASE WHEN throttles.started < :since THEN :now ELSE throttles.started END "
+    "RETURNING count"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as the app sees it: never its password."""
+
+    id: int
+    name: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A browser signed in: its account, its session's token (for the cookie; shown once) and
+    the CSRF token its requests repeat."""
+
+    account: Account
+    token: str
+    csrf: str
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+class Accounts:
+    """Signing up, in and out; the account behind a cookie; changing and deleting an account."""
+
+    def __init__(self, store: Store, settings: ServerSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.hasher = PasswordHasher()  # Argon2id, the library's recommended costs
+        #: A hash checked when a name is unknown, so that refusing it takes as long as a wrong password.
+        self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # -- throttles --------------------------------------------------------------------------------
+
+    @storage
+    def _count(self, key: str, window: int) -> int:
+        """Count one event under ``key`` in a window of ``window`` seconds; the count so far."""
+        now = _now()
+        with self.store.engine.begin() as connection:
+            return int(connection.execute(_COUNT, {"key": key, "now": now, "since": now - window}).scalar_one())
+
+    @storage
+    def _counted(self, key: str, window: int) -> int:
+        """How many events ``key`` has in its current window (without counting one)."""
+        with Session(self.store.engine) as session:
+            row = session.get(ThrottleRow, key)
+            return 0 if row is None or row.started < _now() - window else row.count
+
+    @storage
+    def _forget(self, key: str) -> None:
+        with self.store.engine.begin() as connection:
+            connection.execute(delete(ThrottleRow).where(ThrottleRow.key == key))
+
+    # -- signing up and in ------------------------------------------------------------------------
+
+    def sign_up(self, raw_name: str, password: str, address: str) -> SignedIn:
+        """A new account, signed in. Refused: a bad or taken name (``name_taken``: taken ignoring
+        case and look-alikes), a weak password, or too many sign-ups from ``address``."""
+        name = account_name(raw_name)
+        check_password(password, name)
+        limit = self.settings.sign_ups_per_day
+        if self._count(f"sign-up {address}", SIGN_UP_WINDOW) > limit:
+            raise TooManyRequests(f"at most {limit} accounts a day from one address", "too_many_sign_ups", limit=limit)
+        account = self._create(name, self.hasher.hash(password))
+        return self._open_session(account)
+
+    @storage
+    def _create(self, name: str, hashed: str) -> Account:
+        created = datetime.now(UTC).isoformat(timespec="seconds")
+        try:
+            with Session(self.store.engine) as session, session.begin():
+                row = AccountRow(name=name, name_key=skeleton(name), password=hashed, created=created)
+                session.add(row)
+                session.flush()
+                return Account(row.id, name, created)
+        except IntegrityError:
+            raise TableError("that name is taken (or one that looks like it): choose another", "name_taken") from None
+
+    def log_in(self, raw_name: str, password: str, address: str) -> SignedIn:
+        """A new session for the account, with a new token (never one the browser brought).
+        Refused alike whether the name is unknown or the password wrong (``bad_log_in``), and
+        without looking once the account or the address has failed too often."""
+        key = skeleton(raw_name[:200])
+        throttles = {
+            f"log-in {key}": self.settings.log_in_failures,
+            f"log-in {address}": self.settings.log_in_failures_per_address,
+        }
+        for throttle, limit in throttles.items():
+            if self._counted(throttle, LOG_IN_WINDOW) >= limit:
+                raise TooManyRequests("too many failed log-ins: wait a quarter of an hour", "too_many_log_ins")
+        row = self._account_by_key(key)
+        if not self._verify(row.password if row else self._decoy, password) or row is None:
+            for throttle in throttles:
+                self._count(throttle, LOG_IN_WINDOW)
+            raise TableError("that name and password do not match an account", "bad_log_in")
+        self._forget(f"log-in {key}")
+        account = Account(row.id, row.name, row.created)
+        if self.hasher.check_needs_rehash(row.password):
+            self._set_password(account.id, self.hasher.hash(password))
+        return self._open_session(account)
+
+    def _verify(self, hashed: str, password: str) -> bool:
+        if len(password) > LONGEST:
+            return False
+        try:
+            return self.hasher.verify(hashed, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    @storage
+    def _account_by_key(self, key: str) -> AccountRow | None:
+        with Session(self.store.engine, expire_on_commit=False) as session:
+            return session.scalars(select(AccountRow).where(AccountRow.name_key == key)).first()
+
+    @storage
+    def _open_session(self, account: Account) -> SignedIn:
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        with Session(self.store.engine) as session, session.begin():
+            session.add(
+                SessionRow(
+                    id=_digest(token),
+                    account_id=account.id,
+                    csrf=csrf,
+                    created=datetime.now(UTC).isoformat(timespec="seconds"),
+                    expires=_now() + self.settings.session_days * 86400,
+                )
+            )
+        return SignedIn(account, token, csrf)
+
+    # -- the account behind a cookie --------------------------------------------------------------
+
+    @storage
+    def signed_in(self, token: str | None) -> SignedIn | None:
+        """The account and CSRF token of a session's cookie, or None (none, unknown or ended)."""
+        if not token or len(token) > 100:
+            return None
+        with Session(self.store.engine) as session:
+            found = session.execute(
+                select(SessionRow, AccountRow)
+                .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                .where(SessionRow.id == _digest(token))
+            ).first()
+            if found is None or found[0].expires < _now():
+                return None
+            row, account = found
+            return SignedIn(Account(account.id, account.name, account.created), token, row.csrf)
+
+    @staticmethod
+    def csrf_ok(signed: SignedIn, presented: str | None) -> bool:
+        """Whether a request repeated its session's CSRF token (compared in constant time)."""
+        return presented is not None and hmac.compare_digest(signed.csrf.encode(), presented.encode())
+
+    @storage
+    def log_out(self, signed: SignedIn, everywhere: bool = False) -> int:
+        """End this session (``everywhere``: every session of the account); how many ended."""
+        with self.store.engine.begin() as connection:
+            which = SessionRow.account_id == signed.account.id if everywhere else SessionRow.id == _digest(signed.token)
+            return int(connection.execute(delete(SessionRow).where(which)).rowcount)
+
+    # -- changing and deleting --------------------------------------------------------------------
+
+    def change_password(self, signed: SignedIn, old: str, new: str) -> SignedIn:
+        """A new password (checked as at sign-up) for the one given now: every session ends, and
+        this browser is given a new one."""
+        self._check_own_password(signed, old)
+        check_password(new, signed.account.name)
+        self._set_password(signed.account.id, self.hasher.hash(new))
+        self.log_out(signed, everywhere=True)
+        return self._open_session(signed.account)
+
+    def delete(self, signed: SignedIn, password: str) -> None:
+        """Delete the account (its password given again) and its sessions; its games stay."""
+        self._check_own_password(signed, password)
+        self._delete(signed.account.id)
+
+    def _check_own_password(self, signed: SignedIn, password: str) -> None:
+        row = self._account_by_key(skeleton(signed.account.name))
+        if row is None or not self._verify(row.password, password):
+            raise TableError("that is not this account's password", "wrong_password")
+
+    @storage
+    def _set_password(self, account_id: int, hashed: str) -> None:
+        with Session(self.store.engine) as session, session.begin():
+            row = session.get(AccountRow, account_id)
+            if row is not None:
+                row.password = hashed
+
+    @storage
+    def _delete(self, account_id: int) -> None:
+        with self.store.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+
+    @storage
+    def data(self, signed: SignedIn) -> dict[str, Any]:
+        """Everything kept about the account, as JSON: its name, when it was made, its sessions
+        (when each began and ends; never a token)."""
+        with Session(self.store.engine) as session:
+            sessions = session.scalars(
+                select(SessionRow).where(SessionRow.account_id == signed.account.id).order_by(SessionRow.created)
+            )
+            began = [
+                {"began": row.created, "ends": datetime.fromtimestamp(row.expires, UTC).isoformat()} for row in sessions
+            ]
+        return {"name": signed.account.name, "created": signed.account.created, "sessions": began}

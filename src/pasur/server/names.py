@@ -1,0 +1,110 @@
+"""Account names: the rules of a table's names, unique ignoring case and look-alike characters,
+and never a bot's name. Two names are the same account name when their skeletons are equal."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..i18n import BOT_PERSONAS
+from .errors import TableError
+from .seats import person_name
+
+#: Characters that look like another, each mapped to the one it passes for: Cyrillic and Greek
+#: letters that look Latin, digits and signs that look like letters, and the Arabic forms of
+#: Persian letters. After case folding (so only lower case is needed).
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "з": "3",
+        "і": "l",
+        "ї": "l",
+        "ј": "j",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ь": "b",
+        "п": "n",
+        "г": "r",
+        # Greek
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "l",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ω": "w",
+        "μ": "u",
+        # digits and signs that pass for letters, and letters that pass for each other
+        "0": "o",
+        "1": "l",
+        "i": "l",
+        "|": "l",
+        "!": "l",
+        "5": "s",
+        "$": "s",
+        "@": "a",
+        "8": "b",
+        # Arabic forms of Persian letters, and the Arabic-Indic digits
+        "ي": "ی",
+        "ى": "ی",
+        "ئ": "ی",
+        "ك": "ک",
+        "ة": "ه",
+        "ە": "ه",
+        "ۀ": "ه",
+        "أ": "ا",
+        "إ": "ا",
+        "آ": "ا",
+        "ٱ": "ا",
+    }
+)
+#: What a skeleton leaves out: spaces, joiners, marks, the tatweel and punctuation between words.
+IGNORED = frozenset(" _-.'·ـ")
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: compatibility-normalised, case-folded, look-alikes mapped to one
+    character, digits in every script as ASCII, "rn" as "m", and spaces, joiners, marks and
+    punctuation between words left out. Names with equal skeletons are one account name."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    kept = []
+    for char in folded:
+        if char in IGNORED or unicodedata.category(char) in ("Mn", "Me", "Cf", "Zs"):
+            continue
+        digit = unicodedata.digit(char, None)
+        kept.append(str(digit) if digit is not None else char)
+    return "".join(kept).translate(LOOK_ALIKES).replace("rn", "m").replace("vv", "w")
+
+
+#: The skeletons of the bots' names in every language: no account may pass for a bot.
+BOT_NAMES = frozenset(skeleton(persona) for personas in BOT_PERSONAS.values() for persona in personas)
+
+
+def account_name(raw: str) -> str:
+    """A name an account may take: a table's name (:func:`~pasur.server.seats.person_name`) that
+    does not pass for a bot's: "Shirin", "5hirin 2" or "Shirin (master)" (``name_reserved``)."""
+    name = person_name(raw)
+    key = skeleton(name)
+    if key.rstrip("0123456789") in BOT_NAMES or any(key.startswith(bot + "(") for bot in BOT_NAMES):
+        raise TableError("that name is a bot's: choose another", "name_reserved")
+    return name
