@@ -340,6 +340,37 @@ def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
     assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
 
 
+def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_logged_out(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.click("#account-link")
+    page.fill("#sign-in-form input[name=name]", "Ava")
+    page.fill("#sign-in-form input[name=password]", "short")
+    page.click("#sign-up")
+    page.wait_for_function("document.querySelector('#account-error').textContent.includes('10')")
+    page.fill("#sign-in-form input[name=password]", "felt and four cards")
+    page.click("#sign-up")
+    signed_in = "document.querySelector('#account-link-text').textContent === 'Ava'"
+    page.wait_for_function(signed_in)
+    assert page.input_value("#create-form input[name=name]") == "Ava" and not page.is_visible("#account-dialog")
+    assert "pasur_session" not in page.evaluate("document.cookie")  # HttpOnly: no script reads it
+    page.reload()
+    page.wait_for_function(signed_in)
+    other, _ = recorded_page(browser)  # another browser, signed in with the name in another case
+    other.goto(server.base + "/")
+    other.click("#account-link")
+    other.fill("#sign-in-form input[name=name]", "ava")
+    other.fill("#sign-in-form input[name=password]", "felt and four cards")
+    other.click("#sign-in")
+    other.wait_for_function(signed_in)
+    page.click("#account-link")
+    page.click("#log-out-everywhere")
+    signed_out = "document.querySelector('#account-link-text').textContent === pasur.t('sign_in')"
+    page.wait_for_function(signed_out)
+    other.reload()
+    other.wait_for_function(signed_out)
+
+
 def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=3)

@@ -782,3 +782,12 @@ def test_a_finished_match_offers_one_rematch_with_the_seats_turned(database):
             socket.send_json({"type": "start"})
             first = next_state(socket, lambda state: state["table"]["status"] == "playing")
             assert first["view"]["turn"] == 0  # the other player opens this time
+
+
+def test_the_service_worker_keeps_every_module_of_the_page():
+    from pasur.server.app import STATIC
+
+    worker = (STATIC / "sw.js").read_text(encoding="utf-8")
+    listed = worker[worker.index("const MODULES = [") : worker.index("];", worker.index("const MODULES"))]
+    kept = set(re.findall(r'"(\w+)"', listed))
+    assert kept == {path.stem for path in (STATIC / "js").glob("*.js")}

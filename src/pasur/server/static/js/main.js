@@ -2,6 +2,7 @@
 // replay). It only ever holds what the server sends this seat. No build step: the browser loads
 // these modules as they are.
 
+import { loadAccount, renderAccount, wireAccount } from "./account.js";
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
 import { formDigits, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
@@ -95,6 +96,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   localStorage.setItem(`pasur-token-${tableId}`, answer.token);
   reconnect();
 });
+wireAccount();
 wireChat();
 wireReplay();
 wireRematch();
@@ -110,6 +112,7 @@ if (tableId) {
   wireLobby();
 }
 applyLanguage();
+loadAccount();
 // The service worker keeps the page's shell, so that it opens without the network (sw.js).
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 

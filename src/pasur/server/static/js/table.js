@@ -30,25 +30,39 @@ export function renderWaiting() {
   $("#invite").value = location.href;
   const rules = state.table.rules;
   const partners = rules.players === 4 && rules.partnership;
-  $("#seat-list").replaceChildren(...state.table.seats.map((place, seat) => {
-    const item = document.createElement("li");
+  // each seat's line is updated where it stands, never rebuilt: a tap on "Sit here" that meets a
+  // presence message between the press and the release still lands on its button
+  const list = $("#seat-list");
+  while (list.children.length > state.table.seats.length) list.lastChild.remove();
+  state.table.seats.forEach((place, seat) => {
+    let item = list.children[seat];
+    if (!item) {
+      item = document.createElement("li");
+      const words = document.createElement("span");
+      words.className = "seat-words";
+      item.append(avatar(seat), words);
+      list.append(item);
+    } else {
+      item.querySelector(".avatar").replaceWith(avatar(seat));
+    }
     const you = seat === state.table.you ? ` (${t("you")})` : "";
     // with partners, each seat says its side and its partner: the teams are seen before the start
     const team = partners ? ` · ${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
-    const words = document.createElement("span");
-    words.className = "seat-words";
-    words.textContent = `${t("seat", { n: seat + 1 })}: ${seatName(seat)}${you}${team}${place.connected ? " ●" : ""}`;
-    item.append(avatar(seat), words);
-    if (place.open && state.table.you !== null && state.table.you !== seat) {  // move to a free seat
-      const move = document.createElement("button");
+    item.querySelector(".seat-words").textContent =
+      `${t("seat", { n: seat + 1 })}: ${seatName(seat)}${you}${team}${place.connected ? " ●" : ""}`;
+    const free = place.open && state.table.you !== null && state.table.you !== seat;  // move to a free seat
+    let move = item.querySelector(".move-seat");
+    if (free && !move) {
+      move = document.createElement("button");
       move.type = "button";
       move.className = "move-seat";
-      move.textContent = t("sit_here");
       move.addEventListener("click", () => send({ type: "seat", seat }));
-      item.append(" ", move);
+      item.append(move);
+    } else if (!free && move) {
+      move.remove();
     }
-    return item;
-  }));
+    if (move) move.textContent = t("sit_here");
+  });
   const free = state.table.seats.some((place) => place.open);
   $("#join-form").hidden = state.table.you !== null || !free;
   if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";
