@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
 from .errors import Forbidden, NotSignedIn
-from .messages import ChangePassword, DeleteAccount, LogIn, SignUp
+from .messages import ChangePassword, Credentials, DeleteAccount
 
 
 def _address(request: Request) -> str:
@@ -52,12 +52,12 @@ def account_routes(accounts: Accounts) -> APIRouter:
         return signed
 
     @router.post("/api/account", status_code=201)
-    def sign_up(request: Request, response: Response, body: SignUp) -> dict[str, Any]:
+    def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """A new account, and this browser signed in to it."""
         return _welcome(request, response, accounts.sign_up(body.name, body.password, _address(request)), accounts)
 
     @router.post("/api/session")
-    def log_in(request: Request, response: Response, body: LogIn) -> dict[str, Any]:
+    def log_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """Sign in: a new session (a new cookie, whatever the browser brought)."""
         return _welcome(request, response, accounts.log_in(body.name, body.password, _address(request)), accounts)
 

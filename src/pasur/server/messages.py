@@ -52,17 +52,8 @@ class JoinTable(BaseModel):
 Password = Annotated[str, Field(min_length=1, max_length=1024)]
 
 
-class SignUp(BaseModel):
-    """A new account: its name and password."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    password: Password
-
-
-class LogIn(BaseModel):
-    """Signing in to an account."""
+class Credentials(BaseModel):
+    """A name and a password: a new account's, or those of an account to sign in to."""
 
     model_config = ConfigDict(extra="forbid")
 
