@@ -76,7 +76,7 @@ export function renderReplay() {
   renderSeats(view, step.hands);
   const bottom = page.state.table.you ?? 0;
   const table = $("#table-cards");
-  table.replaceChildren(...step.table.map((card) => still(card)));
+  table.replaceChildren(...step.table.map(still));
   table.style.setProperty("--table-w", `${tableCardWidth(step.table.length)}px`);
   const hand = step.hands[bottom];
   $("#hand").replaceChildren(...hand.map((card, index) => {
