@@ -2,9 +2,12 @@
 on duplicate deals, then the cheat ``omniscient`` against the top two, with each bot's time a move.
 
     .venv/bin/python benchmarks/strength.py [--rounds 2000] [--search-rounds 400] [--seed 3] [--jobs 2]
+    .venv/bin/python benchmarks/strength.py --ratings-only     # the levels' ratings from the stored reports
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
-``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/.
+``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
+then each level's rating (``beginner`` anchored at 800, each level above it by the Elo of its
+step) to src/pasur/server/bot-ratings.json, which the server reads.
 About an hour on two cores with the defaults.
 """
 
@@ -33,6 +36,10 @@ LADDER = [
 ]
 #: Bots slow enough that their pairings play fewer deals.
 SLOW = {"ismcts"}
+#: The rating the ladder is anchored at: the weakest level's, on the scale people are rated on.
+ANCHOR = ("beginner", 800)
+#: Where the server reads each level's rating.
+RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 
 
 def measure(first: str, second: str, rounds: int, seed: int, jobs: int, out: Path) -> dict[str, Any]:
@@ -59,15 +66,44 @@ def row(report: dict[str, Any], levels: tuple[str, str], ms: dict[str, float]) -
     )
 
 
+def bot_ratings(out: Path, seed: int) -> dict[str, Any]:
+    """Each level's rating from the ladder's reports in ``out``: the anchor's, plus the Elo
+    difference (from match wins) of every step up the ladder to it."""
+    rating = {ANCHOR[0]: float(ANCHOR[1])}
+    steps = []
+    for upper, lower in LADDER:
+        if upper not in LEVELS or lower not in rating:
+            continue
+        (found,) = out.glob(f"{upper}-vs-{lower}-*-seed{seed}.json")
+        elo = json.loads(found.read_text())["elo"]
+        rating[upper] = rating[lower] + elo["diff"]
+        steps.append({"level": upper, "over": lower, "elo": elo["diff"], "ci95": elo["ci95"], "report": found.name})
+    return {
+        "anchor": {ANCHOR[0]: ANCHOR[1]},
+        "ratings": {level: round(value) for level, value in rating.items()},
+        "steps": steps,
+    }
+
+
+def write_ratings(out: Path, seed: int) -> None:
+    table = bot_ratings(out, seed)
+    RATINGS.write_text(json.dumps(table, indent=1) + "\n")
+    print(f"wrote {RATINGS.name}: {table['ratings']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--search-rounds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ratings-only", action="store_true", help="write the levels' ratings from the stored reports")
     args = parser.parse_args()
     out = Path(__file__).parent.parent / "docs" / "strength"
     out.mkdir(parents=True, exist_ok=True)
+    if args.ratings_only:
+        write_ratings(out, args.seed)
+        return
     levels = {level for pair in LADDER for level in pair if level in LEVELS}
     ms = {level: bot_speed(LEVELS[level], 48)["median_ms"] for level in sorted(levels)}
     rows = {}
@@ -80,6 +116,7 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for pair in LADDER:
         print(rows[pair])
+    write_ratings(out, args.seed)
 
 
 if __name__ == "__main__":

@@ -371,6 +371,18 @@ def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_log
     other.wait_for_function(signed_out)
 
 
+def test_the_lobby_offers_each_bot_level_with_its_rating(server, browser):
+    from pasur.server.bots import BOT_RATINGS
+
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    option = "select[name=seat1] option[value=grandmaster]"
+    page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{BOT_RATINGS['grandmaster']}')")
+    in_language(page, server.base, "fa")  # in Persian digits
+    persian = str(BOT_RATINGS["grandmaster"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+    page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{persian}')")
+
+
 def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=3)

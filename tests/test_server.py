@@ -10,9 +10,13 @@ import json
 import os
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+import pasur.server
+from pasur.bots import LEVELS
 
 pytest.importorskip("fastapi")
 
@@ -791,3 +795,22 @@ def test_the_service_worker_keeps_every_module_of_the_page():
     listed = worker[worker.index("const MODULES = [") : worker.index("];", worker.index("const MODULES"))]
     kept = set(re.findall(r'"(\w+)"', listed))
     assert kept == {path.stem for path in (STATIC / "js").glob("*.js")}
+
+
+def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
+    from pasur.server.bots import BOT_RATINGS
+
+    table = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
+    rating = {level: float(value) for level, value in table["anchor"].items()}
+    for step in table["steps"]:  # each step up is the Elo its stored ladder report measured
+        report = json.loads((Path(__file__).parent.parent / "docs" / "strength" / step["report"]).read_text())
+        assert report["elo"]["diff"] == step["elo"] and step["over"] in rating
+        rating[step["level"]] = rating[step["over"]] + step["elo"]
+    assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS
+    settings = dataclasses.replace(TEST_SETTINGS, extra_levels={"champion": "solver:samples=64"})
+    with TestClient(create_app(database, settings)) as client:
+        offered = client.get("/api/levels").json()["levels"]
+    builtin = [entry["rating"] for entry in offered if entry["level"] in LEVELS]
+    assert [entry["level"] for entry in offered][: len(LEVELS)] == list(LEVELS)  # weakest first
+    assert builtin == sorted(builtin) and builtin[0] == 800  # the anchor, then ever stronger
+    assert {"level": "champion", "rating": None} in offered  # never measured: no rating claimed

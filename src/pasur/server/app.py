@@ -26,7 +26,7 @@ from ..i18n import RULES_SUMMARY
 from . import messages
 from .account_routes import account_routes
 from .accounts import Accounts
-from .bots import BotPool, server_levels
+from .bots import BOT_RATINGS, BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS
 from .errors import Forbidden, NoSuchTable, NotSignedIn, StorageUnavailable, TableError, TooManyRequests
 from .guard import Guard
@@ -188,6 +188,12 @@ def create_app(
     async def rules_help() -> dict[str, Any]:
         """The rules in brief, in every language of the page."""
         return {lang: {"title": title, "lines": lines} for lang, (title, lines) in RULES_SUMMARY.items()}
+
+    @app.get("/api/levels")
+    async def bot_levels() -> dict[str, Any]:
+        """The bot levels a table may seat, weakest first, each with its rating (on the people's
+        scale; none for a level the operator added, which was never measured)."""
+        return {"levels": [{"level": level, "rating": BOT_RATINGS.get(level)} for level in bots.levels]}
 
     @app.post("/api/tables")
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import multiprocessing
 import os
@@ -18,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
@@ -26,6 +28,13 @@ from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 from .settings import SERVER_DEFAULTS
+
+#: Each built-in level's rating, on the scale people are rated on: measured on duplicate deals by
+#: benchmarks/strength.py (``beginner`` anchored at 800, each level above it by the Elo of its
+#: step up the ladder), which writes bot-ratings.json beside this file.
+BOT_RATINGS: dict[str, int] = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))[
+    "ratings"
+]
 
 log = logging.getLogger("pasur.server")
 

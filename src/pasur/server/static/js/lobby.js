@@ -4,6 +4,22 @@
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, t } from "./words.js";
 
+/** Each bot level's rating, as the server measured it (on the scale people are rated on). */
+const ratings = {};
+
+async function loadRatings() {
+  const response = await fetch("/api/levels").catch(() => null);
+  const answer = response && response.ok ? await response.json() : { levels: [] };
+  for (const { level, rating } of answer.levels) if (rating !== null) ratings[level] = rating;
+  seatChoices();
+}
+
+/** How a level is offered: its name and, where measured, its rating. */
+function levelChoice(level) {
+  const name = LEVEL_NAMES[lang][level];
+  return level in ratings ? t("bot_rated", { level: name, rating: persianIf(ratings[level]) }) : t("bot", { level: name });
+}
+
 export function seatChoices() {
   const form = $("#create-form");
   const players = Number(form.players.value);
@@ -14,7 +30,7 @@ export function seatChoices() {
   for (let seat = 1; seat < players; seat++) {
     const label = document.createElement("label");
     const options = [`<option value="friend">${t("friend")}</option>`]
-      .concat(Object.keys(LEVEL_NAMES.en).map((level) => `<option value="${level}">${t("bot", { level: LEVEL_NAMES[lang][level] })}</option>`));
+      .concat(Object.keys(LEVEL_NAMES.en).map((level) => `<option value="${level}">${levelChoice(level)}</option>`));
     label.innerHTML = `<span>${t("seat", { n: seat + 1 })}</span> <select name="seat${seat}">${options.join("")}</select>`;
     box.append(label);
     label.querySelector("select").value = previous[seat - 1] || "medium";
@@ -125,5 +141,6 @@ export function wireLobby() {
   $("#quick").addEventListener("click", quickGame);
   form.name.value = localStorage.getItem("pasur-name") || "";
   refreshTables();
+  loadRatings();
   setInterval(refreshTables, 4000);  // the lobby stays current while it is open
 }
