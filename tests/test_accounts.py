@@ -20,7 +20,7 @@ from pasur.i18n import PERSIAN_REASONS
 from pasur.server.accounts import COOKIE
 from pasur.server.app import create_app
 
-from .server_helpers import TEST_SETTINGS
+from .server_helpers import EVERY_TABLE, TEST_SETTINGS, play_to_the_end, seated
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 PASSWORD = "felt and four cards"
@@ -128,8 +128,7 @@ def test_every_process_on_one_database_counts_the_same_failures(kind, database):
     if kind == "postgresql":  # this worker's database, emptied
         engine = create_engine(url)
         with engine.begin() as connection:
-            everything = "throttles, sessions, accounts, chat, moves, tables, alembic_version"
-            connection.execute(text(f"DROP TABLE IF EXISTS {everything} CASCADE"))
+            connection.execute(text(f"DROP TABLE IF EXISTS {EVERY_TABLE} CASCADE"))
         engine.dispose()
     with browser(url, log_in_failures=4) as first, browser(url, log_in_failures=4) as second:
         sign_up(first, "Ava")
@@ -239,3 +238,51 @@ def test_another_browser_is_never_served_the_account(database):
         sign_up(ava)
         refused(stranger.get("/api/me"), 401, "not_signed_in")
         refused(stranger.get("/api/account/data"), 401, "not_signed_in")
+
+
+# -- a player's matches -------------------------------------------------------------------------
+
+
+def finish_a_match(client: TestClient, name: str = "Ava") -> tuple[str, dict[str, Any]]:
+    """Create a one-round table against `easy` and play it to the end; its id and final state."""
+    table = client.post("/api/tables", json={"name": name, "seats": ["easy"], "rules": {"target": 1}}).json()
+    with seated(client, table["id"], table["token"]) as socket:
+        socket.send_json({"type": "start"})
+        return table["id"], play_to_the_end(socket, [])
+
+
+def test_a_signed_in_player_sits_as_the_account_and_their_matches_are_kept(client):
+    sign_up(client, "Ava")
+    table_id, final = finish_a_match(client, name="Somebody else")
+    assert final["table"]["seats"][0]["name"] == "Ava"  # the account's name, whatever was typed
+    client.cookies.clear()
+    finish_a_match(client, name="Ava")  # a guest called Ava: not the account's match
+    record = client.get("/api/players/AVA").json()
+    won = final["winner"] == 0
+    assert (record["name"], record["games"], record["wins"]) == ("Ava", 1, int(won))
+    (match,) = record["history"]
+    assert match["table"] == table_id and match["won"] is won and match["scores"] == final["scores"]
+    assert match["others"] == [{"name": "easy", "bot": "easy", "side": 1}]
+    refused(client.get("/api/players/Nobody"), 404, "no_such_player")
+
+
+def test_a_result_is_kept_once_however_many_processes_see_the_end(database):
+    from pasur.server.results import record_result
+    from pasur.server.seats import TableSettings
+    from pasur.server.store import Store
+
+    with browser(database) as first:
+        sign_up(first, "Ava")
+        table_id, _ = finish_a_match(first)
+    with browser(database) as second:  # another process reads the finished table back
+        assert second.get(f"/api/tables/{table_id}/replay").status_code == 200
+        room = second.app.state.lobby.get(table_id)
+        store = Store(database)
+        assert not record_result(store, table_id, TableSettings.from_json(room.settings.to_json()), room.match)
+        store.close()
+        assert second.get("/api/players/Ava").json()["games"] == 1
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM results")).scalar_one() == 1
+        assert connection.execute(text("SELECT count(*) FROM result_seats")).scalar_one() == 2
+    engine.dispose()

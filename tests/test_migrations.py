@@ -27,7 +27,7 @@ from pasur.server.app import create_app
 from pasur.server.schema import SchemaMismatch, head_version
 from pasur.server.store import Base, Store
 
-from .server_helpers import TEST_SETTINGS, play_to_the_end, seated
+from .server_helpers import EVERY_TABLE, TEST_SETTINGS, play_to_the_end, seated
 from .test_cli import assert_one_line_error, pasur
 
 OLD = json.loads((Path(__file__).parent / "data" / "server-6b2f8fd.json").read_text())
@@ -38,9 +38,7 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not P
 def _drop_everything() -> None:
     engine = create_engine(POSTGRES or "")
     with engine.begin() as connection:
-        connection.execute(
-            text("DROP TABLE IF EXISTS throttles, sessions, accounts, chat, moves, tables, alembic_version CASCADE")
-        )
+        connection.execute(text(f"DROP TABLE IF EXISTS {EVERY_TABLE} CASCADE"))
     engine.dispose()
 
 

@@ -32,7 +32,7 @@ from pasur.server.chat import Channel
 from pasur.server.shared import SWEEP_SECONDS
 from pasur.server.store import Store
 
-from .server_helpers import TEST_SETTINGS, create, lose_notices, next_state, seated
+from .server_helpers import EVERY_TABLE, TEST_SETTINGS, create, lose_notices, next_state, seated
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
@@ -44,9 +44,7 @@ def fresh_database() -> str:
     """The test database, emptied (other tests' tables would be restored by every app)."""
     engine = create_engine(POSTGRES or "")
     with engine.begin() as connection:
-        connection.execute(
-            text("DROP TABLE IF EXISTS throttles, sessions, accounts, chat, moves, tables, alembic_version CASCADE")
-        )
+        connection.execute(text(f"DROP TABLE IF EXISTS {EVERY_TABLE} CASCADE"))
     engine.dispose()
     return POSTGRES or ""
 

@@ -240,6 +240,7 @@ PERSIAN_REASONS: dict[str, str] = {
     "bad_log_in": "این نام و گذرواژه با حسابی جور نیست",
     "wrong_password": "این گذرواژه این حساب نیست",
     "not_signed_in": "نخست وارد حساب خود شوید",
+    "no_such_player": "بازیکنی به نام «{name}» نیست",
     "bad_csrf": "این درخواست نشانه نشست را همراه ندارد: صفحه را دوباره باز کنید",
     # a bot's faults (pasur.bots.BotError)
     "bot_not_started": "اجرا نشد: {error}",

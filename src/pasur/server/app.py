@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -25,7 +26,7 @@ from ..core import Rules, RulesError
 from ..i18n import RULES_SUMMARY
 from . import messages
 from .account_routes import account_routes
-from .accounts import Accounts
+from .accounts import COOKIE, Accounts
 from .bots import BOT_RATINGS, BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS
 from .errors import Forbidden, NoSuchTable, NotSignedIn, StorageUnavailable, TableError, TooManyRequests
@@ -45,6 +46,7 @@ from .messages import (
     SeatMessage,
     StartMessage,
 )
+from .results import player_record
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
@@ -204,8 +206,9 @@ def create_app(
             raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))  # signed in: sits as the account
         table_id, token = lobby.create(
-            body.name,
+            signed.account.name if signed else body.name,
             rules,
             body.seats,
             body.timer,
@@ -213,6 +216,7 @@ def create_app(
             owner=client,
             public=body.public,
             hints=body.hints,
+            account=signed.account.id if signed else None,
         )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
@@ -234,15 +238,24 @@ def create_app(
         tables, following = lobby.live_tables(cursor, limit)
         return {"tables": tables, "next": following}
 
+    @app.get("/api/players/{name}")
+    async def player(name: Annotated[str, PathParameter(max_length=200)]) -> dict[str, Any]:
+        """A player's record: games, wins and their matches, newest first."""
+        return player_record(store, name)
+
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
         table: dict[str, Any] = lobby.get(table_id).projection(None)["table"]
         return table
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+    async def join_table(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
         room = lobby.get(table_id)
-        seat, token = room.join(body.name, body.seat)
+        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))
+        if signed is None:
+            seat, token = room.join(body.name, body.seat)
+        else:
+            seat, token = room.join(signed.account.name, body.seat, signed.account.id)
         await room.changed()
         return {"seat": seat, "token": token}
 

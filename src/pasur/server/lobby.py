@@ -211,11 +211,13 @@ class Lobby:
         owner: str = "",
         public: bool = False,
         hints: bool | None = None,
+        account: int | None = None,
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
         whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
-        default, when everyone else at the table is a bot). The table id and the creator's token."""
+        default, when everyone else at the table is a bot); ``account`` the creator's, when signed
+        in. The table id and the creator's token."""
         if len(seats) != rules.players - 1:
             raise TableError(
                 f"seats: say who sits in each of the other {rules.players - 1} seats",
@@ -229,7 +231,7 @@ class Lobby:
         name = person_name(name)
         self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
-        places = [Seat(name=name, token_hash=token_hash(token))]
+        places = [Seat(name=name, token_hash=token_hash(token), account=account)]
         places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
         settings = TableSettings(
             rules=rules,

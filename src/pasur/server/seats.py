@@ -65,18 +65,20 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat: open (waiting for a friend), a person's (token hash kept), or a bot's."""
+    """A seat: open (waiting for a friend), a person's (token hash kept; with their account's id
+    when they sat down signed in), or a bot's."""
 
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    account: int | None = None
 
     @property
     def open(self) -> bool:
         return self.name is None and self.bot is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash, "account": self.account}
 
 
 @dataclass(frozen=True, slots=True)

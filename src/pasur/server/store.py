@@ -12,7 +12,20 @@ from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, text, type_coerce
+from sqlalchemy import (
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    type_coerce,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -137,6 +150,35 @@ class ThrottleRow(Base):
     key: Mapped[str] = mapped_column(String(300), primary_key=True)
     started: Mapped[int] = mapped_column(Integer)  # Unix seconds
     count: Mapped[int] = mapped_column(Integer)
+
+
+class ResultRow(Base):
+    """A finished match's result, stored once (its table is the key: a second process that
+    finishes the same table stores nothing): when, how many players, the sides' scores, the
+    winning side."""
+
+    __tablename__ = "results"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    finished: Mapped[str] = mapped_column(String(40), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[str] = mapped_column(Text)  # JSON: a score a side
+    winner: Mapped[int] = mapped_column(Integer)
+
+
+class ResultSeatRow(Base):
+    """Who sat where in a finished match: the name shown, the account (when signed in) or the
+    bot level, the side, and whether that side won."""
+
+    __tablename__ = "result_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("results.table_id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    side: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
 
 
 @dataclass(frozen=True, slots=True)

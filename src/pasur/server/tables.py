@@ -28,6 +28,7 @@ from .errors import StorageUnavailable, TableError, VersionTaken
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
 from .replication import Replication
+from .results import record_result
 from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
 from .shared import Hub
 from .store import Store, StoredMove, StoredTable
@@ -132,9 +133,18 @@ class TableRoom:
             if move.client_id:
                 self._remember(move.seat, move.client_id, move.move)
         if self.match.over:
+            if self.status is not TableStatus.FINISHED:  # its end was stored, perhaps not its result
+                self._keep_result()
             self.status = TableStatus.FINISHED
         elif moves:
             self.waiting = self.people() if self.last is not None and self.last.round_over else None
+
+    def _keep_result(self) -> None:
+        """Keep the finished match's result, once: any process that sees the end may try, and a
+        database that does not answer now is tried again when the table is next read back."""
+        if self.store is not None and self.match is not None:
+            with contextlib.suppress(StorageUnavailable):
+                record_result(self.store, self.id, self.settings, self.match)
 
     def _note_sur(self, played: Played) -> None:
         """Keep which play of its round a Sur was (only the last two rounds can be shown)."""
@@ -171,8 +181,9 @@ class TableRoom:
     def is_host(self, token: str | None) -> bool:
         return bool(token) and token_hash(token or "") == self.settings.host_hash
 
-    def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Take an open seat (the first, unless one is named); the seat and its new token."""
+    def join(self, name: str, seat: int | None = None, account: int | None = None) -> tuple[int, str]:
+        """Take an open seat (the first, unless one is named), as ``account`` when signed in; the
+        seat and its new token."""
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has started: no seat is free", "no_seat_free")
         free = [index for index, place in enumerate(self.seats) if place.open]
@@ -184,7 +195,7 @@ class TableRoom:
             raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
         token = secrets.token_urlsafe(18)
         seats = list(self.seats)
-        seats[seat] = Seat(name=person_name(name), token_hash=token_hash(token))
+        seats[seat] = Seat(name=person_name(name), token_hash=token_hash(token), account=account)
         settings = self.settings.with_seats(tuple(seats))
         self._save(settings)
         self.settings = settings
@@ -287,6 +298,7 @@ class TableRoom:
             self.status = TableStatus.FINISHED
             with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
                 self._save()
+            self._keep_result()
             if self.hub is not None:
                 self.hub.release(self.id)
         elif self.last.round_over:
