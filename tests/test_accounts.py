@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from pasur.i18n import PERSIAN_REASONS
-from pasur.server.accounts import COOKIE
+from pasur.server.accounts import ANONYMOUS, COOKIE
 from pasur.server.app import create_app
 
 from .server_helpers import EVERY_TABLE, TEST_SETTINGS, play_to_the_end, seated
@@ -264,6 +264,24 @@ def test_a_signed_in_player_sits_as_the_account_and_their_matches_are_kept(clien
     assert match["table"] == table_id and match["won"] is won and match["scores"] == final["scores"]
     assert match["others"] == [{"name": "easy", "bot": "easy", "side": 1}]
     refused(client.get("/api/players/Nobody"), 404, "no_such_player")
+
+
+def test_a_deleted_accounts_matches_stay_anonymised_and_its_id_is_never_reused(client, database):
+    csrf = sign_up(client, "Ava")["csrf"]
+    table_id, _ = finish_a_match(client)
+    first_id = client.app.state.accounts.signed_in(client.cookies[COOKIE]).account.id
+    deleting = {"password": PASSWORD}
+    client.request("DELETE", "/api/account", json=deleting, headers={"X-CSRF-Token": csrf}).raise_for_status()
+    sign_up(client, "Bahar")
+    assert client.app.state.accounts.signed_in(client.cookies[COOKIE]).account.id != first_id
+    assert client.get("/api/players/Bahar").json()["games"] == 0  # nothing of Ava's comes with the id
+    refused(client.get("/api/players/Ava"), 404, "no_such_player")
+    assert client.get(f"/api/tables/{table_id}/record").status_code == 200  # the match stays
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        kept = connection.execute(text("SELECT account_id, name FROM result_seats WHERE seat = 0")).one()
+    engine.dispose()
+    assert tuple(kept) == (None, ANONYMOUS)
 
 
 def test_a_result_is_kept_once_however_many_processes_see_the_end(database):

@@ -17,7 +17,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -25,10 +25,12 @@ from .errors import TableError, TooManyRequests
 from .names import account_name, skeleton
 from .passwords import LONGEST, check_password
 from .settings import ServerSettings
-from .store import AccountRow, SessionRow, Store, ThrottleRow, storage
+from .store import AccountRow, ResultSeatRow, SessionRow, Store, ThrottleRow, storage
 
 #: The name of the session cookie.
 COOKIE = "pasur_session"
+#: The name a deleted account's seats are shown under in the matches that stay.
+ANONYMOUS = "—"
 #: The header that repeats the session's CSRF token.
 CSRF_HEADER = "x-csrf-token"
 #: Seconds in the window that failed log-ins are counted over.
@@ -241,7 +243,13 @@ class Accounts:
 
     @storage
     def _delete(self, account_id: int) -> None:
+        """The account and its sessions go; its matches stay in others' histories, anonymised."""
         with self.store.engine.begin() as connection:
+            connection.execute(
+                update(ResultSeatRow)
+                .where(ResultSeatRow.account_id == account_id)
+                .values(account_id=None, name=ANONYMOUS)
+            )
             connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
 

@@ -120,6 +120,7 @@ class AccountRow(Base):
     alike), the password's Argon2id hash, and when it was made."""
 
     __tablename__ = "accounts"
+    __table_args__ = ({"sqlite_autoincrement": True},)  # a deleted account's id is never given again
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64))

@@ -21,6 +21,7 @@ def upgrade() -> None:
         sa.Column("name_key", sa.String(256), nullable=False, unique=True),
         sa.Column("password", sa.String(256), nullable=False),
         sa.Column("created", sa.String(40), nullable=False),
+        sqlite_autoincrement=True,  # a deleted account's id is never given again
     )
     op.create_table(
         "sessions",
