@@ -356,6 +356,8 @@ def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_log
     assert "pasur_session" not in page.evaluate("document.cookie")  # HttpOnly: no script reads it
     page.reload()
     page.wait_for_function(signed_in)
+    page.click("#lang")  # in Persian the header still names the account
+    page.wait_for_function(f"document.documentElement.lang === 'fa' && {signed_in}")
     other, _ = recorded_page(browser)  # another browser, signed in with the name in another case
     other.goto(server.base + "/")
     other.click("#account-link")
@@ -381,6 +383,25 @@ def test_the_lobby_offers_each_bot_level_with_its_rating(server, browser):
     in_language(page, server.base, "fa")  # in Persian digits
     persian = str(BOT_RATINGS["grandmaster"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
     page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{persian}')")
+
+
+def test_a_signed_in_players_finished_match_is_on_their_page_with_its_replay(server, browser):
+    page, _ = recorded_page(browser)
+    account = page.request.post(f"{server.base}/api/account", data={"name": "Ava", "password": "felt and four cards"})
+    assert account.status == 201  # the context keeps the session's cookie, as the page's dialog does
+    url = start_against_a_bot(page, server.base)
+    play_until([page], lambda: finished(page))
+    won = page.evaluate("pasur.page.state.winner === pasur.page.state.table.you")
+    page.goto(f"{server.base}/p/ava")
+    page.wait_for_selector("#profile-games li")
+    assert page.inner_text("#profile-name") == "Ava" and page.locator("#profile-games li").count() == 1
+    line = page.inner_text("#profile-games li")
+    assert (" won" in line, " lost" in line) == (won, not won)
+    page.click("#profile-games li a")
+    page.wait_for_url(url + "#replay=1.0")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.goto(f"{server.base}/p/Nobody")
+    page.wait_for_function("document.querySelector('#profile-error').textContent.includes('Nobody')")
 
 
 def test_reload_mid_round_and_carry_on(server, browser):

@@ -176,6 +176,11 @@ def create_app(
     async def page(table_id: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/p/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        """A player's page (the page reads the player from its address)."""
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:
         """The page's service worker, from the root so that it serves every page of the site."""

@@ -23,6 +23,7 @@ export function renderAccount() {
   $("#account-out").hidden = Boolean(account.name);
   $("#account-in").hidden = !account.name;
   $("#account-name").textContent = account.name ?? "";
+  $("#my-games").href = account.name ? `/p/${encodeURIComponent(account.name)}` : "/";
   if (!account.name) return;
   localStorage.setItem("pasur-name", account.name);  // the name a table is joined under
   document.querySelectorAll("#create-form input[name=name], #join-form input[name=name]").forEach((field) => {

@@ -9,8 +9,9 @@ import { wireRematch } from "./rematch.js";
 import { wireReplay } from "./replay.js";
 import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
+import { loadProfile, renderProfile } from "./profile.js";
 import { connect, reconnect } from "./socket.js";
-import { $, page, tableId } from "./state.js";
+import { $, page, playerName, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { answerError, lang, setLanguage, t } from "./words.js";
 
@@ -47,6 +48,8 @@ function applyLanguage() {
   if (!tableId) { seatChoices(); renderTables(); formDigits(); }
   render();
   renderChat();
+  renderAccount();
+  renderProfile();
 }
 
 function openSettings() {
@@ -107,6 +110,8 @@ document.body.classList.toggle("at-table", Boolean(tableId));
 if (tableId) {
   $("#table-page").hidden = false;
   connect();
+} else if (playerName) {
+  loadProfile();
 } else {
   $("#lobby").hidden = false;
   wireLobby();

@@ -6,6 +6,8 @@ import { lang, t } from "./words.js";
 export const $ = (selector) => document.querySelector(selector);
 
 export const tableId = location.pathname.startsWith("/t/") ? decodeURIComponent(location.pathname.slice(3)) : null;
+/** The player whose page this is (``/p/NAME``), if it is one. */
+export const playerName = location.pathname.startsWith("/p/") ? decodeURIComponent(location.pathname.slice(3)) : null;
 
 export const page = {
   state: null,             // the state on screen
