@@ -304,3 +304,26 @@ def test_a_result_is_kept_once_however_many_processes_see_the_end(database):
         assert connection.execute(text("SELECT count(*) FROM results")).scalar_one() == 1
         assert connection.execute(text("SELECT count(*) FROM result_seats")).scalar_one() == 2
     engine.dispose()
+
+
+def test_a_guest_who_signs_up_keeps_the_matches_played_as_a_guest(database):
+    with browser(database, messages_per_second=100_000) as client:
+        tables = []
+        for name in ("Ava", "Bahar"):  # this browser's match as a guest, and another's
+            table = client.post("/api/tables", json={"name": name, "seats": ["easy"], "rules": {"target": 1}}).json()
+            with seated(client, table["id"], table["token"]) as socket:
+                socket.send_json({"type": "start"})
+                play_to_the_end(socket, [])
+            tables.append(table)
+        csrf = {"X-CSRF-Token": sign_up(client, "Ava")["csrf"]}
+        mine, theirs = tables
+        tokens = {mine["id"]: mine["token"], theirs["id"]: "not-the-seat-token", "nosuchtable": "x"}
+        refused(client.post("/api/account/matches", json={"tokens": tokens}), 403, "bad_csrf")
+        claimed = client.post("/api/account/matches", json={"tokens": tokens}, headers=csrf)
+        assert claimed.json() == {"claimed": 1}  # only the seat whose token this browser holds
+        again = client.post("/api/account/matches", json={"tokens": tokens}, headers=csrf)
+        assert again.json() == {"claimed": 0}  # a seat is claimed once
+        (match,) = client.get("/api/players/Ava").json()["history"]
+        assert match["table"] == mine["id"]
+        too_many = {"tokens": {f"t{number}": "x" for number in range(501)}}
+        assert client.post("/api/account/matches", json=too_many, headers=csrf).status_code == 422

@@ -404,6 +404,22 @@ def test_a_signed_in_players_finished_match_is_on_their_page_with_its_replay(ser
     page.wait_for_function("document.querySelector('#profile-error').textContent.includes('Nobody')")
 
 
+def test_a_guest_who_signs_up_in_the_same_browser_keeps_their_match(server, browser):
+    page, _ = recorded_page(browser)
+    url = start_against_a_bot(page, server.base)
+    play_until([page], lambda: finished(page))
+    page.goto(server.base + "/")
+    page.click("#account-link")
+    page.fill("#sign-in-form input[name=name]", "Ava")
+    page.fill("#sign-in-form input[name=password]", "felt and four cards")
+    page.click("#sign-up")
+    page.wait_for_function("document.querySelector('#account-link-text').textContent === 'Ava'")
+    page.click("#account-link")
+    page.click("#my-games")
+    page.wait_for_selector("#profile-games li a")
+    assert page.get_attribute("#profile-games li a", "href").startswith("/t/" + url.rsplit("/", 1)[1])
+
+
 def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=3)

@@ -11,7 +11,8 @@ from fastapi.responses import JSONResponse
 
 from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
 from .errors import Forbidden, NotSignedIn
-from .messages import ChangePassword, Credentials, DeleteAccount
+from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount
+from .results import claim_guest_matches
 
 
 def _address(request: Request) -> str:
@@ -84,6 +85,12 @@ def account_routes(accounts: Accounts) -> APIRouter:
     def change_password(request: Request, response: Response, body: ChangePassword) -> dict[str, Any]:
         signed = accounts.change_password(signed_in(request), body.old, body.new)
         return _welcome(request, response, signed, accounts)
+
+    @router.post("/api/account/matches")
+    def claim_matches(request: Request, body: ClaimMatches) -> dict[str, Any]:
+        """Keep the matches this browser played as a guest (its seat tokens) under the account."""
+        signed = signed_in(request)
+        return {"claimed": claim_guest_matches(accounts.store, signed.account.id, signed.account.name, body.tokens)}
 
     @router.delete("/api/account")
     def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:

@@ -70,6 +70,15 @@ class ChangePassword(BaseModel):
     new: Password
 
 
+class ClaimMatches(BaseModel):
+    """The seat tokens a browser holds, by table: the matches it played as a guest, to keep under
+    the account it signed up to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: dict[Annotated[str, Field(max_length=16)], Annotated[str, Field(max_length=64)]] = Field(max_length=500)
+
+
 class DeleteAccount(BaseModel):
     """Deleting the account signed in, its password given again."""
 

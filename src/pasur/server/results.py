@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ..core import Match
 from .errors import NoSuchTable
 from .names import skeleton
-from .seats import TableSettings
+from .seats import TableSettings, token_hash
 from .store import AccountRow, ResultRow, ResultSeatRow, Store, storage
 
 #: The most matches a player's history lists.
@@ -55,6 +55,33 @@ def record_result(store: Store, table_id: str, settings: TableSettings, match: M
     except IntegrityError:
         return False
     return True
+
+
+@storage
+def claim_guest_matches(store: Store, account_id: int, name: str, tokens: dict[str, str]) -> int:
+    """Put the finished matches a browser played as a guest (``tokens``: its seat token at each
+    table) under its new account: a seat whose token matches and that no account holds yet. How
+    many were claimed; a wrong token claims nothing."""
+    claimed = 0
+    with Session(store.engine) as session, session.begin():
+        for table_id, token in tokens.items():
+            stored = store.table(table_id)
+            if stored is None:
+                continue
+            held = token_hash(token)
+            seats = [
+                index for index, seat in enumerate(stored.settings.get("seats", [])) if seat.get("token_hash") == held
+            ]
+            unclaimed = select(ResultSeatRow).where(
+                ResultSeatRow.table_id == table_id,
+                ResultSeatRow.seat.in_(seats),
+                ResultSeatRow.account_id.is_(None),
+                ResultSeatRow.bot.is_(None),
+            )
+            for row in session.scalars(unclaimed):
+                row.account_id, row.name = account_id, name
+                claimed += 1
+    return claimed
 
 
 @storage

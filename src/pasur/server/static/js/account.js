@@ -50,6 +50,15 @@ export async function loadAccount() {
   else signedOut();
 }
 
+/** The matches this browser played before signing in (its seat tokens): kept under the account. */
+async function keepGuestMatches() {
+  const tokens = {};
+  for (const key of Object.keys(localStorage)) {
+    if (key.startsWith("pasur-token-")) tokens[key.slice("pasur-token-".length)] = localStorage.getItem(key);
+  }
+  if (Object.keys(tokens).length) await call("POST", "/api/account/matches", { tokens: Object.fromEntries(Object.entries(tokens).slice(-500)) });
+}
+
 /** Say what the server answered, or close the dialog when it was done. */
 function said(ok, answer, done) {
   $("#account-error").textContent = ok ? "" : answerError(answer);
@@ -69,7 +78,12 @@ export function wireAccount() {
     const creating = event.submitter && event.submitter.id === "sign-up";
     const body = { name: form.name.value.trim(), password: form.password.value };
     const { ok, answer } = await call("POST", creating ? "/api/account" : "/api/session", body);
-    said(ok, answer, () => { form.password.value = ""; signedIn(answer); dialog.close(); });
+    said(ok, answer, async () => {
+      form.password.value = "";
+      signedIn(answer);
+      await keepGuestMatches();  // before the dialog closes: the account's page then lists them
+      dialog.close();
+    });
   });
   for (const [id, path] of [["#log-out", "/api/session"], ["#log-out-everywhere", "/api/sessions"]]) {
     $(id).addEventListener("click", async () => {
