@@ -340,13 +340,18 @@ def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
     assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
 
 
+def use_the_account_dialog(page: Any, button: str, name: str = "Ava", password: str = "felt and four cards") -> None:
+    """Fill in the account dialog and press ``button`` (#sign-up or #sign-in)."""
+    page.click("#account-link")
+    page.fill("#sign-in-form input[name=name]", name)
+    page.fill("#sign-in-form input[name=password]", password)
+    page.click(button)
+
+
 def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_logged_out(server, browser):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
-    page.click("#account-link")
-    page.fill("#sign-in-form input[name=name]", "Ava")
-    page.fill("#sign-in-form input[name=password]", "short")
-    page.click("#sign-up")
+    use_the_account_dialog(page, "#sign-up", password="short")
     page.wait_for_function("document.querySelector('#account-error').textContent.includes('10')")
     page.fill("#sign-in-form input[name=password]", "felt and four cards")
     page.click("#sign-up")
@@ -360,10 +365,7 @@ def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_log
     page.wait_for_function(f"document.documentElement.lang === 'fa' && {signed_in}")
     other, _ = recorded_page(browser)  # another browser, signed in with the name in another case
     other.goto(server.base + "/")
-    other.click("#account-link")
-    other.fill("#sign-in-form input[name=name]", "ava")
-    other.fill("#sign-in-form input[name=password]", "felt and four cards")
-    other.click("#sign-in")
+    use_the_account_dialog(other, "#sign-in", name="ava")
     other.wait_for_function(signed_in)
     page.click("#account-link")
     page.click("#log-out-everywhere")
@@ -409,10 +411,7 @@ def test_a_guest_who_signs_up_in_the_same_browser_keeps_their_match(server, brow
     url = start_against_a_bot(page, server.base)
     play_until([page], lambda: finished(page))
     page.goto(server.base + "/")
-    page.click("#account-link")
-    page.fill("#sign-in-form input[name=name]", "Ava")
-    page.fill("#sign-in-form input[name=password]", "felt and four cards")
-    page.click("#sign-up")
+    use_the_account_dialog(page, "#sign-up")
     page.wait_for_function("document.querySelector('#account-link-text').textContent === 'Ava'")
     page.click("#account-link")
     page.click("#my-games")
