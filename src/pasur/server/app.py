@@ -173,13 +173,16 @@ def create_app(
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def page(table_id: str | None = None) -> FileResponse:
+    @app.get("/p/{name}", include_in_schema=False)
+    async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
+        """The page: the lobby, a table, or a player's page (it reads which from its address)."""
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/p/{name}", include_in_schema=False)
-    async def player_page(name: str) -> FileResponse:
-        """A player's page (the page reads the player from its address)."""
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    def sitting_as(request: Request, typed: str) -> tuple[str, int | None]:
+        """The name and account a person sits down as: a signed-in browser's account, whatever
+        was typed; else the typed name, as a guest."""
+        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))
+        return (signed.account.name, signed.account.id) if signed else (typed, None)
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:
@@ -211,9 +214,9 @@ def create_app(
             raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
-        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))  # signed in: sits as the account
+        name, account = sitting_as(request, body.name)
         table_id, token = lobby.create(
-            signed.account.name if signed else body.name,
+            name,
             rules,
             body.seats,
             body.timer,
@@ -221,7 +224,7 @@ def create_app(
             owner=client,
             public=body.public,
             hints=body.hints,
-            account=signed.account.id if signed else None,
+            account=account,
         )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
@@ -244,8 +247,8 @@ def create_app(
         return {"tables": tables, "next": following}
 
     @app.get("/api/players/{name}")
-    async def player(name: Annotated[str, PathParameter(max_length=200)]) -> dict[str, Any]:
-        """A player's record: games, wins and their matches, newest first."""
+    def player(name: Annotated[str, PathParameter(max_length=200)]) -> dict[str, Any]:
+        """A player's record: games, wins and their matches, newest first (read in a thread)."""
         return player_record(store, name)
 
     @app.get("/api/tables/{table_id}")
@@ -256,11 +259,8 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
         room = lobby.get(table_id)
-        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))
-        if signed is None:
-            seat, token = room.join(body.name, body.seat)
-        else:
-            seat, token = room.join(signed.account.name, body.seat, signed.account.id)
+        name, account = sitting_as(request, body.name)
+        seat, token = room.join(name, body.seat, account)
         await room.changed()
         return {"seat": seat, "token": token}
 
