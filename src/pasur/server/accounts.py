@@ -230,9 +230,15 @@ class Accounts:
         self._delete(signed.account.id)
 
     def _check_own_password(self, signed: SignedIn, password: str) -> None:
-        row = self._account_by_key(skeleton(signed.account.name))
-        if row is None or not self._verify(row.password, password):
+        if not self._verify(self._password_of(signed.account.id), password):
             raise TableError("that is not this account's password", "wrong_password")
+
+    @storage
+    def _password_of(self, account_id: int) -> str:
+        """The account's password hash ("" once the account is gone: nothing verifies against it)."""
+        with Session(self.store.engine) as session:
+            row = session.get(AccountRow, account_id)
+            return row.password if row is not None else ""
 
     @storage
     def _set_password(self, account_id: int, hashed: str) -> None:

@@ -15,7 +15,7 @@ from ..core import Match
 from .errors import NoSuchTable
 from .names import skeleton
 from .seats import TableSettings, token_hash
-from .store import AccountRow, ResultRow, ResultSeatRow, Store, storage
+from .store import AccountRow, ResultRow, ResultSeatRow, Store, TableRow, storage
 
 #: The most matches a player's history lists.
 HISTORY = 50
@@ -65,12 +65,14 @@ def claim_guest_matches(store: Store, account_id: int, name: str, tokens: dict[s
     claimed = 0
     with Session(store.engine) as session, session.begin():
         for table_id, token in tokens.items():
-            stored = store.table(table_id)
-            if stored is None:
+            table = session.get(TableRow, table_id)  # in this one transaction, not a second connection
+            if table is None:
                 continue
             held = token_hash(token)
             seats = [
-                index for index, seat in enumerate(stored.settings.get("seats", [])) if seat.get("token_hash") == held
+                index
+                for index, seat in enumerate(json.loads(table.settings).get("seats", []))
+                if seat.get("token_hash") == held
             ]
             unclaimed = select(ResultSeatRow).where(
                 ResultSeatRow.table_id == table_id,
