@@ -288,7 +288,7 @@ def test_a_deleted_accounts_matches_stay_anonymised_and_its_id_is_never_reused(c
 
 
 def test_a_result_is_kept_once_however_many_processes_see_the_end(database):
-    from pasur.server.results import record_result
+    from pasur.server.results import Outcome, record_result
     from pasur.server.seats import TableSettings
     from pasur.server.store import Store
 
@@ -299,7 +299,8 @@ def test_a_result_is_kept_once_however_many_processes_see_the_end(database):
         assert second.get(f"/api/tables/{table_id}/replay").status_code == 200
         room = second.app.state.lobby.get(table_id)
         store = Store(database)
-        assert not record_result(store, table_id, TableSettings.from_json(room.settings.to_json()), room.match)
+        settings = TableSettings.from_json(room.settings.to_json())
+        assert not record_result(store, table_id, settings, room.match, Outcome(room.match.winner))
         store.close()
         assert second.get("/api/players/Ava").json()["games"] == 1
     engine = create_engine(database)

@@ -320,6 +320,7 @@ def test_the_lobby_lists_public_tables_waiting_for_people_and_nothing_else(clien
             "free": 1,
             "rules": entry["rules"],
             "bots": ["hard"],
+            "rated": False,
         }
         and entry["rules"]["players"] == 3
     )

@@ -242,6 +242,12 @@ PERSIAN_REASONS: dict[str, str] = {
     "not_signed_in": "نخست وارد حساب خود شوید",
     "no_such_player": "بازیکنی به نام «{name}» نیست",
     "bad_csrf": "این درخواست نشانه نشست را همراه ندارد: صفحه را دوباره باز کنید",
+    "rated_needs_account": "برای بازی رتبه‌دار وارد حساب خود شوید",
+    "rated_rules": "بازی رتبه‌دار با قوانین استاندارد است، دونفره یا چهارنفره دوبه‌دو",
+    "rated_timer": "بازی رتبه‌دار زمان‌سنج نوبت می‌خواهد",
+    "resign_sides": "بازی سه‌طرفه را نمی‌شود واگذار کرد: میز را ترک کنید",
+    "bad_period": "دوره یکی از all یا week است",
+    "bad_player_count": "شمار بازیکنان ۲ یا ۴ است",
     # a bot's faults (pasur.bots.BotError)
     "bot_not_started": "اجرا نشد: {error}",
     "bot_no_hello": "به جای hello پاسخ دیگری داد",

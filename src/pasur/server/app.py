@@ -43,10 +43,11 @@ from .messages import (
     MoveMessage,
     PaceMessage,
     RematchMessage,
+    ResignMessage,
     SeatMessage,
     StartMessage,
 )
-from .results import player_record
+from .players import leaderboard, player_record
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
@@ -174,8 +175,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/p/{name}", include_in_schema=False)
+    @app.get("/leaders", include_in_schema=False)
     async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
-        """The page: the lobby, a table, or a player's page (it reads which from its address)."""
+        """The page: the lobby, a table, a player's page or the leaderboard (it reads which from
+        its address)."""
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     def sitting_as(request: Request, typed: str) -> tuple[str, int | None]:
@@ -225,6 +228,7 @@ def create_app(
             public=body.public,
             hints=body.hints,
             account=account,
+            rated=body.rated,
         )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
@@ -248,8 +252,15 @@ def create_app(
 
     @app.get("/api/players/{name}")
     def player(name: Annotated[str, PathParameter(max_length=200)]) -> dict[str, Any]:
-        """A player's record: games, wins and their matches, newest first (read in a thread)."""
+        """A player's page: ratings, figures, the rating's course and their matches (read in a thread)."""
         return player_record(store, name)
+
+    @app.get("/api/leaderboard")
+    def leaders(
+        period: Annotated[str, Query(max_length=8)] = "all", players: Annotated[int, Query()] = 2
+    ) -> dict[str, Any]:
+        """The leaderboard of rated matches: all time or this week, at 2 or 4 players (read in a thread)."""
+        return leaderboard(store, period, players)
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -392,6 +403,8 @@ async def _answer(
             return messages.seated(message.seat)
         if isinstance(message, RematchMessage):
             return messages.rematch(await lobby.rematch(room, seat, room.owner))
+        if isinstance(message, ResignMessage):
+            return await room.resign(seat)
         return messages.pong(room.version)
     except TableError as error:
         return messages.refused(error, room.version, message.id if isinstance(message, MoveMessage) else None)

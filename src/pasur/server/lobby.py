@@ -17,6 +17,7 @@ from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
 from .projection import shown_names
+from .ratings import check_rated
 from .seats import TABLE_ID, Seat, TableSettings, TableStatus, person_name, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
@@ -212,12 +213,14 @@ class Lobby:
         public: bool = False,
         hints: bool | None = None,
         account: int | None = None,
+        rated: bool = False,
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
         whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
         default, when everyone else at the table is a bot); ``account`` the creator's, when signed
-        in. The table id and the creator's token."""
+        in; ``rated`` whether the match changes ratings (:func:`check_rated`). The table id and
+        the creator's token."""
         if len(seats) != rules.players - 1:
             raise TableError(
                 f"seats: say who sits in each of the other {rules.players - 1} seats",
@@ -228,6 +231,8 @@ class Lobby:
             if level != "friend" and level not in self.bots.levels:
                 known = ", ".join(self.bots.levels)
                 raise TableError(f"unknown level '{level[:40]}' (levels: {known})", "bad_level", level=level[:40])
+        if rated:
+            check_rated(rules, timer, account)
         name = person_name(name)
         self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
@@ -241,7 +246,8 @@ class Lobby:
             timer=timer,
             fill_level=fill_level,
             public=public,
-            hints="friend" not in seats if hints is None else hints,
+            hints=("friend" not in seats if hints is None else hints) and not rated,
+            rated=rated,
         )
         return self._open(settings, owner), token
 

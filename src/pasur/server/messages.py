@@ -39,6 +39,8 @@ class CreateTable(BaseModel):
     public: bool = False
     #: Whether people may ask for hints; by default, when every other seat is a bot.
     hints: bool | None = None
+    #: Whether the match changes ratings (signed-in people, standard rules of 2 or 4, a timer).
+    rated: bool = False
 
 
 class JoinTable(BaseModel):
@@ -162,6 +164,12 @@ class RematchMessage(BaseModel):
     type: Literal["rematch"]
 
 
+class ResignMessage(BaseModel):
+    """A player resigns the match: their side loses it."""
+
+    type: Literal["resign"]
+
+
 #: What a browser may send after its hello, by ``type``.
 CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "move": MoveMessage,
@@ -173,6 +181,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "chat": ChatMessage,
     "seat": SeatMessage,
     "rematch": RematchMessage,
+    "resign": ResignMessage,
 }
 
 # -- what the server sends ---------------------------------------------------------------------
@@ -193,6 +202,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "pong": "the table is there, at this version",
     "seated": "this person now sits in that seat (connect again as it)",
     "rematch": "the rematch table's id, for the player who asked",
+    "resigned": "this player resigned the match",
 }
 
 
@@ -248,6 +258,10 @@ def seated(seat: int) -> Message:
 
 def rematch(table_id: str) -> Message:
     return {"type": "rematch", "id": table_id}
+
+
+def resigned() -> Message:
+    return {"type": "resigned"}
 
 
 # -- refusals: one shape ------------------------------------------------------------------------

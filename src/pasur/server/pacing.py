@@ -110,7 +110,7 @@ class Pacing:
                 async with room.changing:
                     if room.version != version or room.status is not TableStatus.PLAYING:
                         return  # the table moved on while this waited for it
-                    await room.apply(seat, move.code)
+                    await room.apply(seat, move.code, timed=not room.seats[seat].bot)
             except VersionTaken:
                 return  # another process moved first: this copy has caught up
             except StorageUnavailable:

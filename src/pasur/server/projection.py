@@ -32,6 +32,8 @@ def table_json(
         "you": seat,
         "host": settings.host_seat(),
         "rematch": settings.rematch,
+        "rated": settings.rated,
+        "resigned": settings.resigned,
     }
 
 

@@ -28,12 +28,20 @@ class Replication:
         if room.hub is not None:
             room.hub.tell(room.id, kind, **fields)
 
-    def move_notice(self, version: int, seat: int, text: str, client_id: str | None) -> str:
+    def move_notice(self, move: StoredMove) -> str:
         """The notice to store with a move, sent once it is stored ("" when nothing is shared)."""
         room = self.room
         if room.hub is None:
             return ""
-        return room.hub.notice(room.id, "move", version=version, seat=seat, move=text, client_id=client_id)
+        return room.hub.notice(
+            room.id,
+            "move",
+            version=move.version,
+            seat=move.seat,
+            move=move.move,
+            client_id=move.client_id,
+            timed=move.timed,
+        )
 
     async def catch_up(self, told: bool = False) -> None:
         """Bring this copy up to date with the moves other processes stored; everyone here is
@@ -75,7 +83,7 @@ class Replication:
         ):
             await self.caught_up()
             return
-        room.replay([StoredMove(version, seat, text, client_id)])
+        room.replay([StoredMove(version, seat, text, client_id, notice.get("timed") is True)])
         await room.changed()
 
     async def _reload(self) -> None:

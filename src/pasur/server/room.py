@@ -50,8 +50,8 @@ class Room(Protocol):
     async def changed(self) -> None:
         """Send every listener its projection; then schedule what happens without a person."""
 
-    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
-        """Store a legal move, then play it (with the table held)."""
+    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None, timed: bool = False) -> None:
+        """Store a legal move, then play it (with the table held); ``timed``: the turn timer's."""
 
     async def ready(self, seat: int | None, tell: bool = True) -> None:
         """``seat`` is ready for the next deal (None: the wait is over)."""

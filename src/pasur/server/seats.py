@@ -59,6 +59,11 @@ def _table_id(value: Any) -> str | None:
     return value if isinstance(value, str) and TABLE_ID.fullmatch(value) else None
 
 
+def _seat_number(value: Any, seats: int) -> int | None:
+    """A stored seat number, or None for anything else."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats else None
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -99,6 +104,10 @@ class TableSettings:
     fast: bool = False
     #: Once the match is over and a player asked for one: the rematch table's id.
     rematch: str | None = None
+    #: Whether the match changes its people's ratings (:mod:`.ratings`).
+    rated: bool = False
+    #: The seat that resigned, when one did (its side lost).
+    resigned: int | None = None
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
@@ -111,7 +120,7 @@ class TableSettings:
         """The same table again, seats turned by one so that the next seat opens: the bots keep
         their levels and the people their names and tokens; ``host_hash`` starts it."""
         turned = self.seats[1:] + self.seats[:1]
-        return replace(self, seed=seed, seats=turned, host_hash=host_hash, rematch=None)
+        return replace(self, seed=seed, seats=turned, host_hash=host_hash, rematch=None, resigned=None)
 
     def bot_levels(self) -> list[str]:
         """Every bot level the table names: its fill level and its bots'."""
@@ -130,6 +139,8 @@ class TableSettings:
             "hints": self.hints,
             "fast": self.fast,
             "rematch": self.rematch,
+            "rated": self.rated,
+            "resigned": self.resigned,
         }
 
     @classmethod
@@ -146,6 +157,8 @@ class TableSettings:
             hints=data.get("hints", False) is True,
             fast=data.get("fast", False) is True,
             rematch=_table_id(data.get("rematch")),
+            rated=data.get("rated", False) is True,
+            resigned=_seat_number(data.get("resigned"), len(data["seats"])),
         )
 
     def listing(self, table_id: str) -> dict[str, Any]:
@@ -157,4 +170,5 @@ class TableSettings:
             "free": sum(1 for seat in self.seats if seat.open),
             "rules": self.rules.to_dict(),
             "bots": [seat.bot for seat in self.seats if seat.bot],
+            "rated": self.rated,
         }

@@ -14,12 +14,15 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Boolean,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -66,8 +69,8 @@ CHANNEL = "pasur"
 #: A move stored and announced in one statement (so in one transaction: the notice goes out when,
 #: and only if, the move is stored), in psycopg's own form.
 _INSERT_AND_ANNOUNCE = (
-    "WITH stored AS (INSERT INTO moves (table_id, version, seat, move, client_id)"
-    " VALUES (%(table_id)s, %(version)s, %(seat)s, %(move)s, %(client_id)s) RETURNING 1)"
+    "WITH stored AS (INSERT INTO moves (table_id, version, seat, move, client_id, timed)"
+    " VALUES (%(table_id)s, %(version)s, %(seat)s, %(move)s, %(client_id)s, %(timed)s) RETURNING 1)"
     " SELECT pg_notify(%(channel)s, %(notice)s) FROM stored"
 )
 _ANNOUNCE = text("SELECT pg_notify(:channel, :notice)")
@@ -98,6 +101,8 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(64))  # the short text
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Whether the turn timer played it for a person (their stand-in's move).
+    timed: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class ChatRow(Base):
@@ -165,11 +170,15 @@ class ResultRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     scores: Mapped[str] = mapped_column(Text)  # JSON: a score a side
     winner: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: How it ended, when not by the score: "resigned" or "abandoned".
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class ResultSeatRow(Base):
     """Who sat where in a finished match: the name shown, the account (when signed in) or the
-    bot level, the side, and whether that side won."""
+    bot level, the side and whether that side won; a rated match's rating before and after;
+    and the side's rounds, points, Surs and rounds with Haft Khaj (for the player's figures)."""
 
     __tablename__ = "result_seats"
 
@@ -180,6 +189,28 @@ class ResultSeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     side: Mapped[int] = mapped_column(Integer)
     won: Mapped[bool] = mapped_column(Boolean)
+    rating_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deviation_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rounds: Mapped[int] = mapped_column(Integer, server_default="0")
+    points: Mapped[int] = mapped_column(Integer, server_default="0")
+    surs: Mapped[int] = mapped_column(Integer, server_default="0")
+    haft_khaj: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+class RatingRow(Base):
+    """An account's rating at one player count (2, or 4 in partnership): its value, deviation,
+    rated matches and when it last changed."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_players_value", "players", "value"),)
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    value: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[str] = mapped_column(String(40))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,12 +224,14 @@ class StoredTable:
 
 @dataclass(frozen=True, slots=True)
 class StoredMove:
-    """A move as stored: the version it made, the seat, its short text and the client's move id."""
+    """A move as stored: the version it made, the seat, its short text, the client's move id,
+    and whether the turn timer played it for a person."""
 
     version: int
     seat: int
     move: str
     client_id: str | None
+    timed: bool = False
 
 
 class Store:
@@ -261,12 +294,19 @@ class Store:
 
     @storage
     def add_move(
-        self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
+        self,
+        table_id: str,
+        version: int,
+        seat: int,
+        move: str,
+        client_id: str | None,
+        notice: str = "",
+        timed: bool = False,
     ) -> None:
         """Store a move; it is on disk when this returns. :class:`VersionTaken` when that version
         is stored already (by another process). With a shared database ``notice`` is announced to
         the other processes as the move commits."""
-        row = _move_row(table_id, version, seat, move, client_id)
+        row = _move_row(table_id, version, seat, move, client_id, timed)
         try:
             # This runs on every move: one statement, its own transaction, one round trip.
             with self._autocommit.connect() as connection:
@@ -278,18 +318,25 @@ class Store:
             raise _taken(version) from None
 
     async def store_move(
-        self, table_id: str, version: int, seat: int, move: str, client_id: str | None, notice: str = ""
+        self,
+        table_id: str,
+        version: int,
+        seat: int,
+        move: str,
+        client_id: str | None,
+        notice: str = "",
+        timed: bool = False,
     ) -> None:
         """:meth:`add_move` for the event loop: on PostgreSQL through this process's own
         asynchronous connections, so the loop serves other tables while the database answers (a
         thread would wait for the interpreter's lock behind a busy loop: measured slower); on
         SQLite, whose writes take a tenth of a millisecond, as it is."""
         if not (self.shared and notice):
-            self.add_move(table_id, version, seat, move, client_id, notice)
+            self.add_move(table_id, version, seat, move, client_id, notice, timed)
             return
         import psycopg  # the PostgreSQL driver, with the web extra
 
-        row = _move_row(table_id, version, seat, move, client_id)
+        row = _move_row(table_id, version, seat, move, client_id, timed)
         try:
             async with (await self._writer_pool()).connection() as connection:
                 await connection.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
@@ -348,7 +395,9 @@ class Store:
         """A table's moves in order (those after version ``after``)."""
         query = select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.version > after).order_by(MoveRow.version)
         with Session(self.engine) as session:
-            return [StoredMove(row.version, row.seat, row.move, row.client_id) for row in session.scalars(query)]
+            return [
+                StoredMove(row.version, row.seat, row.move, row.client_id, row.timed) for row in session.scalars(query)
+            ]
 
     @storage
     def latest_versions(self, table_ids: list[str]) -> dict[str, int]:
@@ -397,9 +446,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str | None) -> dict[str, Any]:
+def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str | None, timed: bool) -> dict[str, Any]:
     """A move as the moves table stores it."""
-    return {"table_id": table_id, "version": version, "seat": seat, "move": move, "client_id": client_id}
+    return dict(table_id=table_id, version=version, seat=seat, move=move, client_id=client_id, timed=timed)
 
 
 def _taken(version: int) -> VersionTaken:

@@ -24,11 +24,11 @@ from .advice import Analysis, Hints
 from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
 from .chat import ChatLine
-from .errors import StorageUnavailable, TableError, VersionTaken
+from .errors import NotSignedIn, StorageUnavailable, TableError, VersionTaken
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
 from .replication import Replication
-from .results import record_result
+from .results import Outcome, record_result
 from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
 from .shared import Hub
 from .store import Store, StoredMove, StoredTable
@@ -36,6 +36,9 @@ from .table_chat import TableChat
 
 #: Client move ids remembered per table, to acknowledge a repeated move.
 REMEMBERED_IDS = 256
+#: A person whose last turns of a rated match, this many or more, the turn timer played has left
+#: it: their side loses.
+ABANDONED_TURNS = 3
 
 
 @dataclass
@@ -65,6 +68,8 @@ class TableRoom:
     created: int = 0
     #: By round number, which of its plays (from 0) made a Sur that counts (the move log marks them).
     surs: dict[int, list[int]] = field(default_factory=dict)
+    #: By seat, how many of its turns in a row, up to the last, the turn timer played.
+    timed_turns: dict[int, int] = field(default_factory=dict)
     #: Held while this copy of the table changes and whenever it waits on the store mid-change, so
     #: that nothing else (a move, a notice, the sweep) sees or changes the table half-way.
     changing: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -129,6 +134,7 @@ class TableRoom:
         for move in moves:
             self.last = self.match.play(move.move)
             self._note_sur(self.last)
+            self._note_timed(move.seat, move.timed)
             self.version = move.version
             if move.client_id:
                 self._remember(move.seat, move.client_id, move.move)
@@ -142,9 +148,31 @@ class TableRoom:
     def _keep_result(self) -> None:
         """Keep the finished match's result, once: any process that sees the end may try, and a
         database that does not answer now is tried again when the table is next read back."""
-        if self.store is not None and self.match is not None:
+        outcome = self.outcome()
+        if self.store is not None and self.match is not None and outcome is not None:
             with contextlib.suppress(StorageUnavailable):
-                record_result(self.store, self.id, self.settings, self.match)
+                record_result(self.store, self.id, self.settings, self.match, outcome)
+
+    def outcome(self) -> Outcome | None:
+        """How the match ended (None while it goes on): a side resigned; at a rated table, a
+        person the turn timer played for to the end (:data:`ABANDONED_TURNS`) left it; else
+        the score decided."""
+        resigned = self.settings.resigned
+        if resigned is not None:
+            return Outcome(1 - self.rules.side_of(resigned), "resigned")
+        if self.match is None or self.match.winner is None:
+            return None
+        left = max(self.timed_turns.items(), key=lambda item: item[1], default=(0, 0))
+        if self.settings.rated and left[1] >= ABANDONED_TURNS:
+            return Outcome(1 - self.rules.side_of(left[0]), "abandoned")
+        return Outcome(self.match.winner)
+
+    def _note_timed(self, seat: int, timed: bool) -> None:
+        """Count the turns in a row the turn timer played for ``seat``."""
+        if timed:
+            self.timed_turns[seat] = self.timed_turns.get(seat, 0) + 1
+        else:
+            self.timed_turns.pop(seat, None)
 
     def _note_sur(self, played: Played) -> None:
         """Keep which play of its round a Sur was (only the last two rounds can be shown)."""
@@ -193,6 +221,8 @@ class TableRoom:
             seat = free[0]
         if seat not in free:
             raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
+        if self.settings.rated and account is None:
+            raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
         token = secrets.token_urlsafe(18)
         seats = list(self.seats)
         seats[seat] = Seat(name=person_name(name), token_hash=token_hash(token), account=account)
@@ -276,21 +306,22 @@ class TableRoom:
             await self.apply(seat, code, client_id)
             return messages.ack(client_id, self.version)
 
-    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None) -> None:
+    async def apply(self, seat: int, code: MoveCode, client_id: str | None = None, timed: bool = False) -> None:
         """Store a legal move, then play it and tell everyone: the one way a move is applied, a
-        person's or a bot's (called with the table held; while the store answers, the other
-        tables of this process go on)."""
+        person's, a bot's or the turn timer's for a person (``timed``); called with the table
+        held; while the store answers, the other tables of this process go on."""
         assert self.match is not None
         text = self.match.rounds[-1].move_text(code)
         if self.store is not None:
-            notice = self.replication.move_notice(self.version + 1, seat, text, client_id)
+            notice = self.replication.move_notice(StoredMove(self.version + 1, seat, text, client_id, timed))
             try:
-                await self.store.store_move(self.id, self.version + 1, seat, text, client_id, notice)
+                await self.store.store_move(self.id, self.version + 1, seat, text, client_id, notice, timed)
             except VersionTaken:
                 await self.replication.caught_up()  # another process stored this version first
                 raise
         self.last = self.match.play(code)
         self._note_sur(self.last)
+        self._note_timed(seat, timed)
         self.version += 1
         if client_id:
             self._remember(seat, client_id, text)
@@ -304,6 +335,29 @@ class TableRoom:
         elif self.last.round_over:
             self.waiting = self.people()  # everyone sees the round end and its breakdown first
         await self.changed()
+
+    async def resign(self, seat: int | None) -> dict[str, Any]:
+        """A player resigns: their side loses the match now. The result is kept first (at a rated
+        table with the ratings' change); a database that does not answer refuses, and nothing changes."""
+        if seat is None:
+            raise TableError("you have no seat at this table", "no_seat")
+        if self.rules.sides != 2:
+            raise TableError("a match of three sides cannot be resigned: leave the table instead", "resign_sides")
+        async with self.changing:
+            await self.replication.caught_up()  # resign the match as it stands everywhere
+            if self.match is None or self.status is not TableStatus.PLAYING:
+                raise TableError("the match is not under way", "not_under_way")
+            settings = replace(self.settings, resigned=seat)
+            outcome = Outcome(1 - self.rules.side_of(seat), "resigned")
+            if self.store is not None:
+                record_result(self.store, self.id, settings, self.match, outcome)
+            self._save(settings, TableStatus.FINISHED)
+            self.settings, self.status, self.waiting = settings, TableStatus.FINISHED, None
+            if self.hub is not None:
+                self.hub.release(self.id)
+            self.tell("table")
+            await self.changed()
+        return messages.resigned()
 
     async def deal_on(self, seat: int | None) -> dict[str, Any]:
         """A player is ready for the next deal; once every player is, play goes on."""
@@ -370,6 +424,9 @@ class TableRoom:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
         table = table_json(self.id, self.settings, self.status, self.audience.connected(), seat)
         state = state_json(self.match, seat, self.version, table, self.last, self.waiting, self.surs)
+        outcome = self.outcome()
+        if outcome is not None and self.status is TableStatus.FINISHED:
+            state["winner"], state["ended"] = outcome.winner, outcome.ended
         if self.match is not None:
             seconds_left = self.pacing.seconds_left()
             if seconds_left is not None:

@@ -8,6 +8,8 @@ import { answerError, t } from "./words.js";
 
 /** The account signed in (its name) and the token its requests repeat; both null when none. */
 export const account = { name: null, csrf: null };
+/** What else the page redraws when the account changes (signed in or out). */
+export const accountWatchers = [];
 
 async function call(method, path, body = null) {
   const headers = { "content-type": "application/json" };
@@ -24,6 +26,7 @@ export function renderAccount() {
   $("#account-in").hidden = !account.name;
   $("#account-name").textContent = account.name ?? "";
   $("#my-games").href = account.name ? `/p/${encodeURIComponent(account.name)}` : "/";
+  accountWatchers.forEach((watcher) => watcher());
   if (!account.name) return;
   localStorage.setItem("pasur-name", account.name);  // the name a table is joined under
   document.querySelectorAll("#create-form input[name=name], #join-form input[name=name]").forEach((field) => {

@@ -1,6 +1,7 @@
 // The start page: a quick game, the form that creates a table, the open tables to join and the
 // public matches under way to watch, kept current while the page is open.
 
+import { account, accountWatchers } from "./account.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, t } from "./words.js";
 
@@ -18,6 +19,23 @@ async function loadRatings() {
 function levelChoice(level) {
   const name = LEVEL_NAMES[lang][level];
   return level in ratings ? t("bot_rated", { level: name, rating: persianIf(ratings[level]) }) : t("bot", { level: name });
+}
+
+/** A rated table takes the standard rules (two players or four in partnership), a turn timer
+ * and no hints: the form holds those while "rated" is ticked, and offers it only when signed in. */
+export function ratedChoice() {
+  const form = $("#create-form");
+  const signedIn = Boolean(account.name);
+  if (!signedIn) form.rated.checked = false;
+  form.rated.disabled = !signedIn;
+  $("#rated-note").hidden = signedIn;
+  const rated = form.rated.checked;
+  form.querySelector("select[name=players] option[value='3']").disabled = rated;
+  if (rated && form.players.value === "3") { form.players.value = "2"; seatChoices(); }
+  form.querySelector("select[name=timer] option[value='0']").disabled = rated;
+  if (rated && form.timer.value === "0") form.timer.value = "60";
+  if (rated) { form.target.value = persianIf(62); form.sur_cancel.checked = true; form.partnership.checked = true; form.hints.checked = false; }
+  for (const field of [form.target, form.sur_cancel, form.partnership, form.hints]) field.disabled = rated;
 }
 
 export function seatChoices() {
@@ -41,10 +59,11 @@ async function createTable(event) {
   event.preventDefault();
   const form = event.target;
   const players = Number(form.players.value);
-  const rules = { players, target: readNumber(form.target.value), sur_cancel: form.sur_cancel.checked };
-  if (players === 4) rules.partnership = form.partnership.checked;
+  const rated = form.rated.checked;
+  const rules = rated ? { players } : { players, target: readNumber(form.target.value), sur_cancel: form.sur_cancel.checked };
+  if (players === 4 && !rated) rules.partnership = form.partnership.checked;
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
-  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked };
+  const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked && !rated, rated };
   localStorage.setItem("pasur-name", body.name);
   const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
@@ -117,7 +136,7 @@ export function renderTables() {
     const about = document.createElement("span");
     const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(", ");
     about.textContent = " · " + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
-      + (levels ? " · " + t("bots_in", { levels }) : "");
+      + (levels ? " · " + t("bots_in", { levels }) : "") + (table.rated ? " · " + t("rated_tag") : "");
     const join = document.createElement("a");
     join.href = `/t/${encodeURIComponent(table.id)}`;
     join.className = "join-link";
@@ -138,6 +157,9 @@ export function wireLobby() {
   const form = $("#create-form");
   form.addEventListener("submit", createTable);
   form.players.addEventListener("change", seatChoices);
+  form.rated.addEventListener("change", ratedChoice);
+  accountWatchers.push(ratedChoice);
+  ratedChoice();
   $("#quick").addEventListener("click", quickGame);
   form.name.value = localStorage.getItem("pasur-name") || "";
   refreshTables();

@@ -4,14 +4,15 @@
 
 import { loadAccount, renderAccount, wireAccount } from "./account.js";
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
-import { formDigits, renderTables, seatChoices, wireLobby } from "./lobby.js";
+import { loadLeaders, renderLeaders, wireLeaders } from "./leaders.js";
+import { formDigits, ratedChoice, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
 import { wireReplay } from "./replay.js";
 import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
 import { loadProfile, renderProfile } from "./profile.js";
 import { connect, reconnect } from "./socket.js";
-import { $, page, playerName, tableId } from "./state.js";
+import { $, leadersPage, page, playerName, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { answerError, lang, setLanguage, t } from "./words.js";
 
@@ -45,11 +46,12 @@ function applyLanguage() {
     option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
   });
   phraseOptions();
-  if (!tableId) { seatChoices(); renderTables(); formDigits(); }
+  if (!tableId && !playerName && !leadersPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); }
   render();
   renderChat();
   renderAccount();
   renderProfile();
+  renderLeaders();
 }
 
 function openSettings() {
@@ -112,6 +114,9 @@ if (tableId) {
   connect();
 } else if (playerName) {
   loadProfile();
+} else if (leadersPage) {
+  wireLeaders();
+  loadLeaders();
 } else {
   $("#lobby").hidden = false;
   wireLobby();

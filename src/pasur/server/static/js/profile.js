@@ -1,8 +1,9 @@
-// A player's page (/p/NAME): their matches won of those played, and each finished match (when,
-// against whom, the score, won or lost) with a link to its replay.
+// A player's page (/p/NAME): their ratings (2 players, and 4 in partnership) with a graph of each,
+// their figures over every round played, and each finished match (when, against whom, the score,
+// won or lost, the rating's change) with a link to its replay.
 
 import { $, playerName } from "./state.js";
-import { LEVEL_NAMES, answerError, lang, persianIf, t } from "./words.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, signedText, t } from "./words.js";
 
 let record = null;  // the server's answer for this player, once fetched
 
@@ -24,6 +25,82 @@ export function renderProfile() {
   if (!record) return;
   $("#profile-name").textContent = record.name;  // names are text, never markup
   $("#profile-summary").textContent = t("profile_summary", { games: persianIf(record.games), wins: persianIf(record.wins) });
+  renderRatings();
+  renderFigures();
+  renderGraph();
+  renderHistory();
+}
+
+function renderRatings() {
+  $("#profile-ratings").replaceChildren(...["2", "4"].map((players) => {
+    const rating = record.ratings[players];
+    const box = document.createElement("div");
+    box.className = "rating-box";
+    box.dataset.players = players;
+    const value = document.createElement("strong");
+    value.textContent = ratingText(rating);
+    if (rating.provisional) value.title = t("provisional");
+    const about = document.createElement("span");
+    about.textContent = `${t(`rating_${players}`)} · ± ${persianIf(rating.deviation)} · ${t("rating_games", { n: rating.games })}`;
+    box.append(value, about);
+    return box;
+  }));
+}
+
+function renderFigures() {
+  const figures = record.figures;
+  const shown = [
+    ["points_per_round", figures.points_per_round, (value) => value.toFixed(1)],
+    ["surs_per_round", figures.surs_per_round, (value) => value.toFixed(2)],
+    ["haft_khaj_rate", figures.haft_khaj_rate, (value) => `${Math.round(value * 100)}%`],
+  ];
+  $("#profile-figures").hidden = !figures.rounds;
+  $("#profile-figures").replaceChildren(...shown.flatMap(([key, value, format]) => {
+    const term = document.createElement("dt");
+    term.textContent = t(key);
+    const said = document.createElement("dd");
+    said.textContent = value === null ? "–" : persianIf(format(value));
+    return [term, said];
+  }));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}
+
+/** Each rating's course, one line a player count, over the latest rated matches. */
+function renderGraph() {
+  const lines = Object.entries(record.graph).filter(([, points]) => points.length > 0);
+  $("#profile-graph-box").hidden = lines.length === 0;
+  const graph = $("#profile-graph");
+  graph.replaceChildren();
+  if (!lines.length) return;
+  const values = lines.flatMap(([, points]) => points.map((point) => point.rating));
+  const low = Math.floor((Math.min(...values) - 20) / 50) * 50;
+  const high = Math.ceil((Math.max(...values) + 20) / 50) * 50;
+  const [width, height, left, pad] = [600, 200, 44, 10];
+  const y = (rating) => pad + (height - 2 * pad) * (1 - (rating - low) / (high - low));
+  for (const mark of [low, Math.round((low + high) / 2), high]) {
+    graph.append(svgElement("line", { x1: left, x2: width, y1: y(mark), y2: y(mark), class: "grid" }));
+    const label = svgElement("text", { x: left - 6, y: y(mark) + 4, class: "axis" });
+    label.textContent = persianIf(mark);
+    graph.append(label);
+  }
+  for (const [players, points] of lines) {
+    const x = (index) => left + 8 + (width - left - 16) * (points.length === 1 ? 0.5 : index / (points.length - 1));
+    const path = points.map((point, index) => `${index ? "L" : "M"}${x(index).toFixed(1)} ${y(point.rating).toFixed(1)}`).join(" ");
+    graph.append(svgElement("path", { d: path, class: `line players-${players}` }));
+    const last = points[points.length - 1];
+    graph.append(svgElement("circle", { cx: x(points.length - 1), cy: y(last.rating), r: 4, class: `dot players-${players}` }));
+  }
+  graph.setAttribute("aria-label", lines.map(([players, points]) => `${t(`rating_${players}`)}: ${points.map((point) => persianIf(point.rating)).join(", ")}`).join("; "));
+}
+
+function renderHistory() {
   $("#profile-none").hidden = record.history.length > 0;
   const when = new Intl.DateTimeFormat(lang === "fa" ? "fa-IR" : "en-GB", { dateStyle: "medium" });
   $("#profile-games").replaceChildren(...record.history.map((match) => {
@@ -33,11 +110,19 @@ export function renderProfile() {
       .map((other) => (other.bot ? t("bot", { level: LEVEL_NAMES[lang][other.bot] ?? other.bot }) : other.name));
     const scores = [match.scores[match.side], ...match.scores.filter((_, side) => side !== match.side)].map(persianIf).join(" – ");
     const words = document.createElement("span");
-    words.textContent = `${when.format(new Date(match.finished))} · ${t("against", { names: others.join(t("and")) })} · ${scores} · ${t(match.won ? "won" : "lost")}`;
+    const result = t(match.won ? "won" : "lost") + (match.ended === "resigned" ? ` (${t("resign")})` : "");
+    words.textContent = `${when.format(new Date(match.finished))} · ${t("against", { names: others.join(t("and")) })} · ${scores} · ${result}`;
+    item.append(words);
+    if (match.rating) {
+      const change = document.createElement("span");
+      change.className = "change";
+      change.textContent = ` · ${persianIf(match.rating.after)} (${signedText(match.rating.after - match.rating.before)})`;
+      item.append(change);
+    }
     const link = document.createElement("a");
     link.href = `/t/${encodeURIComponent(match.table)}#replay=1.0`;
     link.textContent = t("replay");
-    item.append(words, " ", link);
+    item.append(" ", link);
     return item;
   }));
 }

@@ -9,6 +9,9 @@ export const tableId = location.pathname.startsWith("/t/") ? decodeURIComponent(
 /** The player whose page this is (``/p/NAME``), if it is one. */
 export const playerName = location.pathname.startsWith("/p/") ? decodeURIComponent(location.pathname.slice(3)) : null;
 
+/** Whether this is the leaderboard's page (``/leaders``). */
+export const leadersPage = location.pathname === "/leaders";
+
 export const page = {
   state: null,             // the state on screen
   version: null,           // the newest version the server sent

@@ -9,7 +9,8 @@ import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
 import { $, page, placeOf, seatName, sideName, sideOf, tableId } from "./state.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, t } from "./words.js";
+import { account } from "./account.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, ratingText, signedText, t } from "./words.js";
 
 export function render() {
   const state = page.state;
@@ -208,6 +209,8 @@ export function renderBoard() {
   renderScorebar();
   $("#fast").checked = Boolean(state.table.fast);
   $("#fast-row").hidden = you === null;
+  const twoSides = state.table.rules.players === 2 || (state.table.rules.players === 4 && state.table.rules.partnership);
+  $("#resign").hidden = you === null || over || !twoSides;
   const mine = state.legal.length > 0;
   if (page.hinted && page.hinted.version !== state.version) page.hinted = null;
   $("#hint").hidden = !(state.table.hints && mine && !state.waiting);
@@ -401,6 +404,8 @@ function renderRoundEnd() {
 function renderFinished() {
   const state = page.state;
   $("#winner").textContent = winnerLine(state.winner, state.scores);
+  $("#ended").textContent = endedLine(state);
+  showRatingChange();
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
   $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
@@ -418,6 +423,32 @@ function winnerLine(winner, scores) {
   const said = [scores[winner], ...scores.filter((_, side) => side !== winner)].map(persianIf).join(" – ");
   if (seats.includes(you)) return others.length ? t("winner_you_and", { name: others.join(t("and")), scores: said }) : t("winner_you", { scores: said });
   return t(others.length > 1 ? "winners" : "winner", { name: others.join(t("and")), scores: said });
+}
+
+/** How the match ended when the score did not end it: who resigned, who left. */
+function endedLine(state) {
+  const resigned = state.table.resigned;
+  if (state.ended === "resigned" && resigned !== null) {
+    return resigned === state.table.you ? t("resigned_you") : t("resigned_by", { name: seatName(resigned) });
+  }
+  if (state.ended === "abandoned") return t("abandoned_by", { name: sideName(1 - state.winner) });
+  return "";
+}
+
+let ratingShown = null;  // the table whose rating change is shown (fetched once)
+
+/** At a rated table, the signed-in player's rating before and after, from their page's history. */
+async function showRatingChange() {
+  const line = $("#rating-change");
+  if (!page.state.table.rated || page.state.table.you === null || !account.name || ratingShown === tableId) return;
+  ratingShown = tableId;
+  const response = await fetch(`/api/players/${encodeURIComponent(account.name)}`).catch(() => null);
+  const record = response && response.ok ? await response.json() : null;
+  const match = record && record.history.find((entry) => entry.table === tableId);
+  if (!match || !match.rating) { ratingShown = null; return; }
+  const after = { value: match.rating.after, provisional: record.ratings[String(match.players)].provisional };
+  line.textContent = `${t("rating_change", { before: persianIf(match.rating.before), after: ratingText(after) })} (${signedText(match.rating.after - match.rating.before)})`;
+  line.hidden = false;
 }
 
 /** After a round: this player is ready for the next deal. */
@@ -445,6 +476,13 @@ export function wireTable() {
     render();  // the page's own Continue shows
   });
   $("#deal-on").addEventListener("click", dealOn);
+  $("#resign").addEventListener("click", () => {
+    $("#resign-dialog").returnValue = "";  // Escape closes it without a value: nothing is sent
+    $("#resign-dialog").showModal();
+  });
+  $("#resign-dialog").addEventListener("close", () => {
+    if ($("#resign-dialog").returnValue === "resign") send({ type: "resign" });
+  });
   addEventListener("resize", () => { if (page.state && page.state.view) render(); });
   setInterval(() => { if (page.deadline && page.state && !page.state.view?.over) render(); }, 1000);
 }

@@ -50,6 +50,16 @@ export const I18N = {
     confirm_move: "Play it:", table_cards: "the table", your_hand: "your hand", previous_move: "previous move",
     next_move: "next move", move: "move", sit_here: "Sit here", rematch: "Rematch", rematch_join: "Go to the rematch",
     rematch_ready: "The rematch is ready: the seats turn by one, so the next player opens.", new_match: "New match",
+    rated_match: "Rated: changes ratings (standard rules, a turn timer, no hints)", rated_sign_in: "Sign in to play rated matches.",
+    rated_tag: "rated", resign: "Resign", resign_confirm: "Resign the match? Your side loses it.", resign_yes: "Resign",
+    keep_playing: "Keep playing", resigned_you: "You resigned", resigned_by: "{name} resigned", abandoned_by: "{name} left the match",
+    rating_change: "Your rating: {before} → {after}", rating: "Rating", rating_2: "2 players", rating_4: "4 players, partners",
+    rating_games: "{n} rated matches", rating_games_one: "1 rated match", points_per_round: "Points a round",
+    surs_per_round: "Surs a round", haft_khaj_rate: "Rounds with Haft Khaj", rating_graph: "Rating over time",
+    leaders: "Leaderboard", all_time: "All time", this_week: "This week", last_week: "Last week's podium",
+    bots_apart: "The bots, on the same scale", no_leaders: "No rated matches here yet.", games_n: "{n} matches",
+    games_n_one: "1 match", wins_n: "{n} won", gained: "Gained", matches_col: "Matches", wins_col: "Won", week_note: "Rated matches since Monday, 00:00 UTC, ranked by rating gained.",
+    all_note: "Settled ratings first; a “?” marks a rating still provisional.", provisional: "provisional",
   },
   fa: {
     title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
@@ -100,6 +110,16 @@ export const I18N = {
     confirm_move: "بازی کن:", table_cards: "زمین", your_hand: "دست شما", previous_move: "حرکت پیشین",
     next_move: "حرکت بعدی", move: "حرکت", sit_here: "اینجا بنشین", rematch: "بازی دوباره", rematch_join: "رفتن به بازی دوباره",
     rematch_ready: "بازی دوباره آماده است: جای‌ها یکی می‌چرخند تا بازیکن بعدی آغاز کند.", new_match: "بازی تازه",
+    rated_match: "رتبه‌دار: رتبه‌ها را تغییر می‌دهد (قوانین استاندارد، زمان‌سنج نوبت، بی‌راهنما)", rated_sign_in: "برای بازی رتبه‌دار وارد حساب خود شوید.",
+    rated_tag: "رتبه‌دار", resign: "واگذاری", resign_confirm: "بازی را واگذار می‌کنید؟ طرف شما می‌بازد.", resign_yes: "واگذار کن",
+    keep_playing: "ادامه بازی", resigned_you: "شما واگذار کردید", resigned_by: "{name} واگذار کرد", abandoned_by: "{name} بازی را رها کرد",
+    rating_change: "رتبه شما: {before} ← {after}", rating: "رتبه", rating_2: "دونفره", rating_4: "چهارنفره، دوبه‌دو",
+    rating_games: "{n} بازی رتبه‌دار", points_per_round: "امتیاز در هر دور",
+    surs_per_round: "سور در هر دور", haft_khaj_rate: "دورهای هفت‌خاج", rating_graph: "رتبه در گذر زمان",
+    leaders: "برترین‌ها", all_time: "همه زمان‌ها", this_week: "این هفته", last_week: "سکوی هفته گذشته",
+    bots_apart: "ربات‌ها، بر همین مقیاس", no_leaders: "هنوز بازی رتبه‌داری اینجا نیست.", games_n: "{n} بازی",
+    wins_n: "{n} برد", gained: "به‌دست‌آمده", matches_col: "بازی", wins_col: "برد", week_note: "بازی‌های رتبه‌دار از دوشنبه، ساعت ۰۰:۰۰ UTC، به ترتیب رتبه به‌دست‌آمده.",
+    all_note: "نخست رتبه‌های پایدار؛ «؟» یعنی رتبه هنوز موقت است.", provisional: "موقت",
   },
 };
 export const LEVEL_NAMES = {
@@ -152,6 +172,16 @@ export function cardLabel(card) {
 /** Card names inside text: they read left to right, in Persian text too. */
 export function cardsHtml(cards) {
   return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
+}
+
+/** A rating as shown: its value, and a "?" while it is provisional (as lichess marks one). */
+export function ratingText(rating) {
+  return persianIf(rating.value) + (rating.provisional ? "?" : "");
+}
+
+/** A change of rating, signed: "+12", "−8". */
+export function signedText(change) {
+  return (change > 0 ? "+" : change < 0 ? "−" : "±") + persianIf(Math.abs(change));
 }
 
 /** What a refusal from the server says, in the page's language. */

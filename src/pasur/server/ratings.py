@@ -1,0 +1,78 @@
+"""Ratings: one model, from the ``openskill`` library, for two players and for partnerships.
+
+We use OpenSkill's Bradley–Terry model (Weng & Lin 2011) for both kinds of rated table rather than
+Glicko-2 for one and a team model for the other: one model keeps a player's 2-player and
+4-player ratings comparable in meaning, it rates a partnership as a team without a rule of our own,
+and its win chance is Elo's logistic curve, so the bots' ratings — Elo differences measured on
+duplicate deals (docs/STRENGTH.md) — sit on the same scale. Its parameters put it on that scale:
+``beta`` is chosen so that two settled ratings 400 apart give the stronger a 10-to-1 chance, as in
+Elo. A rating is shown as its mean (``value``) and deviation; a new one starts at 1500 ± 350 and is
+provisional (shown "1500?") while its deviation is above :data:`PROVISIONAL`. A bot's rating is
+fixed: it plays with a small deviation and its own change is thrown away."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from openskill.models import BradleyTerryFull
+
+from ..core import Rules
+from .bots import BOT_RATINGS
+from .errors import NotSignedIn, TableError
+
+#: A new player's rating and deviation.
+START, START_DEVIATION = 1500.0, 350.0
+#: Elo's scale: 400 points are odds of 10 to 1.
+ELO_SCALE = 400 / math.log(10)
+#: A rating is provisional while its deviation is above this (about 15 rated matches).
+PROVISIONAL = 150.0
+#: The deviation a bot plays with: its measured rating is known to about this.
+BOT_DEVIATION = 25.0
+#: The rating of a bot level the operator added (never measured): the bottom of the ladder.
+UNMEASURED_BOT = min(BOT_RATINGS.values())
+
+#: The rules a rated match is played by: the standard ones, two players or four in partnership.
+RATED_RULES = (Rules(players=2), Rules(players=4))
+
+MODEL = BradleyTerryFull(mu=START, sigma=START_DEVIATION, beta=ELO_SCALE / math.sqrt(2), tau=START / 300)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A rating: its value and its deviation (how far it may be off)."""
+
+    value: float = START
+    deviation: float = START_DEVIATION
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL
+
+    def to_json(self) -> dict[str, float | bool]:
+        return {"value": round(self.value), "deviation": round(self.deviation), "provisional": self.provisional}
+
+
+def check_rated(rules: Rules, timer: int, account: int | None) -> None:
+    """A rated table needs the standard rules of two players or four in partnership, a turn
+    timer (an absent player cannot hold it up), and its people signed in."""
+    if account is None:
+        raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+    if rules not in RATED_RULES:
+        raise TableError("a rated match has the standard rules, for two players or four in partnership", "rated_rules")
+    if not timer:
+        raise TableError("a rated match needs a turn timer", "rated_timer")
+
+
+def bot_rating(level: str) -> Rating:
+    """A bot level's fixed rating."""
+    return Rating(float(BOT_RATINGS.get(level, UNMEASURED_BOT)), BOT_DEVIATION)
+
+
+def rate(sides: list[list[Rating]], winner: int) -> list[list[Rating]]:
+    """The ratings after a match between ``sides`` (each a list of its players' ratings), won by
+    side ``winner``."""
+    teams = [[MODEL.rating(mu=rating.value, sigma=rating.deviation) for rating in side] for side in sides]
+    ranks = [0.0 if index == winner else 1.0 for index in range(len(sides))]
+    rated = MODEL.rate(teams, ranks=ranks)
+    return [[Rating(player.mu, player.sigma) for player in side] for side in rated]
