@@ -1,7 +1,8 @@
 """Screenshots of the web table for the docs: matches against bots played by clicking, at the
-start, at a capture choice, at a round's end, at the match's end and in the replay, on a desktop
-in English, a phone in Persian, and a phone in English in the dark theme (the system's). Writes
-docs/screens/*.png.
+start, at a capture choice, at a round's end, at the match's end and in the replay; then, signed
+in, two rated matches (one played out against the beginner, one resigned) and the player's page
+and the leaderboard; on a desktop in English, a phone in Persian, and a phone in English in the
+dark theme (the system's). Writes docs/screens/*.png.
 
     .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
 """
@@ -101,6 +102,32 @@ def play_until(page: Page, shown: str, at_a_choice: Callable[[], None] | None = 
         play_first(page)
 
 
+def rated_matches(page: Page, base: str, player: str) -> None:
+    """Sign up as ``player``; play a rated match against the beginner to its end, then resign one
+    against the grandmaster."""
+    page.goto(base + "/")
+    page.click("#account-link")
+    page.fill("#sign-in-form input[name=name]", player)
+    page.fill("#sign-in-form input[name=password]", "felt and four cards")
+    page.click("#sign-up")
+    page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+    for level, resign in (("beginner", False), ("grandmaster", True)):
+        page.goto(base + "/")
+        page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+        page.check("#create-form input[name=rated]")
+        page.select_option("select[name=seat1]", level)
+        page.click("#create")
+        page.wait_for_url("**/t/**")
+        page.click("#start")
+        page.wait_for_function(READY)
+        if resign:
+            page.click("#resign")
+            page.click("#resign-yes")
+        else:
+            play_until(page, "#finished")
+        page.wait_for_selector("#rating-change:not([hidden])")
+
+
 def shoot(page: Page, base: str, name: str, lang: str) -> None:
     shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
     new_table(page, base, lang, target=200)  # a long match: its first round ends with a breakdown
@@ -117,6 +144,15 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
         page.click("#replay-next")
     page.wait_for_timeout(300)
     shot("replay")
+    player = {"desktop-en": "Ava", "phone-fa": "آرش", "phone-en-dark": "Bahar"}[name]
+    rated_matches(page, base, player)
+    shot("rated-end")
+    page.goto(f"{base}/p/{player}")
+    page.wait_for_selector("#profile-graph path")
+    shot("profile")
+    page.goto(f"{base}/leaders")
+    page.wait_for_selector("#leaders-table td a")
+    shot("leaders")
 
 
 def main() -> int:

@@ -966,3 +966,85 @@ def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, l
         reached.add(page.evaluate("document.activeElement.id || document.activeElement.className"))
     wanted = {"settings-link", "rules-link", "lang", "fast"} | ({"chat-text"} if width >= 1100 else {"chat-toggle"})
     assert wanted <= reached and any("playable" in name for name in reached), reached
+
+
+def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_and_the_board(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    assert page.is_disabled("#create-form input[name=rated]") and page.is_visible("#rated-note")  # a guest
+    use_the_account_dialog(page, "#sign-up")
+    page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+    page.check("#create-form input[name=rated]")
+    # the form holds what a rated table needs: the standard rules, a timer, no hints
+    assert page.input_value("select[name=timer]") == "60" and page.is_disabled("input[name=target]")
+    assert not page.is_checked("input[name=hints]") and page.is_disabled("select[name=players] option[value='3']")
+    page.select_option("select[name=seat1]", "easy")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden])")
+    assert page.is_visible("#resign") and not page.is_visible("#hint")
+    play_until([page], lambda: finished(page), limit=600)  # the whole match, to 62
+    page.wait_for_selector("#rating-change:not([hidden])")
+    won = page.evaluate("pasur.page.state.winner === pasur.page.state.table.you")
+    change = page.inner_text("#rating-change")
+    after = int(re.search(r"1500 → (\d+)", change).group(1))
+    assert (after > 1500) is won, change
+    snap(page, "rated-end")
+    page.goto(f"{server.base}/p/Ava")
+    page.wait_for_selector("#profile-ratings .rating-box")
+    assert page.inner_text("#profile-ratings .rating-box[data-players='2'] strong") == f"{after}?"  # provisional
+    assert page.locator("#profile-graph path.line").count() == 1 and page.is_visible("#profile-figures")
+    assert f"{after} (" in page.inner_text("#profile-games li")
+    snap(page, "rated-profile")
+    page.goto(f"{server.base}/leaders")
+    page.wait_for_selector("#leaders-table tr td a")
+    assert page.inner_text("#leaders-table tr:nth-child(2)").split("\t")[1:3] == ["Ava", f"{after}?"]
+    assert page.locator("#leaders-bots li").count() == 6
+    page.click("[data-period=week]")
+    page.wait_for_function("document.querySelector('#leaders-note').textContent.includes('Monday')")
+    page.wait_for_function(
+        f"document.querySelector('#leaders-table').innerText.includes('{after - 1500:+d}'.replace('-', '−'))"
+    )
+    snap(page, "rated-leaders-week")
+    # logged out, then in from another browser: the same rating
+    page.click("#account-link")
+    page.click("#log-out")
+    page.wait_for_function("document.querySelector('#account-link-text').textContent === pasur.t('sign_in')")
+    other, _ = recorded_page(browser)
+    other.goto(server.base + "/")
+    use_the_account_dialog(other, "#sign-in")
+    other.wait_for_function("document.querySelector('#account-link-text').textContent === 'Ava'")
+    other.goto(f"{server.base}/p/Ava")
+    other.wait_for_selector("#profile-ratings .rating-box")
+    assert other.inner_text("#profile-ratings .rating-box[data-players='2'] strong") == f"{after}?"
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
+    page, _ = recorded_page(browser)
+    in_language(page, server.base, lang)
+    use_the_account_dialog(page, "#sign-up")
+    page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+    page.check("#create-form input[name=rated]")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    page.wait_for_selector("#resign:not([hidden])")
+    page.click("#resign")
+    page.click("#resign-no")  # thought better of it: nothing is sent
+    assert not page.is_visible("#finished")
+    page.click("#resign")
+    page.press("#resign-dialog", "Escape")
+    page.wait_for_timeout(300)
+    assert not page.is_visible("#finished")
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#finished:not([hidden])")
+    assert page.inner_text("#ended") == ("You resigned" if lang == "en" else "شما واگذار کردید")
+    page.wait_for_selector("#rating-change:not([hidden])")
+    western = page.inner_text("#rating-change").translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789"))
+    before, after = map(int, re.search(r"(\d+) [→←] (\d+)", western).groups())
+    assert before == 1500 > after
+    assert not page.is_visible("#resign")
+    snap(page, f"rated-resigned-{lang}")

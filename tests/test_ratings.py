@@ -121,7 +121,10 @@ def test_a_rated_match_against_a_bot_changes_the_rating_once_and_shows_it(databa
         assert (rating["value"] > START) is won and rating["value"] != START
         (match,) = record["history"]
         assert match["rated"] is True and match["rating"] == {"before": START, "after": rating["value"]}
-        assert record["graph"]["2"] == [{"finished": match["finished"], "rating": rating["value"]}]
+        assert record["graph"]["2"] == [
+            {"finished": None, "rating": START},
+            {"finished": match["finished"], "rating": rating["value"]},
+        ]
         assert record["figures"]["rounds"] == len(final["rounds"]) and record["figures"]["points_per_round"] > 0
         # the same end seen again (another process reading the table back) changes nothing
         client.app.state.lobby.rooms.pop(table_id)

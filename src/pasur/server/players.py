@@ -77,17 +77,21 @@ def _rating_json(row: RatingRow | None) -> dict[str, Any]:
 
 
 def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Each rating's course, oldest first: after each of the latest :data:`GRAPH` rated matches."""
+    """Each rating's course, oldest first: where it stood before the first of the latest
+    :data:`GRAPH` rated matches, then after each."""
     rows = session.execute(
-        select(ResultRow.finished, ResultRow.players, ResultSeatRow.rating_after)
+        select(ResultRow.finished, ResultRow.players, ResultSeatRow.rating_before, ResultSeatRow.rating_after)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
         .where(ResultSeatRow.account_id == account_id, ResultSeatRow.rating_after.is_not(None))
         .order_by(ResultRow.finished.desc(), ResultRow.table_id.desc())
         .limit(GRAPH)
     ).all()
     graph: dict[str, list[dict[str, Any]]] = {str(players): [] for players in RATED_COUNTS}
-    for finished, players, after in reversed(rows):
-        graph.setdefault(str(players), []).append({"finished": finished, "rating": round(after or 0)})
+    for finished, players, before, after in reversed(rows):
+        line = graph.setdefault(str(players), [])
+        if not line:
+            line.append({"finished": None, "rating": round(before or 0)})
+        line.append({"finished": finished, "rating": round(after or 0)})
     return graph
 
 

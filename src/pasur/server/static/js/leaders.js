@@ -39,8 +39,8 @@ export function renderLeaders() {
   if (!board) return;
   const week = board.period === "week";
   const head = document.createElement("tr");
-  head.append(cell("th", "#"), cell("th", t("account_name")), cell("th", t(week ? "gained" : "rating")), cell("th", t("matches_col")));
-  if (week) head.append(cell("th", t("wins_col")));
+  head.append(cell("th", "#"), cell("th", t("account_name")), cell("th", t(week ? "gained" : "rating"), "number"), cell("th", t("matches_col"), "number"));
+  if (week) head.append(cell("th", t("wins_col"), "number"));
   const rows = board.leaders.map((leader) => {
     const row = document.createElement("tr");
     if (!week && leader.provisional) row.className = "provisional";

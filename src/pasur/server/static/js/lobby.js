@@ -3,7 +3,7 @@
 
 import { account, accountWatchers } from "./account.js";
 import { $ } from "./state.js";
-import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, t } from "./words.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
 
 /** Each bot level's rating, as the server measured it (on the scale people are rated on). */
 const ratings = {};
@@ -114,7 +114,7 @@ function renderLive() {
     names.textContent = table.seats.map((shown) => (shown ? shown[lang] || shown.en : "")).join(", ");  // text, never markup
     const about = document.createElement("span");
     const scores = table.scores.map((score) => persianIf(score)).join(" – ");
-    about.textContent = " · " + t("live_entry", { round: table.round, scores, target: table.target });
+    about.textContent = sep() + t("live_entry", { round: table.round, scores, target: table.target });
     const watch = document.createElement("a");
     watch.href = `/t/${encodeURIComponent(table.id)}`;
     watch.className = "join-link";
@@ -135,8 +135,8 @@ export function renderTables() {
     names.textContent = table.seated.join(", ");  // names are people's own words: text, never markup
     const about = document.createElement("span");
     const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(", ");
-    about.textContent = " · " + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
-      + (levels ? " · " + t("bots_in", { levels }) : "") + (table.rated ? " · " + t("rated_tag") : "");
+    about.textContent = sep() + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
+      + (levels ? sep() + t("bots_in", { levels }) : "") + (table.rated ? sep() + t("rated_tag") : "");
     const join = document.createElement("a");
     join.href = `/t/${encodeURIComponent(table.id)}`;
     join.className = "join-link";

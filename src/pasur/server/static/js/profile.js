@@ -3,7 +3,7 @@
 // won or lost, the rating's change) with a link to its replay.
 
 import { $, playerName } from "./state.js";
-import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, signedText, t } from "./words.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, sep, signedText, t } from "./words.js";
 
 let record = null;  // the server's answer for this player, once fetched
 
@@ -24,7 +24,7 @@ export async function loadProfile() {
 export function renderProfile() {
   if (!record) return;
   $("#profile-name").textContent = record.name;  // names are text, never markup
-  $("#profile-summary").textContent = t("profile_summary", { games: persianIf(record.games), wins: persianIf(record.wins) });
+  $("#profile-summary").textContent = t("profile_summary", { n: record.games, games: persianIf(record.games), wins: persianIf(record.wins) });
   renderRatings();
   renderFigures();
   renderGraph();
@@ -41,7 +41,7 @@ function renderRatings() {
     value.textContent = ratingText(rating);
     if (rating.provisional) value.title = t("provisional");
     const about = document.createElement("span");
-    about.textContent = `${t(`rating_${players}`)} · ± ${persianIf(rating.deviation)} · ${t("rating_games", { n: rating.games })}`;
+    about.textContent = `${t(`rating_${players}`)}${sep()}± ${persianIf(rating.deviation)}${sep()}${t("rating_games", { n: rating.games })}`;
     box.append(value, about);
     return box;
   }));
@@ -82,7 +82,9 @@ function renderGraph() {
   const values = lines.flatMap(([, points]) => points.map((point) => point.rating));
   const low = Math.floor((Math.min(...values) - 20) / 50) * 50;
   const high = Math.ceil((Math.max(...values) + 20) / 50) * 50;
-  const [width, height, left, pad] = [600, 200, 44, 10];
+  // drawn at the size it is shown, so that its labels keep the page's size on a phone too
+  const [width, height, left, pad] = [Math.max(240, Math.round(graph.getBoundingClientRect().width)) || 600, 200, 44, 10];
+  graph.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const y = (rating) => pad + (height - 2 * pad) * (1 - (rating - low) / (high - low));
   for (const mark of [low, Math.round((low + high) / 2), high]) {
     graph.append(svgElement("line", { x1: left, x2: width, y1: y(mark), y2: y(mark), class: "grid" }));
@@ -91,7 +93,7 @@ function renderGraph() {
     graph.append(label);
   }
   for (const [players, points] of lines) {
-    const x = (index) => left + 8 + (width - left - 16) * (points.length === 1 ? 0.5 : index / (points.length - 1));
+    const x = (index) => left + 8 + (width - left - 16) * (index / (points.length - 1));
     const path = points.map((point, index) => `${index ? "L" : "M"}${x(index).toFixed(1)} ${y(point.rating).toFixed(1)}`).join(" ");
     graph.append(svgElement("path", { d: path, class: `line players-${players}` }));
     const last = points[points.length - 1];
@@ -110,13 +112,13 @@ function renderHistory() {
       .map((other) => (other.bot ? t("bot", { level: LEVEL_NAMES[lang][other.bot] ?? other.bot }) : other.name));
     const scores = [match.scores[match.side], ...match.scores.filter((_, side) => side !== match.side)].map(persianIf).join(" – ");
     const words = document.createElement("span");
-    const result = t(match.won ? "won" : "lost") + (match.ended === "resigned" ? ` (${t("resign")})` : "");
-    words.textContent = `${when.format(new Date(match.finished))} · ${t("against", { names: others.join(t("and")) })} · ${scores} · ${result}`;
+    const result = t(match.won ? "won" : "lost") + (match.ended ? ` (${t(match.ended === "resigned" ? "resigned_short" : "abandoned_short")})` : "");
+    words.textContent = `${when.format(new Date(match.finished))}${sep()}${t("against", { names: others.join(t("and")) })}${sep()}${scores}${sep()}${result}`;
     item.append(words);
     if (match.rating) {
       const change = document.createElement("span");
       change.className = "change";
-      change.textContent = ` · ${persianIf(match.rating.after)} (${signedText(match.rating.after - match.rating.before)})`;
+      change.textContent = `${sep()}${persianIf(match.rating.after)} (${signedText(match.rating.after - match.rating.before)})`;
       item.append(change);
     }
     const link = document.createElement("a");

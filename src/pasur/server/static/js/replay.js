@@ -5,7 +5,7 @@
 import { cardButton } from "./cards.js";
 import { $, page, seatName, sideName, tableId } from "./state.js";
 import { breakdownTable, render, renderScorebar, renderSeats, tableCardWidth } from "./table.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, t } from "./words.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, sep, t } from "./words.js";
 
 export async function openReplay() {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
@@ -69,7 +69,7 @@ export function renderReplay() {
   slider.min = "0";
   slider.max = String(last - first);
   slider.value = String(moveInRound);
-  $("#replay-position").textContent = `${t("round", { n: step.round })} · ${t("move_of", { i: moveInRound, n: last - first })}`;
+  $("#replay-position").textContent = `${t("round", { n: step.round })}${sep()}${t("move_of", { i: moveInRound, n: last - first })}`;
   // the felt as it stood: the seats with their hands face up, the table, the hand along the edge
   const view = { ...step, hands: step.hands.map((hand) => hand.length) };
   renderScorebar(view, step.scores);  // the match score as it stood in this round, not the final one

@@ -10,7 +10,7 @@ import { send } from "./socket.js";
 import { sound } from "./sound.js";
 import { $, page, placeOf, seatName, sideName, sideOf, tableId } from "./state.js";
 import { account } from "./account.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, ratingText, signedText, t } from "./words.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, ratingText, sep, signedText, t } from "./words.js";
 
 export function render() {
   const state = page.state;
@@ -48,7 +48,7 @@ export function renderWaiting() {
     }
     const you = seat === state.table.you ? ` (${t("you")})` : "";
     // with partners, each seat says its side and its partner: the teams are seen before the start
-    const team = partners ? ` · ${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
+    const team = partners ? `${sep()}${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
     item.querySelector(".seat-words").textContent =
       `${t("seat", { n: seat + 1 })}: ${seatName(seat)}${you}${team}${place.connected ? " ●" : ""}`;
     const free = place.open && state.table.you !== null && state.table.you !== seat;  // move to a free seat
@@ -119,7 +119,7 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
     if (!place.bot && place.name && !place.connected) marks.push(t("away"));  // said in words, not a grey dot only
     const small = document.createElement("small");
-    small.textContent = marks.join(" · ");
+    small.textContent = marks.join(sep());
     name.append(small);
     const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
     // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
@@ -127,8 +127,8 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     const facts = document.createElement("div");
     facts.className = "seat-facts";
     facts.textContent = keeper === seat
-      ? `${t("cards_left", { n: view.hands[seat] })} · ${t("surs", { n: view.surs[side] })} · ${t("clubs", { n: clubs })}`
-      : `${t("cards_left", { n: view.hands[seat] })} · ${t("team_pile", { name: seatName(keeper) })}`;
+      ? `${t("cards_left", { n: view.hands[seat] })}${sep()}${t("surs", { n: view.surs[side] })}${sep()}${t("clubs", { n: clubs })}`
+      : `${t("cards_left", { n: view.hands[seat] })}${sep()}${t("team_pile", { name: seatName(keeper) })}`;
     const about = document.createElement("div");
     about.className = "seat-about";
     about.append(name, facts);
@@ -168,8 +168,8 @@ export function renderScorebar(view = page.state.view, scores = page.state.score
   });
   const about = document.createElement("div");
   about.className = "about";
-  about.textContent = `${t("round", { n: view.round })} · ${t("deal", { n: view.deal })} · ${t("pack", { n: view.pack })} · ${t("to", { n: rules.target })}`
-    + (page.spectators ? ` · ${t("watching", { n: page.spectators })}` : "");
+  about.textContent = `${t("round", { n: view.round })}${sep()}${t("deal", { n: view.deal })}${sep()}${t("pack", { n: view.pack })}${sep()}${t("to", { n: rules.target })}`
+    + (page.spectators ? `${sep()}${t("watching", { n: page.spectators })}` : "");
   $("#scorebar").replaceChildren(...lines, about);
 }
 
@@ -259,9 +259,9 @@ function statusLine(mine) {
     const yours = view.turn === you && you !== null;
     line = view.over ? "" : mine ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn") : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
   }
-  if (you === null) line = `${t("spectating")} · ${line}`;
+  if (you === null) line = `${t("spectating")}${sep()}${line}`;
   if (page.deadline && state.table.status !== "finished") {
-    line += ` · ${t("seconds_left", { n: Math.max(0, Math.round((page.deadline - Date.now()) / 1000)) })}`;
+    line += `${sep()}${t("seconds_left", { n: Math.max(0, Math.round((page.deadline - Date.now()) / 1000)) })}`;
   }
   return line;
 }

@@ -41,7 +41,7 @@ export const I18N = {
     log_out_everywhere: "Log out everywhere", account_data: "Download my data", change_password: "Change the password",
     old_password: "Current password", new_password: "New password", save: "Save", delete_account: "Delete the account",
     delete_note: "Your games stay, without your name.", my_games: "My matches", profile_games: "Matches",
-    profile_none: "No finished matches yet.", profile_summary: "{games} matches, {wins} won", won: "won", lost: "lost",
+    profile_none: "No finished matches yet.", profile_summary: "{games} matches, {wins} won", profile_summary_one: "1 match, {wins} won", won: "won", lost: "lost",
     against: "against {names}", password_changed: "The password is changed; other browsers are signed out.", watching: "{n} watching",
     nobody_took: "no one",
     theme: "Theme", theme_system: "as the system", theme_light: "light", theme_dark: "dark",
@@ -54,7 +54,7 @@ export const I18N = {
     rated_tag: "rated", resign: "Resign", resign_confirm: "Resign the match? Your side loses it.", resign_yes: "Resign",
     keep_playing: "Keep playing", resigned_you: "You resigned", resigned_by: "{name} resigned", abandoned_by: "{name} left the match",
     rating_change: "Your rating: {before} → {after}", rating: "Rating", rating_2: "2 players", rating_4: "4 players, partners",
-    rating_games: "{n} rated matches", rating_games_one: "1 rated match", points_per_round: "Points a round",
+    rating_games: "{n} rated matches", rating_games_one: "1 rated match", resigned_short: "resigned", abandoned_short: "left", points_per_round: "Points a round",
     surs_per_round: "Surs a round", haft_khaj_rate: "Rounds with Haft Khaj", rating_graph: "Rating over time",
     leaders: "Leaderboard", all_time: "All time", this_week: "This week", last_week: "Last week's podium",
     bots_apart: "The bots, on the same scale", no_leaders: "No rated matches here yet.", games_n: "{n} matches",
@@ -114,7 +114,7 @@ export const I18N = {
     rated_tag: "رتبه‌دار", resign: "واگذاری", resign_confirm: "بازی را واگذار می‌کنید؟ طرف شما می‌بازد.", resign_yes: "واگذار کن",
     keep_playing: "ادامه بازی", resigned_you: "شما واگذار کردید", resigned_by: "{name} واگذار کرد", abandoned_by: "{name} بازی را رها کرد",
     rating_change: "رتبه شما: {before} ← {after}", rating: "رتبه", rating_2: "دونفره", rating_4: "چهارنفره، دوبه‌دو",
-    rating_games: "{n} بازی رتبه‌دار", points_per_round: "امتیاز در هر دور",
+    rating_games: "{n} بازی رتبه‌دار", resigned_short: "واگذار شد", abandoned_short: "رها شد", points_per_round: "امتیاز در هر دور",
     surs_per_round: "سور در هر دور", haft_khaj_rate: "دورهای هفت‌خاج", rating_graph: "رتبه در گذر زمان",
     leaders: "برترین‌ها", all_time: "همه زمان‌ها", this_week: "این هفته", last_week: "سکوی هفته گذشته",
     bots_apart: "ربات‌ها، بر همین مقیاس", no_leaders: "هنوز بازی رتبه‌داری اینجا نیست.", games_n: "{n} بازی",
@@ -174,9 +174,15 @@ export function cardsHtml(cards) {
   return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
 }
 
+/** What separates the parts of a line: a middle dot in English; in Persian a bar, since a middle
+ * dot there reads as the digit zero (۰). */
+export function sep() {
+  return lang === "fa" ? " | " : " · ";
+}
+
 /** A rating as shown: its value, and a "?" while it is provisional (as lichess marks one). */
 export function ratingText(rating) {
-  return persianIf(rating.value) + (rating.provisional ? "?" : "");
+  return persianIf(rating.value) + (rating.provisional ? (lang === "fa" ? "؟" : "?") : "");
 }
 
 /** A change of rating, signed: "+12", "−8". */
