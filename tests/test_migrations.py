@@ -1,6 +1,6 @@
 """The server's schema is versioned: a database as the server stored it at commit 6b2f8fd (before
 versioning) is refused until upgraded, then upgraded keeps every table: the unfinished ones play on
-to the end and the finished one replays. A version this pasur does not know is refused; the
+to the end and the finished one replays, and an account plays a rated match on it. A version this pasur does not know is refused; the
 migrations build exactly the models the store uses. On SQLite, and on PostgreSQL when
 ``PASUR_TEST_POSTGRES`` names one (scripts/test.sh starts one)."""
 
@@ -101,6 +101,14 @@ def test_an_unversioned_database_is_refused_then_upgraded_and_keeps_every_table(
             record = client.get(f"/api/tables/{table_id}/record").json()
             played = [move["card"] for game in record["rounds"] for move in game["moves"]]
             assert played[: len(moves)] == [move["move"].split("x")[0] for move in moves]  # the stored moves stand
+        # what came after: an account plays a rated match on the upgraded database, and is rated
+        assert client.post("/api/account", json={"name": "Ava", "password": "felt and four cards"}).status_code == 201
+        body = {"name": "Ava", "seats": ["easy"], "timer": 1, "rated": True}
+        table = client.post("/api/tables", json=body).json()
+        with seated(client, table["id"], table["token"]) as socket:
+            socket.send_json({"type": "start"})
+            play_to_the_end(socket, [])
+        assert client.get("/api/players/Ava").json()["ratings"]["2"]["games"] == 1
 
 
 @pytest.mark.parametrize("kind", DATABASES)
