@@ -225,6 +225,7 @@ def test_the_data_download_and_deleting_the_account(client):
     assert "attachment" in data.headers["content-disposition"]
     kept = data.json()
     assert kept["name"] == "Ava" and len(kept["sessions"]) == 1
+    assert kept["record"]["ratings"]["2"]["games"] == 0 and kept["blocked"] == []
     assert PASSWORD not in data.text and "argon2" not in data.text and client.cookies[COOKIE] not in data.text
     wrong = client.request("DELETE", "/api/account", json={"password": "not it at all"}, headers={"X-CSRF-Token": csrf})
     refused(wrong, 400, "wrong_password")
@@ -279,7 +280,9 @@ def test_a_deleted_accounts_matches_stay_anonymised_and_its_id_is_never_reused(c
     assert client.app.state.accounts.signed_in(client.cookies[COOKIE]).account.id != first_id
     assert client.get("/api/players/Bahar").json()["games"] == 0  # nothing of Ava's comes with the id
     refused(client.get("/api/players/Ava"), 404, "no_such_player")
-    assert client.get(f"/api/tables/{table_id}/record").status_code == 200  # the match stays
+    record = client.get(f"/api/tables/{table_id}/record")
+    assert record.status_code == 200 and "Ava" not in record.text  # the match stays, without the name
+    assert ANONYMOUS in record.text
     engine = create_engine(database)
     with engine.connect() as connection:
         kept = connection.execute(text("SELECT account_id, name FROM result_seats WHERE seat = 0")).one()

@@ -248,6 +248,11 @@ PERSIAN_REASONS: dict[str, str] = {
     "resign_sides": "بازی سه‌طرفه را نمی‌شود واگذار کرد: میز را ترک کنید",
     "bad_period": "دوره یکی از all یا week است",
     "bad_player_count": "شمار بازیکنان ۲ یا ۴ است",
+    "invite_self": "شما خودتان سر این میز هستید",
+    "invite_blocked": "{name} از شما دعوت نمی‌پذیرد",
+    "too_many_invitations": "هر میز حداکثر {limit} بازیکن را دعوت می‌کند",
+    "block_self": "نمی‌توانید خودتان را مسدود کنید",
+    "too_many_blocked": "حداکثر {limit} بازیکن را می‌توانید مسدود کنید",
     # a bot's faults (pasur.bots.BotError)
     "bot_not_started": "اجرا نشد: {error}",
     "bot_no_hello": "به جای hello پاسخ دیگری داد",

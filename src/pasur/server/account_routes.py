@@ -1,18 +1,25 @@
 """The accounts' HTTP API: signing up, in and out, the account signed in, its password, its data
-and its deletion. Each handler is a plain function, so FastAPI runs it in a thread: hashing a
-password (Argon2id, some tens of milliseconds) never holds up the tables' event loop."""
+and its deletion; and friends: inviting a player to a table, one's invitations, blocking. Each
+handler that only reads and writes the database is a plain function, so FastAPI runs it in a
+thread: hashing a password (Argon2id, some tens of milliseconds) never holds up the tables' event
+loop; those that touch the tables held in memory run on the loop."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
+from . import friends
 from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
-from .errors import Forbidden, NotSignedIn
-from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount
+from .errors import Forbidden, NotSignedIn, TableError
+from .lobby import Lobby
+from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount, NamedPlayer
+from .players import player_record
 from .results import claim_guest_matches
+from .seats import TableStatus
 
 
 def _address(request: Request) -> str:
@@ -38,8 +45,8 @@ def _farewell(response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 
 
-def account_routes(accounts: Accounts) -> APIRouter:
-    """The routes, over ``accounts``."""
+def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
+    """The routes, over ``accounts`` and the tables of ``lobby``."""
     router = APIRouter()
 
     def signed_in(request: Request, changes: bool = True) -> SignedIn:
@@ -93,17 +100,66 @@ def account_routes(accounts: Accounts) -> APIRouter:
         return {"claimed": claim_guest_matches(accounts.store, signed.account.id, signed.account.name, body.tokens)}
 
     @router.delete("/api/account")
-    def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:
-        """Delete the account signed in; its games stay, without its name attached."""
-        accounts.delete(signed_in(request), body.password)
+    async def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:
+        """Delete the account signed in; its games stay, without its name attached (the copies
+        of its finished tables held here are let go, to be read back anonymised)."""
+        signed = await run_in_threadpool(signed_in, request)
+        tables = await run_in_threadpool(accounts.delete, signed, body.password)
+        for table_id in tables:
+            room = lobby.rooms.get(table_id)
+            if room is not None and room.status is TableStatus.FINISHED:
+                del lobby.rooms[table_id]
         _farewell(response)
         return {"deleted": True}
 
     @router.get("/api/account/data")
     def account_data(request: Request) -> JSONResponse:
-        """Everything kept about the account, as a JSON file to download."""
+        """Everything kept about the account, as a JSON file to download: the account, its
+        ratings, figures and matches, and whom it blocked."""
         signed = signed_in(request, changes=False)
+        data = {
+            **accounts.data(signed),
+            "record": player_record(accounts.store, signed.account.name),
+            "blocked": friends.blocked_names(accounts.store, signed.account.id),
+        }
         headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}
-        return JSONResponse(accounts.data(signed), headers=headers)
+        return JSONResponse(data, headers=headers)
+
+    @router.post("/api/tables/{table_id}/invite")
+    async def invite(request: Request, table_id: str, body: NamedPlayer) -> dict[str, Any]:
+        """A signed-in player seated at an open table invites another account to it."""
+        signed = signed_in(request)
+        room = lobby.get(table_id)
+        if room.status is not TableStatus.OPEN:
+            raise TableError("the match has already started", "already_started")
+        if not any(seat.account == signed.account.id for seat in room.seats):
+            raise TableError("take a seat at this table first", "not_seated")
+        name = await run_in_threadpool(friends.invite, accounts.store, table_id, signed.account.id, body.name)
+        return {"invited": name}
+
+    @router.get("/api/invitations")
+    def invitations(request: Request) -> dict[str, Any]:
+        """The invitations to the account signed in, to tables still waiting for people."""
+        signed = signed_in(request, changes=False)
+        return {"invitations": friends.invitations(accounts.store, signed.account.id)}
+
+    @router.delete("/api/invitations/{invitation_id}")
+    def decline(request: Request, invitation_id: int) -> dict[str, Any]:
+        friends.decline(accounts.store, signed_in(request).account.id, invitation_id)
+        return {"declined": True}
+
+    @router.get("/api/blocks")
+    def blocked(request: Request) -> dict[str, Any]:
+        return {"blocked": friends.blocked_names(accounts.store, signed_in(request, changes=False).account.id)}
+
+    @router.post("/api/blocks")
+    def block(request: Request, body: NamedPlayer) -> dict[str, Any]:
+        """Block a player: they can no longer invite you, and neither reads the other's chat."""
+        return {"blocked": friends.block(accounts.store, signed_in(request).account.id, body.name)}
+
+    @router.delete("/api/blocks/{name}")
+    def unblock(request: Request, name: Annotated[str, Path(max_length=200)]) -> dict[str, Any]:
+        friends.unblock(accounts.store, signed_in(request).account.id, name)
+        return {"unblocked": True}
 
     return router

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from dataclasses import dataclass
@@ -22,10 +23,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .errors import TableError, TooManyRequests
+from .friends import forget
 from .names import account_name, skeleton
 from .passwords import LONGEST, check_password
 from .settings import ServerSettings
-from .store import AccountRow, ResultSeatRow, SessionRow, Store, ThrottleRow, storage
+from .store import AccountRow, RatingRow, ResultSeatRow, SessionRow, Store, TableRow, ThrottleRow, storage
 
 #: The name of the session cookie.
 COOKIE = "pasur_session"
@@ -224,10 +226,11 @@ class Accounts:
         self.log_out(signed, everywhere=True)
         return self._open_session(signed.account)
 
-    def delete(self, signed: SignedIn, password: str) -> None:
-        """Delete the account (its password given again) and its sessions; its games stay."""
+    def delete(self, signed: SignedIn, password: str) -> list[str]:
+        """Delete the account (its password given again) and its sessions; its games stay,
+        anonymised. The tables whose records changed."""
         self._check_own_password(signed, password)
-        self._delete(signed.account.id)
+        return self._delete(signed.account.id)
 
     def _check_own_password(self, signed: SignedIn, password: str) -> None:
         if not self._verify(self._password_of(signed.account.id), password):
@@ -248,16 +251,27 @@ class Accounts:
                 row.password = hashed
 
     @storage
-    def _delete(self, account_id: int) -> None:
-        """The account and its sessions go; its matches stay in others' histories, anonymised."""
-        with self.store.engine.begin() as connection:
-            connection.execute(
+    def _delete(self, account_id: int) -> list[str]:
+        """The account, its sessions, rating, invitations and blocks go; its matches stay in
+        others' histories and in the tables' own records, anonymised. The tables it sat at."""
+        with Session(self.store.engine) as session, session.begin():
+            tables = set(session.scalars(select(ResultSeatRow.table_id).where(ResultSeatRow.account_id == account_id)))
+            session.execute(
                 update(ResultSeatRow)
                 .where(ResultSeatRow.account_id == account_id)
                 .values(account_id=None, name=ANONYMOUS)
             )
-            connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            for table in session.scalars(select(TableRow).where(TableRow.id.in_(tables))):
+                settings = json.loads(table.settings)
+                for seat in settings.get("seats", []):
+                    if seat.get("account") == account_id:
+                        seat.update(account=None, name=ANONYMOUS)
+                table.settings = json.dumps(settings)
+            forget(session, account_id)
+            session.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
+            session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            session.execute(delete(AccountRow).where(AccountRow.id == account_id))
+        return sorted(tables)
 
     @storage
     def data(self, signed: SignedIn) -> dict[str, Any]:

@@ -160,7 +160,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, settings=settings)
     app.state.accounts = Accounts(store, settings)
-    app.include_router(account_routes(app.state.accounts))
+    app.include_router(account_routes(app.state.accounts, lobby))
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:

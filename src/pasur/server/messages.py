@@ -81,6 +81,14 @@ class ClaimMatches(BaseModel):
     tokens: dict[Annotated[str, Field(max_length=16)], Annotated[str, Field(max_length=64)]] = Field(max_length=500)
 
 
+class NamedPlayer(BaseModel):
+    """A player named: to invite to a table, or to block."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+
+
 class DeleteAccount(BaseModel):
     """Deleting the account signed in, its password given again."""
 

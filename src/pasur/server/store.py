@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
     false,
@@ -211,6 +212,29 @@ class RatingRow(Base):
     deviation: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated: Mapped[str] = mapped_column(String(40))
+
+
+class InvitationRow(Base):
+    """A signed-in player at an open table asked another account to it (shown in their lobby)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("table_id", "to_account"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    from_account: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    to_account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    made: Mapped[str] = mapped_column(String(40))
+
+
+class BlockRow(Base):
+    """An account blocked another: it can no longer invite them, and neither reads the other's chat."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    made: Mapped[str] = mapped_column(String(40))
 
 
 @dataclass(frozen=True, slots=True)

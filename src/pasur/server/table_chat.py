@@ -1,15 +1,18 @@
 """One table's chat: the recent lines of each channel, saying a line, and the lines other processes
-said (:mod:`.chat` has what a line may say and who reads it)."""
+said (:mod:`.chat` has what a line may say and who reads it). Two people at the table of whom one
+blocked the other (:mod:`.friends`) do not read each other's lines."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from . import messages
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
-from .errors import TableError, TooManyRequests
+from .errors import StorageUnavailable, TableError, TooManyRequests
+from .friends import blocked_pairs
 from .room import Room
 from .seats import person_name
 
@@ -26,8 +29,24 @@ class TableChat:
         return self.lines[channel]
 
     def recent(self, seat: int | None) -> list[dict[str, Any]]:
-        """The recent lines of the channel of ``seat`` (None: a spectator's), as sent."""
-        return [messages.chat(line.stored()) for line in self.lines[Channel.of(seat)]]
+        """The recent lines of the channel of ``seat`` (None: a spectator's) that it reads, as sent."""
+        apart = self._apart()
+        return [
+            messages.chat(line.stored())
+            for line in self.lines[Channel.of(seat)]
+            if frozenset((seat, line.seat)) not in apart
+        ]
+
+    def _apart(self) -> set[frozenset[int | None]]:
+        """The pairs of seats whose people do not read each other (one blocked the other)."""
+        room = self.room
+        accounts = {seat.account: index for index, seat in enumerate(room.seats) if seat.account is not None}
+        if room.store is None or len(accounts) < 2:
+            return set()
+        pairs: set[frozenset[int]] = set()
+        with contextlib.suppress(StorageUnavailable):  # the chat goes on while the database does not answer
+            pairs = blocked_pairs(room.store, set(accounts))
+        return {frozenset(accounts[account] for account in pair) for pair in pairs}
 
     def read_stored(self) -> None:
         """Take the table's recent lines from the store."""
@@ -80,8 +99,12 @@ class TableChat:
                 await self.heard(line)
 
     async def _send(self, line: ChatLine) -> None:
+        apart = self._apart()
         await self.room.audience.send_where(
-            messages.chat(line.stored()), lambda listener: Channel.of(listener.seat) is line.channel
+            messages.chat(line.stored()),
+            lambda listener: (
+                Channel.of(listener.seat) is line.channel and frozenset((listener.seat, line.seat)) not in apart
+            ),
         )
 
 

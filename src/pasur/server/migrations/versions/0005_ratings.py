@@ -1,5 +1,6 @@
-"""Ratings: each account's rating per player count (2, or 4 in partnership); with each move
-whether the turn timer played it for a person (a rated match's absent player loses); with each result
+"""Ratings and friends: each account's rating per player count (2, or 4 in partnership); with each
+move whether the turn timer played it for a person (a rated match's absent player loses); the
+invitations to tables and the blocks between accounts; with each result
 whether it was rated and how it ended, and with each seat its rating change and its side's
 points, Surs and Haft Khaj.
 
@@ -38,6 +39,23 @@ def upgrade() -> None:
         sa.Column("updated", sa.String(40), nullable=False),
     )
     op.create_index("ix_ratings_players_value", "ratings", ["players", "value"])
+    op.create_table(
+        "invitations",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), nullable=False),
+        sa.Column("from_account", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("to_account", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("made", sa.String(40), nullable=False),
+        sa.UniqueConstraint("table_id", "to_account"),
+    )
+    op.create_index("ix_invitations_to_account", "invitations", ["to_account"])
+    op.create_table(
+        "blocks",
+        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
+        sa.Column("blocked_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
+        sa.Column("made", sa.String(40), nullable=False),
+    )
+    op.create_index("ix_blocks_blocked_id", "blocks", ["blocked_id"])
     with op.batch_alter_table("moves") as moves:
         moves.add_column(sa.Column("timed", sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table("results") as results:
@@ -57,5 +75,9 @@ def downgrade() -> None:
         results.drop_column("rated")
     with op.batch_alter_table("moves") as moves:
         moves.drop_column("timed")
+    op.drop_index("ix_blocks_blocked_id", "blocks")
+    op.drop_table("blocks")
+    op.drop_index("ix_invitations_to_account", "invitations")
+    op.drop_table("invitations")
     op.drop_index("ix_ratings_players_value", "ratings")
     op.drop_table("ratings")
