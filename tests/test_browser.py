@@ -1048,3 +1048,31 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     assert before == 1500 > after
     assert not page.is_visible("#resign")
     snap(page, f"rated-resigned-{lang}")
+
+
+def test_a_player_invited_by_name_sees_it_in_the_lobby_joins_and_can_block(server, browser):
+    ava, _ = recorded_page(browser)
+    bahar, _ = recorded_page(browser)
+    for page, name in ((bahar, "Bahar"), (ava, "Ava")):
+        page.goto(server.base + "/")
+        use_the_account_dialog(page, "#sign-up", name=name)
+        page.wait_for_function(f"document.querySelector('#account-link-text').textContent === '{name}'")
+    url = create_table(ava, server.base, ["friend"], target=62)
+    ava.wait_for_selector("#invite-form:not([hidden])")
+    ava.fill("#invite-form input[name=name]", "bahar")
+    ava.click("#invite-form button")
+    ava.wait_for_function("document.querySelector('#invite-note').textContent.includes('Bahar is invited')")
+    bahar.wait_for_selector("#invitation-list li")  # the lobby fetches its invitations with its tables
+    assert "Ava invites you" in bahar.inner_text("#invitation-list li")
+    bahar.click("#invitation-list li a")
+    bahar.wait_for_url(url)
+    bahar.click("#join")
+    ava.wait_for_function("pasur.page.state.table.seats[1].name === 'Bahar'")
+    assert not ava.is_visible("#invite-form")  # no seat is free now
+    bahar.goto(f"{server.base}/p/Ava")
+    bahar.wait_for_selector("#block:not([hidden])")
+    assert bahar.inner_text("#block") == "Block"
+    bahar.click("#block")
+    bahar.wait_for_function("document.querySelector('#block').textContent === 'Unblock'")
+    assert httpx.get(f"{server.base}/api/players/Ava").status_code == 200
+    snap(bahar, "friends-blocked")

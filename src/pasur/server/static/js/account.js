@@ -11,7 +11,8 @@ export const account = { name: null, csrf: null };
 /** What else the page redraws when the account changes (signed in or out). */
 export const accountWatchers = [];
 
-async function call(method, path, body = null) {
+/** A request as the account: JSON, with the CSRF token its session repeats; whether it was answered ok, and the answer. */
+export async function call(method, path, body = null) {
   const headers = { "content-type": "application/json" };
   if (account.csrf) headers["x-csrf-token"] = account.csrf;
   const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined }).catch(() => null);

@@ -2,6 +2,7 @@
 // public matches under way to watch, kept current while the page is open.
 
 import { account, accountWatchers } from "./account.js";
+import { loadInvitations } from "./friends.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
 
@@ -101,6 +102,7 @@ export async function refreshTables() {
     error.textContent = "";
   }
   if (open && open.ok) listedTables = (await open.json()).tables;
+  loadInvitations();
   if (live && live.ok) liveTables = (await live.json()).tables;
   renderTables();
 }
@@ -158,7 +160,7 @@ export function wireLobby() {
   form.addEventListener("submit", createTable);
   form.players.addEventListener("change", seatChoices);
   form.rated.addEventListener("change", ratedChoice);
-  accountWatchers.push(ratedChoice);
+  accountWatchers.push(ratedChoice, loadInvitations);
   ratedChoice();
   $("#quick").addEventListener("click", quickGame);
   form.name.value = localStorage.getItem("pasur-name") || "";

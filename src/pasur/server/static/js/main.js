@@ -2,8 +2,9 @@
 // replay). It only ever holds what the server sends this seat. No build step: the browser loads
 // these modules as they are.
 
-import { loadAccount, renderAccount, wireAccount } from "./account.js";
+import { accountWatchers, loadAccount, renderAccount, wireAccount } from "./account.js";
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
+import { renderBlock, renderInvitations, wireFriends } from "./friends.js";
 import { loadLeaders, renderLeaders, wireLeaders } from "./leaders.js";
 import { formDigits, ratedChoice, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
@@ -52,6 +53,8 @@ function applyLanguage() {
   renderAccount();
   renderProfile();
   renderLeaders();
+  renderInvitations();
+  if (playerName) renderBlock();
 }
 
 function openSettings() {
@@ -102,6 +105,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   reconnect();
 });
 wireAccount();
+wireFriends();
 wireChat();
 wireReplay();
 wireRematch();
@@ -111,9 +115,11 @@ applySettings();
 document.body.classList.toggle("at-table", Boolean(tableId));
 if (tableId) {
   $("#table-page").hidden = false;
+  accountWatchers.push(render);  // what the waiting room offers a signed-in player
   connect();
 } else if (playerName) {
   loadProfile();
+  accountWatchers.push(renderBlock);
 } else if (leadersPage) {
   wireLeaders();
   loadLeaders();

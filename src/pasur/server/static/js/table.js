@@ -10,6 +10,7 @@ import { send } from "./socket.js";
 import { sound } from "./sound.js";
 import { $, page, placeOf, seatName, sideName, sideOf, tableId } from "./state.js";
 import { account } from "./account.js";
+import { renderInviteForm } from "./friends.js";
 import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, ratingText, sep, signedText, t } from "./words.js";
 
 export function render() {
@@ -64,6 +65,7 @@ export function renderWaiting() {
     }
     if (move) move.textContent = t("sit_here");
   });
+  renderInviteForm();
   const free = state.table.seats.some((place) => place.open);
   $("#join-form").hidden = state.table.you !== null || !free;
   if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";

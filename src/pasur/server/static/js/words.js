@@ -60,6 +60,9 @@ export const I18N = {
     bots_apart: "The bots, on the same scale", no_leaders: "No rated matches here yet.", games_n: "{n} matches",
     games_n_one: "1 match", wins_n: "{n} won", gained: "Gained", matches_col: "Matches", wins_col: "Won", week_note: "Rated matches since Monday, 00:00 UTC, ranked by rating gained.",
     all_note: "Settled ratings first; a “?” marks a rating still provisional.", provisional: "provisional",
+    invitations: "Invitations", invited_by: "{name} invites you", players_n: "{n} players", decline: "Decline",
+    invite_player: "Invite a player by name", invite_button: "Invite", invited: "{name} is invited: it shows in their lobby.",
+    block: "Block", unblock: "Unblock",
   },
   fa: {
     title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
@@ -120,6 +123,9 @@ export const I18N = {
     bots_apart: "ربات‌ها، بر همین مقیاس", no_leaders: "هنوز بازی رتبه‌داری اینجا نیست.", games_n: "{n} بازی",
     wins_n: "{n} برد", gained: "به‌دست‌آمده", matches_col: "بازی", wins_col: "برد", week_note: "بازی‌های رتبه‌دار از دوشنبه، ساعت ۰۰:۰۰ UTC، به ترتیب رتبه به‌دست‌آمده.",
     all_note: "نخست رتبه‌های پایدار؛ «؟» یعنی رتبه هنوز موقت است.", provisional: "موقت",
+    invitations: "دعوت‌ها", invited_by: "{name} شما را دعوت می‌کند", players_n: "{n} نفره", decline: "نپذیرفتن",
+    invite_player: "دعوت بازیکن با نام", invite_button: "دعوت", invited: "{name} دعوت شد: در صفحه آغازش می‌بیند.",
+    block: "مسدود کردن", unblock: "رفع مسدودی",
   },
 };
 export const LEVEL_NAMES = {
