@@ -18,7 +18,14 @@ over the limit; every run has a fresh database and server.
 
 Of the
 ``--tables``, ``--bot-tables`` seat one person (this script) against a server bot, the levels
-taken in turn from ``--levels``; the others seat two people, both this script. Each person answers
+taken in turn from ``--levels``; the others seat two people, both this script. A ``--signed-in``
+share of the people (half by default) have accounts (made before the run, each browser its own
+cookie) and play rated: of the bot tables and of the two-people tables, that share are rated
+(the standard rules, a turn timer of a minute), their people signed in; the rest are casual and
+their people guests. A rated match that ends while measuring changes its people's ratings in the
+result's transaction; at each turn a rated player resigns with the chance ``--resigns`` (1 in 100
+by default: random play makes long matches, and few would end otherwise), so that matches end and
+ratings change while measuring; the figures say how many rated seats finished. Each person answers
 its turn after ``--think`` seconds (jittered) with a random legal move. Acknowledgement time is
 from sending a move to receiving its ``ack``: the move stored, applied and every seat sent its new
 state. Every connection comes from one address, so the per-address limits are lifted for the run.
@@ -58,9 +65,10 @@ def free_port() -> int:
 
 
 async def seat_player(
-    url: str, token: str, think: float, rng: random.Random, latencies: list[float], host: bool
+    url: str, token: str, think: float, rng: random.Random, latencies: list[float], host: bool, resigns: float
 ) -> None:
-    """Play one seat until cancelled (or its match ends), each acknowledgement time in ``latencies``."""
+    """Play one seat until cancelled (or its match ends), each acknowledgement time in ``latencies``;
+    at each of its turns it resigns instead with the chance ``resigns``."""
     sent: dict[str, float] = {}
     async with websockets.connect(url, max_size=None) as connection:
         await connection.send(json.dumps({"type": "hello", "token": token}))
@@ -70,6 +78,9 @@ async def seat_player(
 
         async def move_later(state: dict[str, Any]) -> None:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if rng.random() < resigns:
+                await connection.send(json.dumps({"type": "resign"}))
+                return
             move_id = f"{rng.getrandbits(64):x}"
             sent[move_id] = time.perf_counter()
             choice = rng.choice(state["legal"])["text"]
@@ -94,18 +105,60 @@ async def seat_player(
                 pending.cancel()
 
 
-async def drive(
-    base: str, tables: int, bot_tables: int, levels: list[str], seconds: float, think: float
-) -> dict[str, Any]:
-    seats: list[tuple[str, str, bool]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+#: Sign-ups at once while setting up (each is an Argon2id hash on the server).
+SIGN_UPS_AT_ONCE = 4
+
+
+async def signed_in(base: str, name: str, limit: asyncio.Semaphore) -> httpx.AsyncClient:
+    """A browser signed in to a new account called ``name``: its client keeps the session's cookie."""
+    client = httpx.AsyncClient(base_url=base, timeout=60)
+    async with limit:
+        answer = await client.post("/api/account", json={"name": name, "password": "felt and four cards on the table"})
+    answer.raise_for_status()
+    return client
+
+
+async def set_up(
+    base: str, tables: int, bot_tables: int, levels: list[str], signed_share: float
+) -> tuple[list[tuple[str, str, bool, bool]], int]:
+    """Make the tables: each seat's (table, token, whether it hosts, whether it is rated), and how
+    many tables are rated."""
+    rated_bot_tables = round(bot_tables * signed_share)
+    rated_friend_tables = round((tables - bot_tables) * signed_share)
+    rated = [index < rated_bot_tables or 0 <= index - bot_tables < rated_friend_tables for index in range(tables)]
+    limit = asyncio.Semaphore(SIGN_UPS_AT_ONCE)
+    names = [
+        f"p{index}{side}" for index in range(tables) if rated[index] for side in ("a" if index < bot_tables else "ab")
+    ]
+    accounts = dict(zip(names, await asyncio.gather(*(signed_in(base, name, limit) for name in names)), strict=True))
+    seats: list[tuple[str, str, bool, bool]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as guest:
         for index in range(tables):
             against = levels[index % len(levels)] if index < bot_tables else "friend"
-            created = (await client.post("/api/tables", json={"name": f"a{index}", "seats": [against]})).json()
-            seats.append((created["id"], created["token"], True))
+            host, other = (accounts[f"p{index}a"], accounts.get(f"p{index}b")) if rated[index] else (guest, guest)
+            body = {"name": f"a{index}", "seats": [against], **({"rated": True, "timer": 60} if rated[index] else {})}
+            created = (await host.post("/api/tables", json=body)).json()
+            seats.append((created["id"], created["token"], True, rated[index]))
             if against == "friend":
-                joined = (await client.post(f"/api/tables/{created['id']}/join", json={"name": f"b{index}"})).json()
-                seats.append((created["id"], joined["token"], False))
+                assert other is not None
+                joined = (await other.post(f"/api/tables/{created['id']}/join", json={"name": f"b{index}"})).json()
+                seats.append((created["id"], joined["token"], False, rated[index]))
+    for client in accounts.values():
+        await client.aclose()
+    return seats, sum(rated)
+
+
+async def drive(
+    base: str,
+    tables: int,
+    bot_tables: int,
+    levels: list[str],
+    seconds: float,
+    think: float,
+    signed_share: float,
+    resigns: float,
+) -> dict[str, Any]:
+    seats, rated_tables = await set_up(base, tables, bot_tables, levels, signed_share)
     latencies: list[float] = []
     # This script's own collector passes (up to ~80 ms with 400 sockets) would be counted as the
     # server's acknowledgement time: none run while playing.
@@ -114,8 +167,12 @@ async def drive(
     gc.disable()
     ws_base = base.replace("http://", "ws://")
     players = [
-        asyncio.create_task(seat_player(f"{ws_base}/ws/{table}", token, think, random.Random(seat), latencies, host))
-        for seat, (table, token, host) in enumerate(seats)
+        asyncio.create_task(
+            seat_player(
+                f"{ws_base}/ws/{table}", token, think, random.Random(seat), latencies, host, resigns if rated else 0.0
+            )
+        )
+        for seat, (table, token, host, rated) in enumerate(seats)
     ]
     start = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -126,6 +183,9 @@ async def drive(
         player.cancel()
     await asyncio.gather(*players, return_exceptions=True)
     gc.enable()
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        board = (await client.get("/api/leaderboard", params={"period": "week", "players": 2})).json()
+    rated_seats = sum(leader["games"] for leader in board["leaders"])  # a rated match's people, each once
 
     def percentile(share: float) -> float:
         return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1) if ordered else float("nan")
@@ -133,6 +193,8 @@ async def drive(
     return {
         "tables": tables,
         "bot_tables": bot_tables,
+        "rated_tables": rated_tables,
+        "rated_seats_finished": rated_seats,
         "levels": levels,
         "connections": len(seats),
         "seconds": round(elapsed, 1),
@@ -182,6 +244,8 @@ def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dic
                 database,
                 "--tables-per-minute",
                 str(args.tables * 2),
+                "--sign-ups-per-day",
+                str(args.tables * 2),
                 "--connections-per-address",
                 str(args.tables * 4),
                 "--messages-per-second",
@@ -202,7 +266,9 @@ def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dic
                 except httpx.TransportError:
                     time.sleep(0.1)
             levels = [level.strip() for level in args.levels.split(",") if level.strip()]
-            figures = uvloop.run(drive(base, args.tables, args.bot_tables, levels, args.seconds, think))
+            figures = uvloop.run(
+                drive(base, args.tables, args.bot_tables, levels, args.seconds, think, args.signed_in, args.resigns)
+            )
         finally:
             server.terminate()
             server.wait(10)
@@ -231,7 +297,8 @@ def capacity(args: argparse.Namespace, workers: int) -> dict[str, Any]:
 def describe(figures: dict[str, Any]) -> str:
     return (
         f"{figures['workers']} process(es) on {figures['database']}: "
-        f"{figures['tables']} tables ({figures['bot_tables']} against bots: {', '.join(figures['levels'])}), "
+        f"{figures['tables']} tables ({figures['bot_tables']} against bots: {', '.join(figures['levels'])}; "
+        f"{figures['rated_tables']} rated, {figures['rated_seats_finished']} rated seats finished), "
         f"{figures['connections']} WebSockets, {figures['seconds']} s, "
         f"{figures['moves']} moves ({figures['moves_per_second']}/s, think {figures['think_seconds']} s)\n"
         f"move acknowledgement: p50 {figures['ack_ms_p50']} ms, p95 {figures['ack_ms_p95']} ms, "
@@ -247,6 +314,8 @@ def main() -> None:
     parser.add_argument("--bot-ms", type=int, default=250, help="the server's think-time ceiling")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play once every table is set up")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat takes to answer its turn")
+    parser.add_argument("--signed-in", type=float, default=0.5, help="the share of people signed in, playing rated")
+    parser.add_argument("--resigns", type=float, default=0.01, help="the chance a rated player resigns at a turn")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server to make the run's database on")
     parser.add_argument(

@@ -13,7 +13,10 @@ from pasur.server.settings import ServerSettings
 from pasur.server.shared import Hub
 
 #: Every table of the server's schema, dependants first: what a test drops to empty a database.
-EVERY_TABLE = "blocks, invitations, ratings, result_seats, results, throttles, sessions, accounts, chat, moves, tables, alembic_version"
+EVERY_TABLE = (
+    "blocks, invitations, ratings, result_seats, results, throttles, sessions, accounts, chat, moves, tables, "
+    "alembic_version"
+)
 
 #: The test client calls itself "testserver"; bots move at once.
 TEST_SETTINGS = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, timers=(0, 1))

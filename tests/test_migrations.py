@@ -1,8 +1,8 @@
 """The server's schema is versioned: a database as the server stored it at commit 6b2f8fd (before
 versioning) is refused until upgraded, then upgraded keeps every table: the unfinished ones play on
-to the end and the finished one replays, and an account plays a rated match on it. A version this pasur does not know is refused; the
-migrations build exactly the models the store uses. On SQLite, and on PostgreSQL when
-``PASUR_TEST_POSTGRES`` names one (scripts/test.sh starts one)."""
+to the end and the finished one replays, and an account plays a rated match on it. A version this
+pasur does not know is refused; the migrations build exactly the models the store uses. On SQLite,
+and on PostgreSQL when ``PASUR_TEST_POSTGRES`` names one (scripts/test.sh starts one)."""
 
 from __future__ import annotations
 

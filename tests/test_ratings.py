@@ -168,7 +168,7 @@ def test_resigning_loses_the_match_and_the_rating(database):
             final = next(message for message in said if message["type"] == "state")
             assert final["table"]["status"] == "finished"
             assert final["winner"] == 1 and final["ended"] == "resigned" and final["table"]["resigned"] == 0
-            assert final["version"] == state["version"]
+            assert final["version"] == state["version"] and final["legal"] == []
             socket.send_json({"type": "resign"})
             assert answer(socket)["reason"] == "not_under_way"
         record = client.get("/api/players/Ava").json()

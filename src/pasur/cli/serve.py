@@ -34,6 +34,13 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     help="new tables one address may create",
 )
 @click.option(
+    "--sign-ups-per-day",
+    type=click.IntRange(min=0),
+    default=SERVER_DEFAULTS.sign_ups_per_day,
+    show_default=True,
+    help="accounts one address may make a day",
+)
+@click.option(
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
@@ -95,6 +102,7 @@ def serve(
     database: str | None,
     bot_pause: float,
     tables_per_minute: int,
+    sign_ups_per_day: int,
     allowed_hosts: tuple[str, ...],
     bot_ms: int,
     bot_workers: int | None,
@@ -131,6 +139,7 @@ def serve(
         bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
         extra_levels=levels,
         tables_per_minute=tables_per_minute,
+        sign_ups_per_day=sign_ups_per_day,
         connections_per_address=connections_per_address,
         spectators_per_table=spectators,
         messages_per_second=messages_per_second,

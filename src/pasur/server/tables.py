@@ -427,6 +427,7 @@ class TableRoom:
         outcome = self.outcome()
         if outcome is not None and self.status is TableStatus.FINISHED:
             state["winner"], state["ended"] = outcome.winner, outcome.ended
+            state["legal"] = []  # a resigned match stops mid-round: nothing more is played
         if self.match is not None:
             seconds_left = self.pacing.seconds_left()
             if seconds_left is not None:

@@ -1,6 +1,6 @@
 // A player's page (/p/NAME): their ratings (2 players, and 4 in partnership) with a graph of each,
 // their figures over every round played, and each finished match (when, against whom, the score,
-// won or lost, the rating's change) with a link to its replay.
+// won or lost, the rating's change) with links to its replay and its record.
 
 import { $, playerName } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, sep, signedText, t } from "./words.js";
@@ -124,7 +124,11 @@ function renderHistory() {
     const link = document.createElement("a");
     link.href = `/t/${encodeURIComponent(match.table)}#replay=1.0`;
     link.textContent = t("replay");
-    item.append(" ", link);
+    const record = document.createElement("a");
+    record.href = `/api/tables/${encodeURIComponent(match.table)}/record`;
+    record.textContent = t("record_short");
+    record.setAttribute("download", "");
+    item.append(" ", link, " ", record);
     return item;
   }));
 }

@@ -62,7 +62,7 @@ export const I18N = {
     all_note: "Settled ratings first; a “?” marks a rating still provisional.", provisional: "provisional",
     invitations: "Invitations", invited_by: "{name} invites you", players_n: "{n} players", decline: "Decline",
     invite_player: "Invite a player by name", invite_button: "Invite", invited: "{name} is invited: it shows in their lobby.",
-    block: "Block", unblock: "Unblock",
+    block: "Block", unblock: "Unblock", record_short: "Record",
   },
   fa: {
     title: "پاسور", lobby_title: "پاسور بازی کنید", your_name: "نام شما", players: "بازیکن‌ها",
@@ -125,7 +125,7 @@ export const I18N = {
     all_note: "نخست رتبه‌های پایدار؛ «؟» یعنی رتبه هنوز موقت است.", provisional: "موقت",
     invitations: "دعوت‌ها", invited_by: "{name} شما را دعوت می‌کند", players_n: "{n} نفره", decline: "نپذیرفتن",
     invite_player: "دعوت بازیکن با نام", invite_button: "دعوت", invited: "{name} دعوت شد: در صفحه آغازش می‌بیند.",
-    block: "مسدود کردن", unblock: "رفع مسدودی",
+    block: "مسدود کردن", unblock: "رفع مسدودی", record_short: "پرونده",
   },
 };
 export const LEVEL_NAMES = {
