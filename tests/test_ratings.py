@@ -29,6 +29,7 @@ from pasur.server.tables import ABANDONED_TURNS, TableRoom
 
 from .server_helpers import EVERY_TABLE, TEST_SETTINGS, answer, next_state, play_to_the_end, seated
 from .test_accounts import refused, sign_up
+from .test_shared import play_my_turns
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 #: Rated tables need a turn timer: a minute, so that the test's own moves are never the timer's.
@@ -279,21 +280,6 @@ def test_last_weeks_podium_is_kept_and_this_weeks_league_starts_empty(database):
 
 
 # -- many processes --------------------------------------------------------------------------------
-
-
-def play_my_turns(socket: Any) -> dict[str, Any]:
-    """Play the first legal move whenever this seat may move; the final state."""
-    while True:
-        message = socket.receive_json()
-        if message["type"] != "state":
-            continue
-        if message["table"]["status"] == "finished":
-            return dict(message)
-        if message.get("waiting") and message["table"]["you"] in message["waiting"]:
-            socket.send_json({"type": "continue"})
-        elif message.get("legal"):
-            version, move = message["version"], message["legal"][0]["text"]
-            socket.send_json({"type": "move", "version": version, "move": move, "id": f"v{version}"})
 
 
 @pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
