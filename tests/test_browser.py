@@ -5,6 +5,7 @@ record: no frame names a card its seat could not see at that moment."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -101,17 +102,29 @@ SOCKET_URLS: list[str] = []
 PAGE_ERRORS: list[Any] = []
 
 
+#: The browser contexts a test opened: closed when it ends, so that no page of one test (a lobby
+#: that polls, a table whose timer redraws it) goes on running, and costing, during the next ones.
+CONTEXTS: list[Any] = []
+
+
 @pytest.fixture(autouse=True)
 def no_script_errors() -> Iterator[None]:
     PAGE_ERRORS.clear()
     yield
-    assert not PAGE_ERRORS, [str(error) for error in PAGE_ERRORS]
+    errors = [str(error) for error in PAGE_ERRORS]
+    for context in CONTEXTS:
+        with contextlib.suppress(Exception):  # a context the test closed itself, or a browser gone
+            context.close()
+    CONTEXTS.clear()
+    assert not errors, errors
 
 
 def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple[Any, list[dict[str, Any]]]:
     """A page in a fresh context, and the list every WebSocket frame it receives goes to. Plays
     are shown without motion unless ``motion`` is "no-preference" (as most people have it)."""
-    page = browser.new_context(reduced_motion=motion, **context).new_page()
+    opened = browser.new_context(reduced_motion=motion, **context)
+    CONTEXTS.append(opened)
+    page = opened.new_page()
     page.context.on("page", lambda other: other.on("pageerror", lambda error: PAGE_ERRORS.append(error)))
     page.on("pageerror", lambda error: PAGE_ERRORS.append(error))
     frames: list[dict[str, Any]] = []
