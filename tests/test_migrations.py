@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -143,3 +145,26 @@ def test_a_file_that_is_no_database_is_refused_in_one_line_and_left_as_it_was(tm
     for command in (("db", "version"), ("db", "upgrade"), ("serve", "--port", "1")):
         assert "cannot open the database" in assert_one_line_error(pasur(*command, "--database", url), 1)
     assert junk.read_bytes() == b"not a database\0" * 100
+
+
+@pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL")
+def test_four_processes_starting_at_once_on_an_empty_database_all_open_it():
+    _drop_everything()
+    opening = "import sys; from pasur.server.store import Store; Store(sys.argv[1]).close()"
+    started = [
+        subprocess.Popen([sys.executable, "-c", opening, POSTGRES or ""], stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    answers = [(process.wait(120), process.stderr.read() if process.stderr else "") for process in started]
+    assert all(code == 0 for code, _ in answers), answers  # none died on another's half-made schema
+    engine = create_engine(POSTGRES or "")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_version()
+    engine.dispose()
+    _drop_everything()
+
+
+def test_asking_the_version_never_makes_a_database(tmp_path):
+    missing = tmp_path / "none.db"
+    said = pasur("db", "version", "--database", f"sqlite:///{missing}")
+    assert said.returncode == 0 and "no such file" in said.stdout and not missing.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import click
@@ -268,7 +269,13 @@ def db_version(database: str | None) -> None:
 
     from ..server.schema import database_version, head_version
 
-    engine = _database_engine(database)
+    engine = _database_engine(database)  # not yet connected: nothing is made
+    url = engine.url
+    file = url.database if url.get_backend_name() == "sqlite" and url.database != ":memory:" else None
+    if file and not Path(file).exists():
+        engine.dispose()
+        click.echo(f"database: (no such file: {file}); this pasur: {head_version()}")
+        return  # asking a version never makes a database
     try:
         with engine.connect() as connection:
             found = database_version(connection)

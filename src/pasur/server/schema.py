@@ -5,6 +5,9 @@ A new, empty database is built by the migrations. One made before the schema was
 ``tables`` without Alembic's ``alembic_version``) is recognised by its tables and upgraded from
 there. Any other database at an older version is upgraded only when asked (``pasur db upgrade``,
 ``pasur serve --upgrade``); one at a version this pasur does not know (a newer pasur's) never.
+On PostgreSQL the schema is built and upgraded under an advisory lock: several processes or
+machines that start at once on one database wait for each other, and each checks the version
+again once it holds the lock (the first built it; the others find it built).
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["SchemaMismatch", "database_version", "ensure_schema", "head_version", "upgrade_schema"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The advisory lock that building or upgrading the schema holds on PostgreSQL (any number; this
+#: one spells "pasur" in ASCII).
+SCHEMA_LOCK = 0x7061737572
 #: The versions of databases made before the schema was versioned, by the tables they hold.
 UNVERSIONED = (({"tables", "moves", "chat"}, "0002"), ({"tables", "moves"}, "0001"))
 
@@ -64,6 +70,8 @@ def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
     """Bring the database to this pasur's version; (the version it was at, the version now).
     :class:`SchemaMismatch` for a version this pasur does not know."""
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # held until this transaction ends
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
         before = database_version(connection)
         if before is not None and not _known(before):
             raise _newer(before)
