@@ -405,18 +405,36 @@ def test_a_move_id_reused_for_another_move_is_refused(client):
 # -- 7, 8: names and options ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["O'Brien", "Sam & Max", "<b>Ava</b>", "شیرین", "李雷", "  Ava  ", "Zoë"])
+@pytest.mark.parametrize(
+    "name",
+    ["O'Brien", "Sam & Max", "<b>Ava</b>", "شیرین", "李雷", "  Ava  ", "Zoë", "علی\u200cرضا", "Ava 👩🏽\u200d💻"],
+)
 def test_ordinary_names_of_any_script_are_taken_and_kept_as_text(client, name):
     table = create(client, name=name, seats=["friend"])
     seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
     assert seats[0]["name"] == name.strip()
 
 
+def test_a_name_that_passes_for_another_at_the_table_is_refused(client):
+    table = create(client, name="Host", seats=["friend", "friend"], rules={"players": 3})
+    for look_alike in ("host", "\u0397ost", "H0st"):  # a Greek capital Eta, a zero
+        refused = client.post(f"/api/tables/{table['id']}/join", json={"name": look_alike})
+        assert refused.status_code == 400 and refused.json()["reason"] == "name_taken_here", look_alike
+    assert client.post(f"/api/tables/{table['id']}/join", json={"name": "Hostess"}).status_code == 200
+
+
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
         ("   ", "name_empty"),
-        ("\u200b\u200b", "name_empty"),
+        ("\u3164\u2800", "name_empty"),  # a Hangul filler and a blank braille cell show nothing
+        ("\u200b\u200b", "name_control"),
+        ("Host\u200b", "name_control"),
+        ("Ava\u200f", "name_control"),  # a right-to-left mark
+        ("Ava\U000e0041", "name_control"),  # a tag character
+        ("Ava\u2028Bob", "name_control"),
+        ("a" + "\u0301" * 150, "name_control"),  # one letter under 150 accents
+        ("Shirin (medium)", "name_reserved"),
         ("Ava\u202eevil", "name_control"),
         ("Ava\u2067", "name_control"),
         ("Ava\x7f", "name_control"),

@@ -683,6 +683,11 @@ def test_bad_chat_lines_are_refused_and_nobody_hears_them(client):
         assert answer(host)["reason"] == "chat_empty"
         host.send_json({"type": "chat", "text": "x" * 900})
         assert answer(host)["reason"] == "not_understood"  # longer than any line: refused at the door
+        host.send_json({"type": "chat", "text": "\U0001f600" * 160})  # 160 emoji: 640 bytes
+        assert answer(host)["reason"] == "chat_too_long"
+        for hidden in ("hi\u200b", "hi\u2028there", "h" + "\u0301" * 20):
+            host.send_json({"type": "chat", "text": hidden})
+            assert answer(host)["reason"] == "chat_control", hidden
         host.send_json({"type": "chat", "phrase": "thanks"})
         assert answer(host) == {"type": "said"}
         [heard] = chat_lines(other, 1)  # the only line anyone heard

@@ -249,6 +249,7 @@ PERSIAN_REASONS: dict[str, str] = {
     "bad_period": "دوره یکی از all یا week است",
     "bad_player_count": "شمار بازیکنان ۲ یا ۴ است",
     "invite_self": "شما خودتان سر این میز هستید",
+    "name_taken_here": "کسی سر این میز همین نام را دارد",
     "invite_blocked": "{name} از شما دعوت نمی‌پذیرد",
     "too_many_invitations": "هر میز حداکثر {limit} بازیکن را دعوت می‌کند",
     "block_self": "نمی‌توانید خودتان را مسدود کنید",

@@ -143,7 +143,7 @@ def create_app(
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
     message_pace = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
-    chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per address and seat (spectators: per address)
+    chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
 
     @asynccontextmanager
@@ -337,7 +337,8 @@ def create_app(
             await send(messages.error(error))
             await websocket.close(code=4000 + _status(error))
             return
-        may_chat = functools.partial(chats.allow, f"{client} {seat}")
+        # a seat's lines are counted together from every address; spectators' per address
+        may_chat = functools.partial(chats.allow, f"{table_id} seat {seat}" if seat is not None else client)
         try:
             while True:
                 raw = await websocket.receive_text()

@@ -14,10 +14,12 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import TableError
-from .seats import has_controls
+from .seats import has_controls, shows
 
 #: The longest line, in characters.
 LINE_LENGTH = 200
+#: The most bytes a line takes (UTF-8): a line of emoji, four bytes each, is shorter.
+LINE_BYTES = 3 * LINE_LENGTH
 #: Lines one writer (a seat, or an address's spectators) may write within :data:`BURST_SECONDS`.
 BURST_LINES = 5
 BURST_SECONDS = 10.0
@@ -62,10 +64,14 @@ def chat_text(raw: str) -> str:
     """A line of free text as it will be shown; TableError says what is wrong with it."""
     text = unicodedata.normalize("NFC", raw).strip()
     if has_controls(text):
-        raise TableError("a chat line may not hold control or text-direction characters", "chat_control")
-    if not text:
+        raise TableError("a chat line may not hold control, invisible or text-direction characters", "chat_control")
+    if not any(shows(char) for char in text):
         raise TableError("say something: the line is empty", "chat_empty")
-    if len(text) > LINE_LENGTH:
+    # counted as a person sees it (a letter with its marks is one), and bounded in bytes too
+    if (
+        sum(1 for char in text if unicodedata.category(char) not in ("Mn", "Me")) > LINE_LENGTH
+        or len(text.encode()) > LINE_BYTES
+    ):
         raise TableError(f"a chat line has at most {LINE_LENGTH} characters", "chat_too_long", limit=LINE_LENGTH)
     return text
 

@@ -16,9 +16,10 @@ from ..core import Rules
 from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
+from .names import seat_name
 from .projection import shown_names
 from .ratings import check_rated
-from .seats import TABLE_ID, Seat, TableSettings, TableStatus, person_name, token_hash
+from .seats import TABLE_ID, Seat, TableSettings, TableStatus, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
 from .tables import TableRoom
@@ -233,7 +234,7 @@ class Lobby:
                 raise TableError(f"unknown level '{level[:40]}' (levels: {known})", "bad_level", level=level[:40])
         if rated:
             check_rated(rules, timer, account)
-        name = person_name(name)
+        name = seat_name(name, [])
         self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
         places = [Seat(name=name, token_hash=token_hash(token), account=account)]

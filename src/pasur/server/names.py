@@ -78,6 +78,11 @@ LOOK_ALIKES = str.maketrans(
         "ٱ": "ا",
     }
 )
+#: Capital letters that look like a Latin capital, mapped before case folding (a Greek capital Eta
+#: looks like H, its small letter like n).
+CAPITAL_LOOK_ALIKES = str.maketrans(
+    dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧАВЕКМНОРСТХЅІЈ", "ABEZHIKMNOPTYXABEKMHOPCTXSIJ", strict=True))
+)
 #: What a skeleton leaves out: spaces, joiners, marks, the tatweel and punctuation between words.
 IGNORED = frozenset(" _-.'·ـ")
 
@@ -86,7 +91,8 @@ def skeleton(name: str) -> str:
     """What a name looks like: compatibility-normalised, case-folded, look-alikes mapped to one
     character, digits in every script as ASCII, "rn" as "m", and spaces, joiners, marks and
     punctuation between words left out. Names with equal skeletons are one account name."""
-    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    capitals = unicodedata.normalize("NFKC", name).translate(CAPITAL_LOOK_ALIKES)
+    folded = unicodedata.normalize("NFKD", capitals.casefold())
     kept = []
     for char in folded:
         if char in IGNORED or unicodedata.category(char) in ("Mn", "Me", "Cf", "Zs"):
@@ -107,4 +113,18 @@ def account_name(raw: str) -> str:
     key = skeleton(name)
     if key.rstrip("0123456789") in BOT_NAMES or any(key.startswith(bot + "(") for bot in BOT_NAMES):
         raise TableError("that name is a bot's: choose another", "name_reserved")
+    return name
+
+
+def seat_name(raw: str, others: list[str]) -> str:
+    """The name a person sits down under: a table's name (:func:`~pasur.server.seats.person_name`)
+    that is not shown as a bot is ("Shirin (medium)", ``name_reserved``; a plain "Shirin" is a
+    person's name too, and the bot then takes another) nor a look-alike of ``others``, the names
+    of the people at the table (``name_taken_here``)."""
+    name = person_name(raw)
+    key = skeleton(name)
+    if any(key.startswith(bot + "(") for bot in BOT_NAMES):
+        raise TableError("that name is a bot's: choose another", "name_reserved")
+    if key in {skeleton(other) for other in others}:
+        raise TableError("someone at this table already goes by that name", "name_taken_here")
     return name

@@ -16,8 +16,13 @@ from .errors import TableError
 
 #: The longest name, in characters a person sees.
 NAME_LENGTH = 32
-#: Characters that reorder text around them (bidirectional embeddings, overrides and isolates).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Format characters a name or a line may hold: the zero-width non-joiner (Persian writes with it)
+#: and joiner (emoji sequences).
+_JOINERS = frozenset("\u200c\u200d")
+#: Characters that show nothing though they are not spaces (Hangul fillers, the blank braille cell).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: The most combining marks one character may carry.
+MARKS_IN_A_ROW = 3
 
 
 class TableStatus(StrEnum):
@@ -29,19 +34,35 @@ class TableStatus(StrEnum):
 
 
 def has_controls(text: str) -> bool:
-    """Whether ``text`` holds control or text-direction characters (never shown to others)."""
-    return any(unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS for char in text)
+    """Whether ``text`` holds what is never shown to others: control characters, format characters
+    (text-direction marks and embeddings, zero-width spaces, tags; not the joiners), line and
+    paragraph separators, private-use and unassigned code points, or a character under more than
+    :data:`MARKS_IN_A_ROW` combining marks."""
+    marks = 0
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp", "Co", "Cn", "Cs") or (category == "Cf" and char not in _JOINERS):
+            return True
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MARKS_IN_A_ROW:
+            return True
+    return False
+
+
+def shows(char: str) -> bool:
+    """Whether a character shows as something (not a space, a joiner, a mark or a blank)."""
+    return char not in _BLANKS and unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
 
 
 def person_name(raw: str) -> str:
     """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
-    characters of any script with ordinary punctuation. TableError refuses control and
-    text-direction characters (``name_control``), a name nothing of which shows (``name_empty``)
+    characters of any script with ordinary punctuation. TableError refuses what is never shown
+    (:func:`has_controls`: ``name_control``), a name nothing of which shows (``name_empty``)
     and a longer one (``name_too_long``)."""
     name = unicodedata.normalize("NFC", raw).strip()
     if has_controls(name):
-        raise TableError("a name may not hold control or text-direction characters", "name_control")
-    visible = [char for char in name if unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")]
+        raise TableError("a name may not hold control, invisible or text-direction characters", "name_control")
+    visible = [char for char in name if shows(char)]
     if not visible:
         raise TableError("say a name with at least one visible character", "name_empty")
     if len(visible) > NAME_LENGTH:

@@ -25,11 +25,12 @@ from .audience import Audience, Listener, Send, deliver
 from .bots import BotPool
 from .chat import ChatLine
 from .errors import NotSignedIn, StorageUnavailable, TableError, VersionTaken
+from .names import seat_name
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
 from .replication import Replication
 from .results import Outcome, record_result
-from .seats import Seat, TableSettings, TableStatus, person_name, token_hash
+from .seats import Seat, TableSettings, TableStatus, token_hash
 from .shared import Hub
 from .store import Store, StoredMove, StoredTable
 from .table_chat import TableChat
@@ -225,7 +226,8 @@ class TableRoom:
             raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
         token = secrets.token_urlsafe(18)
         seats = list(self.seats)
-        seats[seat] = Seat(name=person_name(name), token_hash=token_hash(token), account=account)
+        others = [place.name for place in self.seats if place.name and not place.bot]
+        seats[seat] = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account)
         settings = self.settings.with_seats(tuple(seats))
         self._save(settings)
         self.settings = settings
