@@ -426,8 +426,8 @@ class TableRoom:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
         table = table_json(self.id, self.settings, self.status, self.audience.connected(), seat)
         state = state_json(self.match, seat, self.version, table, self.last, self.waiting, self.surs)
-        outcome = self.outcome()
-        if outcome is not None and self.status is TableStatus.FINISHED:
+        outcome = self.outcome() if self.status is TableStatus.FINISHED else None  # not at every move
+        if outcome is not None:
             state["winner"], state["ended"] = outcome.winner, outcome.ended
             state["legal"] = []  # a resigned match stops mid-round: nothing more is played
         if self.match is not None:
