@@ -32,11 +32,8 @@ def database(tmp_path) -> str:
 
 
 def browser(database: str, **settings: Any) -> TestClient:
-    """A browser (a client with its own cookies) on a server process over ``database``; its
-    matches are played as fast as the test sends, so the pace limit is set out of the way."""
-    return TestClient(
-        create_app(database, dataclasses.replace(TEST_SETTINGS, **{"messages_per_second": 100_000, **settings}))
-    )
+    """A browser (a client with its own cookies) on a server process over ``database``."""
+    return TestClient(create_app(database, dataclasses.replace(TEST_SETTINGS, **settings)))
 
 
 @pytest.fixture

@@ -202,7 +202,15 @@ def click_a_move(page: Any) -> bool:
     cards.first.click()
     if page.locator("#choices .choice").count():
         page.locator("#choices .choice").first.click()
-    page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
+    try:
+        page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
+    except sync_api.TimeoutError:
+        seen = page.evaluate(
+            "({error: document.querySelector('#table-error').textContent, queued: pasur.page.queue.length,"
+            " shown: pasur.page.state && pasur.page.state.version,"
+            " connection: document.querySelector('#connection').textContent})"
+        )
+        raise AssertionError(f"the move at version {version} brought no new state: {seen}") from None
     return True
 
 

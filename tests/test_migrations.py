@@ -6,7 +6,6 @@ and on PostgreSQL when ``PASUR_TEST_POSTGRES`` names one (scripts/test.sh starts
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -85,8 +84,7 @@ def test_an_unversioned_database_is_refused_then_upgraded_and_keeps_every_table(
     assert "already" in pasur("db", "upgrade", "--database", url).stdout
 
     tables = stored_tables()
-    settings = dataclasses.replace(TEST_SETTINGS, messages_per_second=100_000)  # the test answers at once
-    with TestClient(create_app(url, settings)) as client:
+    with TestClient(create_app(url, TEST_SETTINGS)) as client:
         for table_id, row in tables.items():
             moves = [move for move in OLD["moves"] if move["table_id"] == table_id]
             if row["status"] == "finished":

@@ -33,7 +33,7 @@ from .test_shared import play_my_turns
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 #: Rated tables need a turn timer: a minute, so that the test's own moves are never the timer's.
-SETTINGS = dataclasses.replace(TEST_SETTINGS, messages_per_second=100_000, timers=(0, 1, 60))
+SETTINGS = dataclasses.replace(TEST_SETTINGS, timers=(0, 1, 60))
 
 
 @pytest.fixture

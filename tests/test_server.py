@@ -401,8 +401,7 @@ def play_to_the_round_end(sockets: list[Any]) -> list[dict[str, Any]]:
 
 
 def test_a_round_end_is_shown_and_the_next_deal_waits_for_every_player(database):
-    quick_players = dataclasses.replace(TEST_SETTINGS, messages_per_second=10_000)  # two people on one address
-    with TestClient(create_app(database, quick_players)) as client:
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
         table = create(client, rules={"target": 200}, seats=["friend"])
         guest = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"}).json()
         with (
@@ -509,8 +508,7 @@ def test_no_bot_takes_the_name_of_a_person_at_the_table(client):
 
 
 def test_each_state_says_which_plays_of_its_round_were_surs(database):
-    settings = dataclasses.replace(TEST_SETTINGS, messages_per_second=10_000)  # a whole match, at once
-    with TestClient(create_app(database, settings)) as client:
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
         table = create(client, rules={"target": 62})
         frames: list[dict[str, Any]] = []
         with seated(client, table["id"], table["token"]) as socket:
@@ -524,7 +522,7 @@ def test_each_state_says_which_plays_of_its_round_were_surs(database):
             made = len(state["view"]["history"]) - 1
             if state["last"] and not state["last"]["sur"]:
                 assert made not in state["sur_plays"]
-    with TestClient(create_app(database, settings)) as again, seated(again, table["id"]) as watcher:
+    with TestClient(create_app(database, TEST_SETTINGS)) as again, seated(again, table["id"]) as watcher:
         assert next_state(watcher)["sur_plays"] == states[-1]["sur_plays"]  # read back from the moves
 
 

@@ -36,8 +36,6 @@ from .server_helpers import EVERY_TABLE, TEST_SETTINGS, create, lose_notices, ne
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
-#: The test answers at once; bots too.
-SETTINGS = dataclasses.replace(TEST_SETTINGS, messages_per_second=100_000)
 
 
 def fresh_database() -> str:
@@ -52,7 +50,7 @@ def fresh_database() -> str:
 @contextlib.contextmanager
 def two_processes() -> Iterator[tuple[TestClient, TestClient]]:
     url = fresh_database()
-    with TestClient(create_app(url, SETTINGS)) as first, TestClient(create_app(url, SETTINGS)) as second:
+    with TestClient(create_app(url, TEST_SETTINGS)) as first, TestClient(create_app(url, TEST_SETTINGS)) as second:
         yield first, second
 
 
@@ -347,7 +345,7 @@ def test_the_lobby_is_shared_and_the_limits_count_in_each_process():
     """A public table made in one process is listed by the other; the per-address and spectator
     limits are each process's own, so a site of N processes allows N times as much (DEPLOY.md)."""
     url = fresh_database()
-    limited = dataclasses.replace(SETTINGS, tables_per_minute=1, spectators_per_table=1)
+    limited = dataclasses.replace(TEST_SETTINGS, tables_per_minute=1, spectators_per_table=1)
     with TestClient(create_app(url, limited)) as first, TestClient(create_app(url, limited)) as second:
         table = create(first, seats=["friend"], public=True)
         deadline = time.monotonic() + 3 * SWEEP_SECONDS
