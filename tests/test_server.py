@@ -270,13 +270,15 @@ def stop_and_resume(database: str) -> None:
     assert final["winner"] is not None and from_record(record).rules == Rules(target=10)
 
 
-def test_a_flood_of_messages_is_slowed_down(client):
-    table = create(client)
-    with seated(client, table["id"], table["token"]) as socket:
-        next_state(socket)
-        for _ in range(60):
-            socket.send_json({"type": "ping"})
-        replies = [answer(socket) for _ in range(60)]
+def test_a_flood_of_messages_is_slowed_down(database):
+    paced = dataclasses.replace(TEST_SETTINGS, messages_per_second=50)
+    with TestClient(create_app(database, paced)) as client:
+        table = create(client)
+        with seated(client, table["id"], table["token"]) as socket:
+            next_state(socket)
+            for _ in range(60):
+                socket.send_json({"type": "ping"})
+            replies = [answer(socket) for _ in range(60)]
     assert any(reply["type"] == "error" and "slow down" in reply["message"] for reply in replies)
     assert sum(reply["type"] == "pong" for reply in replies) >= 50
 
