@@ -21,6 +21,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+import httpx
 import uvicorn
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -212,21 +213,19 @@ def test_request_bodies_are_bounded(client):
 class GuardedServer:
     """``pasur serve``'s app and HTTP protocol in a thread, with short limits."""
 
-    def __init__(self, tmp_path: Any, **limits: Any) -> None:
+    def __init__(self, tmp_path: Any, send_buffer: int | None = None, **limits: Any) -> None:
+        """``send_buffer``: the kernel's send buffer of every connection, in bytes (its default
+        otherwise, which on this loopback holds megabytes before a send waits)."""
         self.settings = ServerSettings(**limits)
-        probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
-        self.port = probe.getsockname()[1]
-        probe.close()
-        config = uvicorn.Config(
-            create_app(f"sqlite:///{tmp_path / 'live.db'}", self.settings),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            http=guarded_http(self.settings),
-        )
+        listening = socket.socket()
+        if send_buffer is not None:  # accepted connections take it from the listening socket
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+        listening.bind(("127.0.0.1", 0))
+        self.port = listening.getsockname()[1]
+        self.app = create_app(f"sqlite:///{tmp_path / 'live.db'}", self.settings)
+        config = uvicorn.Config(self.app, log_level="warning", http=guarded_http(self.settings))
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listening]}, daemon=True)
 
     def __enter__(self) -> GuardedServer:
         self.thread.start()
@@ -318,6 +317,90 @@ def test_spectators_are_capped_and_their_coming_and_going_is_one_small_message(t
             assert all(message["type"] == "presence" for message in seen), seen
             assert 1 <= len(seen) <= 3 and seen[-1]["spectators"] == 0
             assert first["version"] == 0
+
+
+def never_reading_spectator(port: int, table_id: str) -> socket.socket:
+    """A spectator that opens a table's socket, says hello and never reads again (with a small
+    receive buffer, so what the server sends it soon has nowhere to go)."""
+    connection = socket.socket()
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    connection.connect(("127.0.0.1", port))
+    connection.sendall(
+        f"GET /ws/{table_id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += connection.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    hello, mask = b'{"type": "hello", "token": null}', os.urandom(4)
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(hello))
+    connection.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)  # one masked text frame
+    return connection
+
+
+def play_rounds(url: str, token: str, rounds: int, host: bool, acks: list[float]) -> None:
+    """One person: plays the first legal move at each turn and deals on, until ``rounds`` rounds
+    are over; the time from each move to its acknowledgement goes in ``acks``."""
+    from websockets.sync.client import connect
+
+    with connect(url, max_size=None) as person:
+        person.send(json.dumps({"type": "hello", "token": token}))
+        if host:
+            person.send(json.dumps({"type": "start"}))
+        sent = 0.0
+        while True:
+            message = json.loads(person.recv(timeout=60))
+            if message["type"] == "ack":
+                acks.append(time.perf_counter() - sent)
+            if message["type"] != "state" or message["table"]["status"] == "open":
+                continue
+            if len(message["rounds"]) >= rounds or message["table"]["status"] == "finished":
+                return
+            if message["table"]["you"] in (message.get("waiting") or ()):
+                person.send(json.dumps({"type": "continue"}))
+            elif message.get("legal"):
+                move = {"type": "move", "version": message["version"], "move": message["legal"][0]["text"]}
+                sent = time.perf_counter()
+                person.send(json.dumps(move))
+
+
+def test_a_spectator_that_never_reads_holds_up_no_table_and_is_let_go(tmp_path, no_programs):
+    limits = {"allowed_hosts": ("127.0.0.1",), "bot_delay": 0, "messages_per_second": 100_000}
+    with GuardedServer(tmp_path, send_buffer=4096, send_seconds=1.0, **limits) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        body = {"name": "Ava", "seats": ["friend"], "rules": {"target": 500}}
+        made = httpx.post(f"{base}/api/tables", json=body).json()
+        friend = httpx.post(f"{base}/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
+        room = server.app.state.lobby.get(made["id"])
+        stuck = never_reading_spectator(server.port, made["id"])
+        try:
+            deadline = time.monotonic() + 10
+            while not room.audience.spectators():
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            url = f"ws://127.0.0.1:{server.port}/ws/{made['id']}"
+            acks: list[float] = []
+            people = [
+                threading.Thread(target=play_rounds, args=(url, made["token"], 3, True, acks)),
+                threading.Thread(target=play_rounds, args=(url, friend["token"], 3, False, acks)),
+            ]
+            for person in people:
+                person.start()
+            for person in people:
+                person.join(120)  # a guard against a hang: a frozen table never gets there
+                assert not person.is_alive(), "a player was held up"
+            # three rounds played while the spectator read nothing; it was let go, its socket still open
+            assert len(room.match.rounds) >= 3
+            while room.audience.spectators():
+                assert time.monotonic() < deadline + 120, "the spectator was never let go"
+                time.sleep(0.05)
+            assert stuck.fileno() != -1
+            acks.sort()
+            print(f"{len(acks)} acknowledgements beside a stuck spectator: p50 {acks[len(acks) // 2] * 1e3:.1f} ms,")
+            print(f"p99 {acks[int(len(acks) * 0.99)] * 1e3:.1f} ms, largest {acks[-1] * 1e3:.1f} ms")
+        finally:
+            stuck.close()
 
 
 def test_messages_are_budgeted_per_address_across_connections(tmp_path, no_programs):

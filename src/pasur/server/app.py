@@ -5,12 +5,12 @@ checked at the door (:mod:`.guard`) and again here, bounded by :class:`.settings
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,6 +47,7 @@ from .messages import (
     SeatMessage,
     StartMessage,
 )
+from .outbox import GONE, Outbox
 from .players import leaderboard, player_record
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
@@ -55,6 +56,8 @@ from .tables import TableRoom
 STATIC = Path(__file__).parent / "static"
 #: How long a new connection has to say hello.
 HELLO_SECONDS = 10.0
+#: Seconds a socket given up as too slow has to take its closing.
+CLOSE_SECONDS = 2.0
 #: The highest target a table may play to.
 MAX_TARGET = 1000
 
@@ -146,7 +149,7 @@ def create_app(
     chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
 
-    @asynccontextmanager
+    @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         lobby.resume()
         yield
@@ -331,25 +334,40 @@ def create_app(
         seat = room.seat_of(token)
         if token and seat is None and not room.is_host(token):
             await send(messages.error(TableError("that seat token is not valid here", "bad_token")))
+        outbox = Outbox(send, settings.send_seconds)
         try:
-            listener = await room.connect(send, seat, hello.since)
+            listener = await room.connect(outbox.post, seat, hello.since)
         except TableError as error:
             await send(messages.error(error))
             await websocket.close(code=4000 + _status(error))
             return
         # a seat's lines are counted together from every address; spectators' per address
         may_chat = functools.partial(chats.allow, f"{table_id} seat {seat}" if seat is not None else client)
-        try:
+
+        async def answer_each() -> None:
+            """Answer the socket's messages, until it goes away."""
             while True:
                 raw = await websocket.receive_text()
                 if not message_pace.allow(client):
-                    await send(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
+                    outbox.post(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
                     continue
-                await send(await _answer(lobby, room, seat, token, raw, settings, may_chat))
-        except (WebSocketDisconnect, RuntimeError):  # RuntimeError: sending on a closed socket
-            pass  # the browser went away: it reclaims its seat when it connects again
-        finally:
-            await room.disconnect(listener)
+                # shielded: a socket given up half-way through a move does not cut the move short
+                outbox.post(await asyncio.shield(_answer(lobby, room, seat, token, raw, settings, may_chat)))
+
+        receiving, sending = asyncio.create_task(answer_each()), asyncio.create_task(outbox.run())
+        try:
+            await asyncio.wait((receiving, sending), return_when=asyncio.FIRST_COMPLETED)
+        finally:  # nothing here waits: a handler being cancelled must not be held up
+            receiving.cancel()
+            sending.cancel()
+            await room.disconnect(listener)  # a browser that went away reclaims its seat when it comes back
+        for task in (receiving, sending):
+            fault = task.exception() if task.done() and not task.cancelled() else None
+            if fault is not None and not isinstance(fault, GONE):
+                raise fault
+        if sending.done() and not sending.cancelled() and sending.exception() is None:
+            with contextlib.suppress(TimeoutError, *GONE):  # given up as too slow: told why, if it reads
+                await asyncio.wait_for(websocket.close(code=4408, reason=sending.result()), CLOSE_SECONDS)
 
     return app
 

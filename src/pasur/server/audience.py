@@ -1,34 +1,28 @@
 """Who is connected to a table: each listener (a browser's WebSocket) with its seat, how many
-watch, and the small presence message that tells everyone when someone comes or goes."""
+watch, and the small presence message that tells everyone when someone comes or goes. A message
+is posted to a listener, never awaited: its socket sends it in its own time (:mod:`.outbox`)."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from starlette.websockets import WebSocketDisconnect
 
 from . import messages
 from .errors import TableError
 
-log = logging.getLogger("pasur.server")
-
-#: A listener: something that takes a JSON-ready message (a WebSocket, in the app).
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: A listener: what takes a JSON-ready message for it, at once (a socket's outbox, in the app).
+Post = Callable[[dict[str, Any]], None]
 
 #: Seconds over which spectators coming and going are told as one presence message.
 PRESENCE_SECONDS = 0.25
-#: What sending on a socket that has gone away raises (it is removed when its handler ends).
-GONE = (WebSocketDisconnect, RuntimeError, OSError)
 
 
 @dataclass
 class Listener:
-    send: Send
+    post: Post
     seat: int | None
 
 
@@ -43,12 +37,12 @@ class Audience:
     touched: float = field(default_factory=time.monotonic)
     _presence: asyncio.TimerHandle | None = None
 
-    def add(self, send: Send, seat: int | None) -> Listener:
+    def add(self, post: Post, seat: int | None) -> Listener:
         """A new listener; TableError when a spectator finds the table full."""
         if seat is None and self.spectators() >= self.spectator_limit:
             limit = self.spectator_limit
             raise TableError(f"this table has its {limit} spectators already", "too_many_spectators", limit=limit)
-        listener = Listener(send, seat)
+        listener = Listener(post, seat)
         self.listeners.append(listener)
         self.touched = time.monotonic()
         self._presence_changed()
@@ -72,30 +66,24 @@ class Audience:
         """Who is here: each seat's connection, and how many watch."""
         return messages.presence(self.connected(), self.spectators())
 
-    async def send_each(self, message_for: Callable[[Listener], dict[str, Any]]) -> None:
+    def send_each(self, message_for: Callable[[Listener], dict[str, Any]]) -> None:
         """Send every listener its own message."""
-        await asyncio.gather(*(deliver(listener, message_for(listener)) for listener in list(self.listeners)))
+        for listener in self.listeners:
+            listener.post(message_for(listener))
 
-    async def send_where(self, message: dict[str, Any], wanted: Callable[[Listener], bool]) -> None:
+    def send_where(self, message: dict[str, Any], wanted: Callable[[Listener], bool]) -> None:
         """Send ``message`` to the listeners ``wanted`` says."""
-        await asyncio.gather(*(deliver(listener, message) for listener in list(self.listeners) if wanted(listener)))
+        for listener in self.listeners:
+            if wanted(listener):
+                listener.post(message)
 
     def _presence_changed(self) -> None:
         """Someone came or went: everyone is told in one small message, once for every change
         within :data:`PRESENCE_SECONDS` (never a whole state per coming and going)."""
         if self._presence is None:
-            loop = asyncio.get_running_loop()
-            self._presence = loop.call_later(PRESENCE_SECONDS, lambda: loop.create_task(self._tell_presence()))
+            self._presence = asyncio.get_running_loop().call_later(PRESENCE_SECONDS, self._tell_presence)
 
-    async def _tell_presence(self) -> None:
+    def _tell_presence(self) -> None:
         self._presence = None
         message = self.presence()
-        await self.send_each(lambda _: message)
-
-
-async def deliver(listener: Listener, message: dict[str, Any]) -> None:
-    """Send one message; a socket that has gone away is left to its handler, which removes it."""
-    try:
-        await listener.send(message)
-    except GONE as error:
-        log.debug("a listener went away: %r", error)
+        self.send_each(lambda _: message)

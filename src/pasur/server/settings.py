@@ -32,6 +32,8 @@ class ServerSettings:
     spectators_per_table: int = 20
     #: WebSocket messages one address may send a second, over all its connections.
     messages_per_second: int = 50
+    #: Seconds a message to a socket may take to be read: a socket slower than that is closed.
+    send_seconds: float = 20.0
     #: The largest request body, and the largest WebSocket message, in bytes.
     body_bytes: int = 64 * 1024
     message_bytes: int = 16 * 1024

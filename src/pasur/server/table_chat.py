@@ -85,7 +85,7 @@ class TableChat:
     async def heard(self, line: ChatLine) -> None:
         """Keep a line said here or in another process, and send it to its channel's listeners."""
         self.lines[line.channel].append(line)
-        await self._send(line)
+        self._send(line)
 
     async def reread(self) -> None:
         """Read the table's recent chat again: lines said in other processes whose notices were
@@ -98,9 +98,9 @@ class TableChat:
             for line in unseen(list(self.lines[channel]), stored):
                 await self.heard(line)
 
-    async def _send(self, line: ChatLine) -> None:
+    def _send(self, line: ChatLine) -> None:
         apart = self._apart()
-        await self.room.audience.send_where(
+        self.room.audience.send_where(
             messages.chat(line.stored()),
             lambda listener: (
                 Channel.of(listener.seat) is line.channel and frozenset((listener.seat, line.seat)) not in apart

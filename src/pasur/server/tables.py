@@ -21,7 +21,7 @@ from typing import Any
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
 from . import messages
 from .advice import Analysis, Hints
-from .audience import Audience, Listener, Send, deliver
+from .audience import Audience, Listener, Post
 from .bots import BotPool
 from .chat import ChatLine
 from .errors import NotSignedIn, StorageUnavailable, TableError, VersionTaken
@@ -405,18 +405,18 @@ class TableRoom:
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
         self.pacing.restart()
-        await self.audience.send_each(lambda listener: self.projection(listener.seat))
+        self.audience.send_each(lambda listener: self.projection(listener.seat))
         self.pacing.schedule()
 
     # -- what listeners see -----------------------------------------------------------------------
 
-    async def connect(self, send: Send, seat: int | None, since: int | None) -> Listener:
+    async def connect(self, post: Post, seat: int | None, since: int | None) -> Listener:
         """A new listener, sent its projection and its channel's recent chat; TableError when a
         spectator finds the table full."""
-        listener = self.audience.add(send, seat)
+        listener = self.audience.add(post, seat)
         first = self.projection(seat, since)
         first["chat"] = self.chat.recent(seat)  # the recent lines, once
-        await deliver(listener, first)
+        listener.post(first)
         return listener
 
     async def disconnect(self, listener: Listener) -> None:
