@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -319,6 +320,12 @@ def test_spectators_are_capped_and_their_coming_and_going_is_one_small_message(t
             assert first["version"] == 0
 
 
+def resident_kib() -> int:
+    """This process's resident memory (the server runs in one of its threads), in KiB."""
+    status = Path("/proc/self/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+
+
 def never_reading_spectator(port: int, table_id: str) -> socket.socket:
     """A spectator that opens a table's socket, says hello and never reads again (with a small
     receive buffer, so what the server sends it soon has nowhere to go)."""
@@ -373,6 +380,7 @@ def test_a_spectator_that_never_reads_holds_up_no_table_and_is_let_go(tmp_path, 
         made = httpx.post(f"{base}/api/tables", json=body).json()
         friend = httpx.post(f"{base}/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
         room = server.app.state.lobby.get(made["id"])
+        memory_before = resident_kib()
         stuck = never_reading_spectator(server.port, made["id"])
         try:
             deadline = time.monotonic() + 10
@@ -398,7 +406,8 @@ def test_a_spectator_that_never_reads_holds_up_no_table_and_is_let_go(tmp_path, 
             assert stuck.fileno() != -1
             acks.sort()
             print(f"{len(acks)} acknowledgements beside a stuck spectator: p50 {acks[len(acks) // 2] * 1e3:.1f} ms,")
-            print(f"p99 {acks[int(len(acks) * 0.99)] * 1e3:.1f} ms, largest {acks[-1] * 1e3:.1f} ms")
+            print(f"p99 {acks[int(len(acks) * 0.99)] * 1e3:.1f} ms, largest {acks[-1] * 1e3:.1f} ms;")
+            print(f"the server's process grew {resident_kib() - memory_before} KiB meanwhile")
         finally:
             stuck.close()
 
