@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -29,6 +30,8 @@ from sqlalchemy import create_engine, event, text
 
 from pasur.server.app import create_app
 from pasur.server.chat import Channel
+from pasur.server.seats import token_hash
+from pasur.server.settings import ServerSettings
 from pasur.server.shared import SWEEP_SECONDS
 from pasur.server.store import Store
 
@@ -48,9 +51,9 @@ def fresh_database() -> str:
 
 
 @contextlib.contextmanager
-def two_processes() -> Iterator[tuple[TestClient, TestClient]]:
+def two_processes(settings: ServerSettings = TEST_SETTINGS) -> Iterator[tuple[TestClient, TestClient]]:
     url = fresh_database()
-    with TestClient(create_app(url, TEST_SETTINGS)) as first, TestClient(create_app(url, TEST_SETTINGS)) as second:
+    with TestClient(create_app(url, settings)) as first, TestClient(create_app(url, settings)) as second:
         yield first, second
 
 
@@ -500,3 +503,100 @@ def test_a_process_whose_listening_connection_is_cut_reads_the_chat_it_missed():
                 pass
         engine.dispose()
         assert message["text"] == "salaam"
+
+
+# -- seats changed once, everywhere (issue 31, item 5) -----------------------------------------------
+
+#: Races run for each kind.
+TRIALS = 50
+#: Every race makes a table: more than an address may make a minute.
+MANY_TABLES = dataclasses.replace(TEST_SETTINGS, tables_per_minute=10 * TRIALS)
+
+
+def at_once(*calls: Any) -> list[Any]:
+    """Run each call in its own thread, released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Any) -> None:
+        barrier.wait()
+        results[index] = call()
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def join_through_both(first: TestClient, second: TestClient, table_id: str) -> list[Any]:
+    """Two people join one table at the same moment, each through another process."""
+    url = f"/api/tables/{table_id}/join"
+    return at_once(lambda: first.post(url, json={"name": "Bo"}), lambda: second.post(url, json={"name": "Cy"}))
+
+
+def stored_seats(store: Store, table_id: str) -> list[dict[str, Any]]:
+    stored = store.table(table_id)
+    assert stored is not None
+    return list(stored.settings["seats"])
+
+
+def holds(seats: list[dict[str, Any]], answer: Any) -> bool:
+    """Whether a join's answer is true in the stored seats: its seat holds its token, as a person."""
+    body = answer.json()
+    seat = seats[body["seat"]]
+    return bool(seat["token_hash"] == token_hash(body["token"]) and not seat.get("bot"))
+
+
+def test_joins_through_two_processes_at_once_never_give_one_seat_twice():
+    store = Store(POSTGRES or "")
+    with two_processes(MANY_TABLES) as (first, second):
+        for _ in range(TRIALS):
+            # the last free seat: one join gets it, the other is told there is none
+            table = create(first, seats=["friend"])
+            answers = join_through_both(first, second, table["id"])
+            assert sorted(answer.status_code for answer in answers) == [200, 400], [a.text for a in answers]
+            seats = stored_seats(store, table["id"])
+            assert [holds(seats, answer) for answer in answers if answer.status_code == 200] == [True]
+            assert [answer.json()["reason"] for answer in answers if answer.status_code == 400] == ["no_seat_free"]
+            # two free seats: both joins get one, not the same
+            table = create(first, seats=["friend", "friend"], rules={"players": 3})
+            answers = join_through_both(first, second, table["id"])
+            assert [answer.status_code for answer in answers] == [200, 200], [a.text for a in answers]
+            seats = stored_seats(store, table["id"])
+            assert {answer.json()["seat"] for answer in answers} == {1, 2}
+            assert all(holds(seats, answer) for answer in answers)
+    store.close()
+
+
+def test_a_start_at_the_moment_of_a_join_through_another_process_keeps_the_join_true():
+    store = Store(POSTGRES or "")
+    outcomes = {"joined first": 0, "started first": 0}
+    rng = random.Random(31)
+    with two_processes(MANY_TABLES) as (first, second):
+        for _ in range(TRIALS):
+            table = create(first, seats=["friend"])
+            join_url = f"/api/tables/{table['id']}/join"
+            with seated(first, table["id"], table["token"]) as host:
+                next_state(host)
+
+                def start(host: Any = host) -> dict[str, Any]:
+                    time.sleep(rng.uniform(0, 0.02))  # now before the join, now after, now during
+                    host.send_json({"type": "start"})
+                    while (message := host.receive_json())["type"] in ("state", "presence"):
+                        pass
+                    return dict(message)
+
+                started, joined = at_once(start, lambda url=join_url: second.post(url, json={"name": "Bo"}))
+            assert started["type"] == "started", started
+            seats = stored_seats(store, table["id"])
+            if joined.status_code == 200:  # the friend sits at the table, never a bot in their place
+                assert holds(seats, joined)
+                outcomes["joined first"] += 1
+            else:  # told the match has started; the bot has the seat
+                assert joined.json()["reason"] == "no_seat_free" and seats[1]["bot"]
+                outcomes["started first"] += 1
+            assert store.table(table["id"]).status == "playing"
+    store.close()
+    print(outcomes)

@@ -21,6 +21,10 @@ class VersionTaken(TableError):
     """Another server process stored a move of that version first: this one was not applied."""
 
 
+class ChangedElsewhere(TableError):
+    """Another server process changed the table itself first: this change was not made."""
+
+
 class StorageUnavailable(TableError):
     """The database did not answer: nothing was changed, and the request may be tried again."""
 

@@ -88,16 +88,23 @@ class Replication:
 
     async def _reload(self) -> None:
         """Another process changed the table (a seat taken, the match started): read it again."""
+        if self.reread_table():
+            await self.caught_up(told=True)
+
+    def reread_table(self) -> bool:
+        """Read the table itself (seats, settings, status, revision) as the database holds it;
+        whether it is there."""
         room = self.room
         assert room.store is not None and room.bots is not None
         stored = room.store.table(room.id)
         if stored is None:
-            return
+            return False
         room.settings = room.offered(stored)
+        room.revision = stored.revision
         room.audience.seats = len(room.settings.seats)
         status = TableStatus(stored.status)
         if status is not TableStatus.OPEN and room.match is None:
             room.match = Match(room.rules, seed=room.settings.seed)
         if room.status is not TableStatus.FINISHED:
             room.status = status
-        await self.caught_up(told=True)
+        return True

@@ -28,6 +28,8 @@ class Room(Protocol):
     audience: Audience
     match: Match | None
     version: int
+    #: The table's revision as last stored or read (see :meth:`.store.Store.update_table`).
+    revision: int
     waiting: frozenset[int] | None
     #: Held while the table changes (see TableRoom).
     changing: asyncio.Lock

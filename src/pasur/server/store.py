@@ -29,12 +29,13 @@ from sqlalchemy import (
     select,
     text,
     type_coerce,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from .errors import StorageUnavailable, VersionTaken
+from .errors import ChangedElsewhere, StorageUnavailable, VersionTaken
 from .schema import ensure_schema
 
 P = ParamSpec("P")
@@ -90,6 +91,9 @@ class TableRow(Base):
     settings: Mapped[str] = mapped_column(Text)  # JSON
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[str] = mapped_column(String(40))
+    #: How many times the table itself (not its moves) was changed: a change names the revision
+    #: it was made on, and is refused when another process changed the table first.
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MoveRow(Base):
@@ -239,11 +243,13 @@ class BlockRow(Base):
 
 @dataclass(frozen=True, slots=True)
 class StoredTable:
-    """A table as stored: its id, its settings (the JSON of ``TableSettings``) and its status."""
+    """A table as stored: its id, its settings (the JSON of ``TableSettings``), its status and its
+    revision."""
 
     id: str
     settings: dict[str, Any]
     status: str
+    revision: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,12 +315,17 @@ class Store:
             )
 
     @storage
-    def update_table(self, table_id: str, settings: dict[str, Any], status: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(TableRow, table_id)
-            assert row is not None
-            row.settings = json.dumps(settings)
-            row.status = status
+    def update_table(self, table_id: str, settings: dict[str, Any], status: str, revision: int) -> None:
+        """Store a table's new settings and status, made on its ``revision`` (which goes one up);
+        :class:`ChangedElsewhere`, and nothing changes, when the stored table is past it."""
+        change = (
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.revision == revision)
+            .values(settings=json.dumps(settings), status=status, revision=revision + 1)
+        )
+        with self.engine.begin() as connection:
+            if connection.execute(change).rowcount != 1:
+                raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
 
     @storage
     def add_move(
@@ -406,13 +417,13 @@ class Store:
             query = query.where(TableRow.created >= since.isoformat(timespec="seconds"))
         with Session(self.engine) as session:
             rows = session.scalars(query)
-            return [StoredTable(row.id, json.loads(row.settings), row.status) for row in rows]
+            return [StoredTable(row.id, json.loads(row.settings), row.status, row.revision) for row in rows]
 
     @storage
     def table(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
-            return None if row is None else StoredTable(row.id, json.loads(row.settings), row.status)
+            return None if row is None else StoredTable(row.id, json.loads(row.settings), row.status, row.revision)
 
     @storage
     def moves(self, table_id: str, after: int = 0) -> list[StoredMove]:

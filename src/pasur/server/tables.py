@@ -15,8 +15,9 @@ import asyncio
 import contextlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
 from . import messages
@@ -24,7 +25,7 @@ from .advice import Analysis, Hints
 from .audience import Audience, Listener, Post
 from .bots import BotPool
 from .chat import ChatLine
-from .errors import NotSignedIn, StorageUnavailable, TableError, VersionTaken
+from .errors import ChangedElsewhere, NotSignedIn, StorageUnavailable, TableError, VersionTaken
 from .names import seat_name
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
@@ -35,6 +36,10 @@ from .shared import Hub
 from .store import Store, StoredMove, StoredTable
 from .table_chat import TableChat
 
+T = TypeVar("T")
+
+#: Times a change of the table itself is tried while other processes change it first.
+CHANGE_TRIES = 5
 #: Client move ids remembered per table, to acknowledge a repeated move.
 REMEMBERED_IDS = 256
 #: A person whose last turns of a rated match, this many or more, the turn timer played has left
@@ -59,6 +64,8 @@ class TableRoom:
     audience: Audience = field(default_factory=lambda: Audience(0))
     match: Match | None = None
     version: int = 0
+    #: The table's revision as last stored or read here (see :meth:`.store.Store.update_table`).
+    revision: int = 0
     #: (seat, client move id) → (the version it made, its move's short text).
     client_ids: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
     #: What the last move did (None before the first).
@@ -103,6 +110,7 @@ class TableRoom:
         """A table as stored, its moves replayed through the engine. ValueError if it names a bot
         level this server does not offer (a table is never trusted to name a program)."""
         room = cls(stored.id, offered(stored, bots), TableStatus(stored.status), store, bots, hub, owner=stored.id)
+        room.revision = stored.revision
         if room.status is not TableStatus.OPEN:
             room.match = Match(room.rules, seed=room.settings.seed)
             room.replay(store.moves(stored.id))
@@ -190,9 +198,26 @@ class TableRoom:
 
     def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
         """Store the table as it will be with ``settings`` and ``status``: StorageUnavailable, and
-        nothing changes, when the store does not answer."""
-        if self.store is not None:
-            self.store.update_table(self.id, (settings or self.settings).to_json(), (status or self.status).value)
+        nothing changes, when the store does not answer; ChangedElsewhere when another process
+        changed the table first (this copy has read it again then)."""
+        if self.store is None:
+            return
+        try:
+            self.store.update_table(
+                self.id, (settings or self.settings).to_json(), (status or self.status).value, self.revision
+            )
+        except ChangedElsewhere:
+            self.replication.reread_table()
+            raise
+        self.revision += 1
+
+    def _again_if_changed(self, change: Callable[[], T]) -> T:
+        """``change`` (which checks the table and saves it); made again on the table as read back,
+        a few times at most, while another process changed it first."""
+        for _ in range(CHANGE_TRIES - 1):
+            with contextlib.suppress(ChangedElsewhere):
+                return change()
+        return change()
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -213,6 +238,9 @@ class TableRoom:
     def join(self, name: str, seat: int | None = None, account: int | None = None) -> tuple[int, str]:
         """Take an open seat (the first, unless one is named), as ``account`` when signed in; the
         seat and its new token."""
+        return self._again_if_changed(lambda: self._join(name, seat, account))
+
+    def _join(self, name: str, seat: int | None, account: int | None) -> tuple[int, str]:
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has started: no seat is free", "no_seat_free")
         free = [index for index, place in enumerate(self.seats) if place.open]
@@ -237,6 +265,9 @@ class TableRoom:
 
     def change_seat(self, seat: int | None, to: int) -> None:
         """Before the start, a person moves to an open seat (their name and token go with them)."""
+        self._again_if_changed(lambda: self._change_seat(seat, to))
+
+    def _change_seat(self, seat: int | None, to: int) -> None:
         if seat is None:
             raise TableError("take a seat first", "not_seated")
         if self.status is not TableStatus.OPEN:
@@ -252,15 +283,24 @@ class TableRoom:
 
     def record_rematch(self, table_id: str) -> None:
         """Keep, with this finished table, the id of its rematch."""
-        settings = replace(self.settings, rematch=table_id)
-        self._save(settings)
-        self.settings = settings
+
+        def keep() -> None:
+            settings = replace(self.settings, rematch=table_id)
+            self._save(settings)
+            self.settings = settings
+
+        self._again_if_changed(keep)
         self.tell("table")
 
     async def start(self, token: str | None) -> None:
         """The host starts: open seats get the table's bot level."""
         if not self.is_host(token):
             raise TableError("only the host can start the match", "host_only")
+        self._again_if_changed(self._start)
+        self.tell("table")
+        await self.changed()
+
+    def _start(self) -> None:
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has already started", "already_started")
         level = self.settings.fill_level
@@ -271,8 +311,6 @@ class TableRoom:
         self.settings = settings
         self.match = Match(self.rules, seed=self.settings.seed)
         self.status = TableStatus.PLAYING
-        self.tell("table")
-        await self.changed()
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -330,7 +368,7 @@ class TableRoom:
         if self.match.over:
             self.status = TableStatus.FINISHED
             with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
-                self._save()
+                self._again_if_changed(self._save)
             self._keep_result()
             if self.hub is not None:
                 self.hub.release(self.id)
@@ -353,8 +391,13 @@ class TableRoom:
             outcome = Outcome(1 - self.rules.side_of(seat), "resigned")
             if self.store is not None:
                 record_result(self.store, self.id, settings, self.match, outcome)
-            self._save(settings, TableStatus.FINISHED)
-            self.settings, self.status, self.waiting = settings, TableStatus.FINISHED, None
+
+            def finish() -> None:
+                finished = replace(self.settings, resigned=seat)
+                self._save(finished, TableStatus.FINISHED)
+                self.settings, self.status, self.waiting = finished, TableStatus.FINISHED, None
+
+            self._again_if_changed(finish)
             if self.hub is not None:
                 self.hub.release(self.id)
             self.tell("table")
@@ -396,9 +439,13 @@ class TableRoom:
         (StorageUnavailable, and nothing changes, when the store does not answer)."""
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
-        settings = replace(self.settings, fast=fast)
-        self._save(settings)
-        self.settings = settings
+
+        def keep() -> None:
+            settings = replace(self.settings, fast=fast)
+            self._save(settings)
+            self.settings = settings
+
+        self._again_if_changed(keep)
         self.tell("table")
         return messages.pace(fast)
 
