@@ -5,10 +5,12 @@ have, no program ran, and other tables still answer."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -224,7 +226,8 @@ class GuardedServer:
         listening.bind(("127.0.0.1", 0))
         self.port = listening.getsockname()[1]
         self.app = create_app(f"sqlite:///{tmp_path / 'live.db'}", self.settings)
-        config = uvicorn.Config(self.app, log_level="warning", http=guarded_http(self.settings))
+        # as pasur serve runs it: X-Forwarded-For is the app's to read, from trusted proxies only
+        config = uvicorn.Config(self.app, log_level="warning", http=guarded_http(self.settings), proxy_headers=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listening]}, daemon=True)
 
@@ -588,6 +591,132 @@ def test_a_database_outage_is_refused_and_keeps_the_socket(client):
             store.engine = working
         socket_.send_json({"type": "move", "version": state["version"], "move": move, "id": "m1"})
         assert _answer(socket_) == {"type": "ack", "id": "m1", "version": state["version"] + 1}
+
+
+# -- visitors: networks, and addresses behind a proxy (issue 31, items 3 and 6) -----------------------
+
+
+def test_addresses_of_one_network_are_one_visitor(tmp_path):
+    from pasur.server.visitors import network_of
+
+    settings = ServerSettings()
+    assert network_of("203.0.113.5", settings) == network_of("203.0.113.250", settings) == "203.0.113.0/24"
+    assert network_of("203.0.114.5", settings) == "203.0.114.0/24"
+    assert network_of("2001:db8:1:2:aaaa::1", settings) == network_of("2001:db8:1:2:ffff::9", settings)
+    assert network_of("2001:db8:1:3::1", settings) == "2001:db8:1:3::/64"
+    assert network_of("::ffff:203.0.113.9", settings) == "203.0.113.0/24"  # IPv4 written as IPv6
+    assert network_of("testclient", settings) == "testclient"
+    assert network_of("203.0.113.5", dataclasses.replace(settings, ipv4_prefix=32)) == "203.0.113.5/32"
+    # the limits count networks: a second address of one network shares the first's tables a minute
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}", dataclasses.replace(TEST_SETTINGS, tables_per_minute=2))
+    made = []
+    for address in ("203.0.113.5", "203.0.113.6", "203.0.113.7", "198.51.100.1"):
+        with TestClient(app, client=(address, 5000)) as visitor:
+            made.append(visitor.post("/api/tables", json={"name": "Ava", "seats": ["easy"]}).status_code)
+    assert made == [200, 200, 429, 200]
+
+
+def source_address_client(address: str) -> httpx.Client:
+    """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 is this machine)."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
+
+
+@contextlib.contextmanager
+def nginx_in_front_of(port: int, folder: Path) -> Iterator[int]:
+    """Debian's nginx, proxying a port of its own to ``port`` as docs/DEPLOY.md's example does
+    (X-Forwarded-For appended, WebSockets upgraded); its port."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        pytest.skip("no nginx here (scripts/test.sh installs Debian's)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        front = probe.getsockname()[1]
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
+    config = folder / "nginx.conf"
+    config.write_text(
+        f"error_log {folder / 'error.log'}; pid {folder / 'nginx.pid'};\n"
+        "events { worker_connections 256; }\n"
+        f"http {{ access_log off; {temp}\n"
+        "  map $http_upgrade $connection_upgrade { default upgrade; '' close; }\n"
+        f"  server {{ listen 127.0.0.1:{front};\n"
+        f"    location / {{ proxy_pass http://127.0.0.1:{port}; proxy_http_version 1.1;\n"
+        "      proxy_set_header Host $host; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
+        "      proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection $connection_upgrade; } } }\n"
+    )
+    process = subprocess.Popen(
+        [nginx, "-p", str(folder), "-c", str(config), "-g", "daemon off; master_process off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", front), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()  # type: ignore[union-attr]
+                time.sleep(0.05)
+        yield front
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_behind_nginx_visitors_are_counted_apart_and_forged_addresses_change_nothing(tmp_path):
+    limits = {"allowed_hosts": ("127.0.0.1",), "bot_delay": 0, "tables_per_minute": 2}
+    with (
+        GuardedServer(tmp_path, trusted_proxies=("127.0.0.1",), **limits) as server,
+        nginx_in_front_of(server.port, tmp_path) as front,
+    ):
+        body = {"name": "Ava", "seats": ["easy"]}
+
+        def tables_made(address: str, url: str, forged: list[str]) -> list[int]:
+            with source_address_client(address) as visitor:
+                return [
+                    visitor.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": lie}).status_code
+                    for lie in forged
+                ]
+
+        through_proxy = f"http://127.0.0.1:{front}"
+        # one visitor, a new made-up address each time: still one visitor, limited at 2
+        assert tables_made("127.0.1.2", through_proxy, ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) == [
+            200,
+            200,
+            429,
+        ]
+        # another visitor through the same proxy is counted apart
+        assert tables_made("127.0.2.3", through_proxy, ["127.0.1.2", "198.51.100.4"]) == [200, 200]
+        # straight to the server, not from the proxy: the header is not believed at all
+        direct = f"http://127.0.0.1:{server.port}"
+        assert tables_made("127.0.3.4", direct, ["198.51.100.5", "198.51.100.6", "198.51.100.7"]) == [200, 200, 429]
+
+
+def test_a_trusted_proxys_connections_are_not_capped_as_one_visitor(tmp_path):
+    limits = {"allowed_hosts": ("127.0.0.1",), "connections_per_address": 2}
+    with GuardedServer(tmp_path, trusted_proxies=("127.0.0.1",), **limits) as server:
+
+        def open_from(address: str, count: int) -> list[socket.socket]:
+            target = ("127.0.0.1", server.port)
+            held = [socket.create_connection(target, timeout=5, source_address=(address, 0)) for _ in range(count)]
+            time.sleep(0.2)
+            return held
+
+        proxy, visitor = open_from("127.0.0.1", 4), open_from("127.0.1.2", 3)
+        try:
+            for connection in proxy + visitor:
+                connection.setblocking(False)
+            told = []
+            for connection in proxy + visitor:
+                try:
+                    told.append(connection.recv(100).startswith(b"HTTP/1.1 429"))
+                except BlockingIOError:
+                    told.append(False)
+            assert told == [False] * 4 + [False, False, True]  # the proxy's 4 stand; the visitor's third is refused
+        finally:
+            for connection in proxy + visitor:
+                connection.close()
 
 
 # -- 10: host names and origins ------------------------------------------------------------------

@@ -89,6 +89,27 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     show_default=True,
     help="WebSocket messages one address may send",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="a reverse proxy (address or network) whose X-Forwarded-For names the visitor; repeat for more",
+)
+@click.option(
+    "--ipv4-prefix",
+    type=click.IntRange(8, 32),
+    default=SERVER_DEFAULTS.ipv4_prefix,
+    show_default=True,
+    help="IPv4 addresses of one network this large count as one visitor in every per-address limit",
+)
+@click.option(
+    "--ipv6-prefix",
+    type=click.IntRange(16, 128),
+    default=SERVER_DEFAULTS.ipv6_prefix,
+    show_default=True,
+    help="the same for IPv6",
+)
 @click.option("--upgrade", is_flag=True, help="bring an older database's schema forward first (as pasur db upgrade)")
 @click.option(
     "--workers",
@@ -111,6 +132,9 @@ def serve(
     connections_per_address: int,
     spectators: int,
     messages_per_second: int,
+    trusted_proxies: tuple[str, ...],
+    ipv4_prefix: int,
+    ipv6_prefix: int,
     upgrade: bool,
     workers: int,
 ) -> None:
@@ -144,7 +168,16 @@ def serve(
         connections_per_address=connections_per_address,
         spectators_per_table=spectators,
         messages_per_second=messages_per_second,
+        trusted_proxies=trusted_proxies,
+        ipv4_prefix=ipv4_prefix,
+        ipv6_prefix=ipv6_prefix,
     )
+    try:
+        from ..server.visitors import trusted_networks
+
+        trusted_networks(trusted_proxies)
+    except ValueError as error:
+        raise click.UsageError(f"--trusted-proxy: {error}") from None
     try:
         from ..server.bots import server_levels
 
@@ -175,6 +208,9 @@ def serve(
         "ws_max_size": settings.body_bytes,  # larger than a message may be: those are refused in words
         "ws_per_message_deflate": False,  # states are a few KB: compressing each cost more than it saved
         "timeout_keep_alive": 5,
+        # the app reads X-Forwarded-For, from --trusted-proxy only (uvicorn by itself trusts it
+        # from 127.0.0.1, where anything on this machine could forge it)
+        "proxy_headers": False,
     }
     processes = f" by {workers} processes" if workers > 1 else ""
     click.echo(f"Pasur is being served at http://{host}:{port}/{processes} (Ctrl-C stops it)")

@@ -20,10 +20,7 @@ from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount, 
 from .players import player_record
 from .results import claim_guest_matches
 from .seats import TableStatus
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+from .visitors import visitor
 
 
 def _welcome(request: Request, response: Response, signed: SignedIn, accounts: Accounts) -> dict[str, Any]:
@@ -62,12 +59,14 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     @router.post("/api/account", status_code=201)
     def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """A new account, and this browser signed in to it."""
-        return _welcome(request, response, accounts.sign_up(body.name, body.password, _address(request)), accounts)
+        signed = accounts.sign_up(body.name, body.password, visitor(request, accounts.settings))
+        return _welcome(request, response, signed, accounts)
 
     @router.post("/api/session")
     def log_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """Sign in: a new session (a new cookie, whatever the browser brought)."""
-        return _welcome(request, response, accounts.log_in(body.name, body.password, _address(request)), accounts)
+        signed = accounts.log_in(body.name, body.password, visitor(request, accounts.settings))
+        return _welcome(request, response, signed, accounts)
 
     @router.delete("/api/session")
     def log_out(request: Request, response: Response) -> dict[str, Any]:

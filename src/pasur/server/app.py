@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..core import Rules, RulesError
 from ..i18n import RULES_SUMMARY
@@ -52,6 +53,7 @@ from .players import leaderboard, player_record
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
+from .visitors import visitor
 
 STATIC = Path(__file__).parent / "static"
 #: How long a new connection has to say hello.
@@ -162,6 +164,8 @@ def create_app(
     app.state.lobby = lobby
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, settings=settings)
+    if settings.trusted_proxies:  # outermost: the visitor's address is known before anything counts it
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
     app.state.accounts = Accounts(store, settings)
     app.include_router(account_routes(app.state.accounts, lobby))
 
@@ -213,7 +217,7 @@ def create_app(
 
     @app.post("/api/tables")
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
-        client = request.client.host if request.client else "unknown"
+        client = visitor(request, settings)
         rules = table_rules(body.rules)
         if body.timer not in settings.timers:
             choices = ", ".join(map(str, settings.timers))
@@ -294,7 +298,7 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        client = websocket.client.host if websocket.client else "unknown"
+        client = visitor(websocket, settings)
         await websocket.accept()
         send = _sender(websocket)
         if sockets[client] >= settings.connections_per_address:

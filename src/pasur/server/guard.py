@@ -20,6 +20,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from .errors import TableError
 from .messages import http_refusal
 from .settings import ServerSettings
+from .visitors import is_trusted_proxy, network_of, trusted_networks
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -112,6 +113,7 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
     is upgrading, then the app counts it), and headers complete within ``header_seconds`` and
     ``header_bytes``."""
     open_connections: Counter[str] = Counter()
+    proxies = trusted_networks(settings.trusted_proxies)
 
     class GuardedHttp(HttpToolsProtocol):
         _address = ""
@@ -121,7 +123,11 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._address = self.client[0] if self.client else ""
+            peer = self.client[0] if self.client else ""
+            if is_trusted_proxy(peer, proxies):  # a proxy's connections carry many visitors: the app counts them
+                self._arm_header_timer()
+                return
+            self._address = network_of(peer, settings)
             if open_connections[self._address] >= settings.connections_per_address:
                 too_many = TableError("too many connections from this address", "too_many_connections")
                 self._close_with(429, too_many)

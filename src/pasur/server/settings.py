@@ -26,6 +26,12 @@ class ServerSettings:
     tables_per_minute: int = 20
     #: Open connections (HTTP and WebSocket) one address may hold.
     connections_per_address: int = 32
+    #: Addresses and networks of the reverse proxies whose X-Forwarded-For header names the
+    #: visitor (none: the connecting address is the visitor, and every such header is ignored).
+    trusted_proxies: tuple[str, ...] = ()
+    #: Addresses of one network this large count as one visitor in every per-address limit.
+    ipv4_prefix: int = 24
+    ipv6_prefix: int = 64
     #: The turn timers a table may have, in seconds (0: none).
     timers: tuple[int, ...] = (0, 30, 60, 120)
     #: Spectators one table admits.
