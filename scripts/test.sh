@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Every test: set up, then lint (ruff), type-check (mypy) and run the test suite (pytest).
-# The browser tests drive Debian's Chromium (a browser cannot be downloaded here): it is installed
-# when missing and we may (root with apt-get). A throwaway PostgreSQL is started for the
-# PostgreSQL tests the same way. Without them those tests are skipped, and say so.
+# The browser tests drive Debian's Chromium (a browser cannot be downloaded here), and the proxy
+# tests Debian's nginx: each is installed when missing and we may (root with apt-get). A
+# throwaway PostgreSQL is started for the PostgreSQL tests the same way. Without them those tests
+# are skipped, and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# Debian's Chromium (the browser tests) and nginx (a proxy in front of the server)
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 if [ -z "${PASUR_TEST_POSTGRES:-}" ]; then
   started=$(bash scripts/postgres-for-tests.sh || true)
