@@ -39,7 +39,7 @@ from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
 from pasur.server.settings import ServerSettings
 
-from .server_helpers import TEST_SETTINGS, create, next_state, seated, start
+from .server_helpers import TEST_SETTINGS, answer, create, next_state, play_to_the_end, seated, start
 
 SPELLINGS_OF_A_PROGRAM = [
     "exec:touch /tmp/pasur-hostile",
@@ -887,3 +887,55 @@ def test_two_sockets_of_one_seat_moving_at_once_get_one_move_applied(client):
     assert answers[1]["reason"] == "stale_version", answers[1]
     assert [(move.version, move.move) for move in store.moves(table["id"])] == [(1, texts[0])]
     assert room.version == 1 and room.match.turn == 1 and len(room.match.rounds[-1].history) == 1
+
+
+# -- seat squatting (issue 31, item 7) --------------------------------------------------------------
+
+
+def test_seats_taken_are_limited_per_visitor(tmp_path):
+    limited = dataclasses.replace(TEST_SETTINGS, joins_per_minute=3, tables_per_minute=100)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", limited)) as client:
+        tables = [create(client, seats=["friend", "friend"], rules={"players": 3}, public=True) for _ in range(2)]
+        answers = [
+            client.post(f"/api/tables/{table['id']}/join", json={"name": f"Squatter {number}"})
+            for number, table in enumerate(tables * 2)
+        ]
+        assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+        assert answers[-1].json()["reason"] == "too_many_joins" and "fa" in answers[-1].json()["messages"]
+        assert client.get(f"/api/tables/{tables[1]['id']}").json()["seats"][2]["open"]  # nothing changed
+
+
+def test_the_host_frees_the_seat_of_someone_away(client):
+    table = create(client, seats=["friend", "friend"], rules={"players": 3})
+    joined = [client.post(f"/api/tables/{table['id']}/join", json={"name": name}).json() for name in ("Bo", "Cy")]
+    with seated(client, table["id"], table["token"]) as host, seated(client, table["id"], joined[1]["token"]) as here:
+        next_state(here)
+        next_state(host)
+        refusals = ((here, 1, "only_host_frees"), (host, 0, "own_seat"), (host, 2, "player_here"))
+        for who, seat, reason in (*refusals, (host, 3, "no_person_there")):
+            who.send_json({"type": "free", "seat": seat})
+            assert answer(who)["reason"] == reason
+        host.send_json({"type": "free", "seat": 1})  # Bo never came
+        assert answer(host) == {"type": "freed", "seat": 1}
+        seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+        assert seats[1]["open"] and seats[2]["name"] == "Cy"
+    with seated(client, table["id"], joined[0]["token"]) as gone:  # Bo's token holds nothing now
+        assert answer(gone)["reason"] == "bad_token"
+
+
+def test_after_the_start_a_bot_plays_for_a_person_away_when_the_host_says_so(client):
+    table = create(client, seats=["friend"], rules={"target": 1})
+    client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+    with seated(client, table["id"], table["token"]) as host:
+        first = start(host)
+        host.send_json({"type": "move", "version": first["version"], "move": first["legal"][0]["text"]})
+        while (message := host.receive_json())["type"] != "ack":
+            pass
+        host.send_json({"type": "free", "seat": 1})  # Bo, whose turn it is, never came
+        latest = first
+        while (message := host.receive_json())["type"] != "freed":
+            assert message["type"] in ("state", "presence"), message
+            latest = message if message["type"] == "state" else latest
+        assert latest["version"] > first["version"] + 1  # the bot has played Bo's turn already
+        final = play_to_the_end(host, [], first=latest)
+    assert final["table"]["status"] == "finished" and final["table"]["seats"][1]["bot"] == "medium"

@@ -61,6 +61,7 @@ def test_each_builder_makes_its_kind():
         messages.seated(2),
         messages.rematch("abc123"),
         messages.resigned(),
+        messages.freed(1),
     ]
     assert [message["type"] for message in built] == list(messages.SERVER_MESSAGES)
     assert messages.ack("m1", 4, repeated=True)["repeated"] is True

@@ -35,6 +35,13 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     help="new tables one address may create",
 )
 @click.option(
+    "--joins-per-minute",
+    type=click.IntRange(min=1),
+    default=SERVER_DEFAULTS.joins_per_minute,
+    show_default=True,
+    help="seats one address may take",
+)
+@click.option(
     "--sign-ups-per-day",
     type=click.IntRange(min=0),
     default=SERVER_DEFAULTS.sign_ups_per_day,
@@ -124,6 +131,7 @@ def serve(
     database: str | None,
     bot_pause: float,
     tables_per_minute: int,
+    joins_per_minute: int,
     sign_ups_per_day: int,
     allowed_hosts: tuple[str, ...],
     bot_ms: int,
@@ -164,6 +172,7 @@ def serve(
         bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
         extra_levels=levels,
         tables_per_minute=tables_per_minute,
+        joins_per_minute=joins_per_minute,
         sign_ups_per_day=sign_ups_per_day,
         connections_per_address=connections_per_address,
         spectators_per_table=spectators,

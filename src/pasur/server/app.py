@@ -38,6 +38,7 @@ from .messages import (
     ChatMessage,
     ContinueMessage,
     CreateTable,
+    FreeSeatMessage,
     HelloMessage,
     HintMessage,
     JoinTable,
@@ -147,6 +148,7 @@ def create_app(
     lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
+    joins = RateLimit(settings.joins_per_minute, 60.0)
     message_pace = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
     chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
@@ -277,6 +279,8 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
         room = lobby.get(table_id)
+        if not joins.allow(visitor(request, settings)):
+            raise TooManyRequests("too many seats taken from this address: wait a minute", "too_many_joins")
         name, account = sitting_as(request, body.name)
         seat, token = room.join(name, body.seat, account)
         await room.changed()
@@ -428,6 +432,8 @@ async def _answer(
             return messages.rematch(await lobby.rematch(room, seat, room.owner))
         if isinstance(message, ResignMessage):
             return await room.resign(seat)
+        if isinstance(message, FreeSeatMessage):
+            return await room.free_seat(token, message.seat)
         return messages.pong(room.version)
     except TableError as error:
         return messages.refused(error, room.version, message.id if isinstance(message, MoveMessage) else None)

@@ -178,6 +178,14 @@ class ResignMessage(BaseModel):
     type: Literal["resign"]
 
 
+class FreeSeatMessage(BaseModel):
+    """The host frees the seat of a person who is away: open again before the start, the table's
+    bot level's after (not at a rated table, whose turn timer plays for them)."""
+
+    type: Literal["free"]
+    seat: int = Field(ge=0, le=3, strict=True)
+
+
 #: What a browser may send after its hello, by ``type``.
 CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "move": MoveMessage,
@@ -190,6 +198,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "seat": SeatMessage,
     "rematch": RematchMessage,
     "resign": ResignMessage,
+    "free": FreeSeatMessage,
 }
 
 # -- what the server sends ---------------------------------------------------------------------
@@ -211,6 +220,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "seated": "this person now sits in that seat (connect again as it)",
     "rematch": "the rematch table's id, for the player who asked",
     "resigned": "this player resigned the match",
+    "freed": "the host freed that seat",
 }
 
 
@@ -270,6 +280,10 @@ def rematch(table_id: str) -> Message:
 
 def resigned() -> Message:
     return {"type": "resigned"}
+
+
+def freed(seat: int) -> Message:
+    return {"type": "freed", "seat": seat}
 
 
 # -- refusals: one shape ------------------------------------------------------------------------

@@ -24,6 +24,8 @@ class ServerSettings:
     extra_levels: dict[str, str] = field(default_factory=dict)
     #: New tables one address may create a minute.
     tables_per_minute: int = 20
+    #: Seats one address may take a minute (a person joins a few tables; a squatter, them all).
+    joins_per_minute: int = 10
     #: Open connections (HTTP and WebSocket) one address may hold.
     connections_per_address: int = 32
     #: Addresses and networks of the reverse proxies whose X-Forwarded-For header names the

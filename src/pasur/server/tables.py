@@ -281,6 +281,37 @@ class TableRoom:
         self.settings = settings
         self.tell("table")
 
+    async def free_seat(self, token: str | None, seat: int) -> dict[str, Any]:
+        """The host frees the seat of a person who is away (not connected here): it is open again
+        before the start; after it, the table's bot level plays it (a rated table's timer plays
+        for the absent instead)."""
+        if not self.is_host(token):
+            raise TableError("only the host can free a seat", "only_host_frees")
+        self._again_if_changed(lambda: self._free_seat(seat))
+        self.tell("table")
+        await self.changed()
+        return messages.freed(seat)
+
+    def _free_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].token_hash:
+            raise TableError(f"seat {seat + 1} holds no person", "no_person_there", seat=seat + 1)
+        if self.seats[seat].token_hash == self.settings.host_hash:
+            raise TableError("the host's own seat cannot be freed", "own_seat")
+        if self.audience.connected()[seat]:
+            raise TableError(f"the player in seat {seat + 1} is here", "player_here", seat=seat + 1)
+        if self.status is TableStatus.FINISHED:
+            raise TableError("the match is over", "match_over")
+        if self.status is TableStatus.PLAYING and self.settings.rated:
+            raise TableError("at a rated table the turn timer plays for a player away", "rated_seat")
+        level = self.settings.fill_level
+        freed = Seat() if self.status is TableStatus.OPEN else Seat(name=level, bot=level)
+        seats = list(self.seats)
+        seats[seat] = freed
+        settings = self.settings.with_seats(tuple(seats))
+        self._save(settings)
+        self.settings = settings
+        self.waiting = self.waiting - {seat} if self.waiting is not None else None
+
     def record_rematch(self, table_id: str) -> None:
         """Keep, with this finished table, the id of its rematch."""
 

@@ -86,7 +86,7 @@ function receive(message) {
     reconnect();  // the token holds another seat now: the connection is made again as it
   } else if (message.type === "rematch") {
     rematchMade(message.id);
-  } else if (["ack", "said", "started", "dealt_on", "pong", "resigned"].includes(message.type)) {
+  } else if (["ack", "said", "started", "dealt_on", "pong", "resigned", "freed"].includes(message.type)) {
     $("#table-error").textContent = "";  // done: the state that follows shows what changed
   }
 }

@@ -64,12 +64,34 @@ export function renderWaiting() {
       move.remove();
     }
     if (move) move.textContent = t("sit_here");
+    const freeing = item.querySelector(".free-seat");
+    if (mayFree(seat) && !freeing) item.append(freeButton(seat, "free_seat"));
+    else if (!mayFree(seat) && freeing) freeing.remove();
   });
   renderInviteForm();
   const free = state.table.seats.some((place) => place.open);
   $("#join-form").hidden = state.table.you !== null || !free;
   if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";
   $("#start").hidden = state.table.you === null || state.table.you !== state.table.host;
+}
+
+/** Whether you, the host, may free ``seat``: a person's, not yours, away (not at a rated match
+ *  under way, whose timer plays for them). */
+function mayFree(seat) {
+  const table = page.state.table;
+  const place = table.seats[seat];
+  return table.you !== null && table.you === table.host && seat !== table.you && !place.open && !place.bot
+    && !place.connected && (table.status === "open" || (table.status === "playing" && !table.rated));
+}
+
+/** The host's button that frees ``seat`` (saying ``words``). */
+function freeButton(seat, words) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "free-seat";
+  button.textContent = t(words);
+  button.addEventListener("click", () => send({ type: "free", seat }));
+  return button;
 }
 
 /** A seat's avatar: its initials on a colour drawn from its name (nothing is uploaded). */
@@ -123,6 +145,7 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     const small = document.createElement("small");
     small.textContent = marks.join(sep());
     name.append(small);
+    if (mayFree(seat)) name.append(freeButton(seat, "bot_plays"));
     const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
     // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
     const keeper = partners ? side : seat;
