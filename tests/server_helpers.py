@@ -14,13 +14,16 @@ from pasur.server.shared import Hub
 
 #: Every table of the server's schema, dependants first: what a test drops to empty a database.
 EVERY_TABLE = (
-    "blocks, invitations, ratings, result_seats, results, throttles, sessions, accounts, chat, moves, tables, "
-    "alembic_version"
+    "analyses, blocks, invitations, ratings, result_seats, results, throttles, sessions, accounts, chat, moves, "
+    "tables, alembic_version"
 )
 
 #: The test client calls itself "testserver"; bots move at once; a test answers far faster than a
-#: person, so the pace limit is out of the way (tests/test_hostile.py sets its own to test it).
-TEST_SETTINGS = ServerSettings(allowed_hosts=("testserver",), bot_delay=0, timers=(0, 1), messages_per_second=100_000)
+#: person and takes many seats, so the pace and join limits are out of the way
+#: (tests/test_hostile.py sets its own to test them).
+TEST_SETTINGS = ServerSettings(
+    allowed_hosts=("testserver",), bot_delay=0, timers=(0, 1), messages_per_second=100_000, joins_per_minute=10_000
+)
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -150,6 +150,40 @@ def test_searching_bots_run_in_a_worker_process_taken_fairly_by_address():
     assert order.index("friend") <= 2, order  # round-robin: after at most one of the flood's
 
 
+def test_advice_waits_behind_bot_moves_and_is_bounded_per_visitor():
+    """Hints flooding in from ten visitors: a bot move asked after them is taken next, and a
+    visitor's advice past its share waiting is refused (issue 31, item 2)."""
+    from pasur.server.bots import ADVICE_WAITING
+    from pasur.server.errors import TooManyRequests
+
+    game = Match(Rules(), seed=3).round
+    view, legal = game.view(0), game.legal_moves()
+    pool = BotPool({"medium": Level("medium", "expert"), "search": Level("search", "pimc:playouts=2")}, 1, hint_ms=20)
+
+    async def run() -> list[str]:
+        finished: list[str] = []
+
+        async def hint_for(owner: str, seed: int) -> None:
+            await pool.think_hint(owner, view, legal, "en", seed)
+            finished.append("hint")
+
+        flood = [asyncio.create_task(hint_for(f"visitor {n}", i)) for n in range(10) for i in range(ADVICE_WAITING)]
+        await asyncio.sleep(0)  # every hint is in line
+        with pytest.raises(TooManyRequests):  # visitor 5's hints all wait (visitor 0's first is being thought)
+            await pool.think_hint("visitor 5", view, legal, "en", 99)
+        assert await pool.move("friend", "search", 99, view, legal) in legal
+        finished.append("move")
+        await asyncio.gather(*flood)
+        assert pool.waiting() == 0  # nothing left for the worker once the flood is answered
+        return finished
+
+    try:
+        order = asyncio.run(run())
+    finally:
+        pool.close()
+    assert order.index("move") <= 1, order  # after at most the hint the worker was already thinking
+
+
 WORKERS_THEN_DIE = """
 import asyncio, json, os
 from pasur import Match, Rules

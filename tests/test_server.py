@@ -870,3 +870,24 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
     assert [entry["level"] for entry in offered][: len(LEVELS)] == list(LEVELS)  # weakest first
     assert builtin == sorted(builtin) and builtin[0] == 800  # the anchor, then ever stronger
     assert {"level": "champion", "rating": None} in offered  # never measured: no rating claimed
+
+
+def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(database, monkeypatch):
+    from pasur.server.bots import BotPool
+
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        table = create(client, rules={"target": 1}, seats=["easy"])
+        with seated(client, table["id"], table["token"]) as host:
+            play_to_the_end(host, [], first=start(host))
+        deadline = time.monotonic() + 240  # a guard against a hang, not a speed goal
+        while not (first := client.get(f"/api/tables/{table['id']}/analysis").json())["done"]:
+            assert time.monotonic() < deadline, first
+            time.sleep(0.2)
+
+    async def never(*args: Any) -> None:
+        raise AssertionError("a kept analysis was thought out again")
+
+    monkeypatch.setattr(BotPool, "judge", never)
+    with TestClient(create_app(database, TEST_SETTINGS)) as again:  # the server restarted: the table read back
+        kept = again.get(f"/api/tables/{table['id']}/analysis").json()
+    assert kept == first and kept["total"] == len(kept["moves"]) > 0

@@ -14,8 +14,11 @@ from ..core.errors import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES
 from . import messages
-from .errors import TableError
+from .errors import TableError, TooManyRequests
 from .room import Room
+
+#: Seconds a match's judgement waits when its owner has as much advice waiting as allowed.
+WAIT_FOR_A_TURN = 0.5
 
 
 class Hints:
@@ -46,10 +49,23 @@ class Hints:
             asked = (room.version, asyncio.ensure_future(thinking))
             self._asked[seat, lang] = asked
         version, thinking_task = asked
-        advice = await asyncio.shield(thinking_task)
+        try:
+            advice = await asyncio.shield(thinking_task)
+        except asyncio.CancelledError:
+            if not thinking_task.cancelled():  # this request itself was cancelled
+                raise
+            raise TableError("the table moved on before the hint was ready", "hint_stale") from None
         edge = None if advice.edge is None else round(advice.edge, 2)
         move = advice.move
         return messages.hint_message(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)
+
+    def moved_on(self) -> None:
+        """The table changed: hints still being thought out for an earlier version are dropped
+        (one waiting for a worker never takes one)."""
+        for key, (version, thinking) in list(self._asked.items()):
+            if version != self.room.version:
+                thinking.cancel()
+                del self._asked[key]
 
 
 class Analysis:
@@ -64,9 +80,13 @@ class Analysis:
     def report(self) -> dict[str, Any]:
         """The people's moves of the finished match judged so far, each with its verdict and what
         to say of it in each language; the first call starts judging them, in the bot workers,
-        one move at a time."""
+        one move at a time, unless the whole judgement was kept (it is kept once whole)."""
         room = self.room
         match = room.finished_match()
+        if self._judging is None and room.store is not None and (kept := room.store.analysis(room.id)) is not None:
+            self._judged, self._total = kept, len(kept)
+            self._judging = asyncio.get_running_loop().create_future()
+            self._judging.set_result(None)
         if self._judging is None:
             people = [seat for seat, place in enumerate(room.seats) if place.bot is None]
             try:
@@ -80,8 +100,18 @@ class Analysis:
     async def _judge_all(self, tasks: list[Task]) -> None:
         room = self.room
         assert room.bots is not None
+        whole = True
         for task in tasks:
-            judged = await room.bots.judge(room.owner, task)
-            if judged is not None:
-                lines = {lang: judgement_line(judged, lang) for lang in LANGUAGES}
-                self._judged.append({**judged.to_json(), "lines": lines})
+            while True:
+                try:
+                    judged = await room.bots.judge(room.owner, task)
+                    break
+                except TooManyRequests:  # the owner's other analyses and hints go first
+                    await asyncio.sleep(WAIT_FOR_A_TURN)
+            if judged is None:  # a worker died on this move: the judgement is not whole, and is not kept
+                whole = False
+                continue
+            lines = {lang: judgement_line(judged, lang) for lang in LANGUAGES}
+            self._judged.append({**judged.to_json(), "lines": lines})
+        if whole and room.store is not None:
+            room.store.keep_analysis(room.id, self._judged)

@@ -27,6 +27,7 @@ from ..bots.analysis import MoveJudgement, Task, judge_move
 from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
+from .errors import TooManyRequests
 from .settings import SERVER_DEFAULTS
 
 #: Each built-in level's rating, on the scale people are rated on: measured on duplicate deals by
@@ -40,6 +41,8 @@ log = logging.getLogger("pasur.server")
 
 #: Solved deals behind each judged move of a finished match (fewer when the ceiling comes first).
 ANALYSIS_SAMPLES = 128
+#: Hints and judged moves one owner may have waiting for a worker.
+ADVICE_WAITING = 4
 
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
@@ -126,8 +129,9 @@ class _Job:
 @dataclass
 class BotPool:
     """Runs bot moves: quick bots at once, searching bots in ``workers`` processes, at most one
-    move a worker at a time, the waiting ones taken round-robin by owner (the address that made
-    the table)."""
+    move a worker at a time, the waiting ones taken round-robin by owner (the visitor that made
+    the table). Advice (hints, judging a finished match's moves) waits apart and is taken only
+    when no bot move waits, at most :data:`ADVICE_WAITING` jobs an owner."""
 
     levels: dict[str, Level]
     workers: int = 1
@@ -136,7 +140,9 @@ class BotPool:
     #: The most a hint, or judging one move of a finished match, thinks, in milliseconds (the
     #: searching bots' ceiling).
     hint_ms: float = SERVER_DEFAULTS.bot_ms
-    _waiting: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
+    #: Bot moves, then advice, waiting: owner → its jobs in order.
+    _moves: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
+    _advice: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _running: int = 0
     _executor: ProcessPoolExecutor | None = None
 
@@ -155,35 +161,56 @@ class BotPool:
         legal = list(legal)
         quick = functools.partial(hint, view, legal, lang, seed=seed, ms=1)
         advise = functools.partial(hint, seed=seed, ms=self.hint_ms)
-        advice: Hint = await self._queue(owner, advise, (view, legal, lang), quick)
+        advice: Hint = await self._queue(owner, advise, (view, legal, lang), quick, advice=True)
         return advice
 
     async def judge(self, owner: str, task: Task) -> MoveJudgement | None:
         """One move of a finished match judged in a worker within the bots' ceiling (``hint_ms``),
         waiting in line with ``owner``'s bot moves; None if the worker died."""
         judge = functools.partial(judge_move, samples=ANALYSIS_SAMPLES, ms=self.hint_ms)
-        judged: MoveJudgement | None = await self._queue(owner, judge, (task,), lambda: None)
+        judged: MoveJudgement | None = await self._queue(owner, judge, (task,), lambda: None, advice=True)
         return judged
 
     async def _queue(
-        self, owner: str, work: Callable[..., Any], args: tuple[Any, ...], fallback: Callable[[], Any]
+        self,
+        owner: str,
+        work: Callable[..., Any],
+        args: tuple[Any, ...],
+        fallback: Callable[[], Any],
+        advice: bool = False,
     ) -> Any:
+        """``work(*args)`` in a worker when its turn comes; TooManyRequests for advice past
+        :data:`ADVICE_WAITING` of one owner's."""
+        line = self._advice if advice else self._moves
+        waiting = line.setdefault(owner, deque())
+        if advice and sum(not job.done.cancelled() for job in waiting) >= ADVICE_WAITING:
+            raise TooManyRequests("too many hints and analyses waiting here: try again in a moment", "too_much_advice")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(owner, deque()).append(_Job(work, args, fallback, done))
+        waiting.append(_Job(work, args, fallback, done))
         self._dispatch()
         return await done
 
     def waiting(self) -> int:
-        """Moves waiting for a worker."""
-        return sum(len(queue) for queue in self._waiting.values())
+        """Jobs waiting for a worker (cancelled ones included until their turn)."""
+        return sum(len(queue) for line in (self._moves, self._advice) for queue in line.values())
+
+    def _next_job(self) -> tuple[str, _Job] | None:
+        """The next job: bot moves first, each line round-robin by owner."""
+        for line in (self._moves, self._advice):
+            while line:
+                owner, queue = line.popitem(last=False)
+                if not queue:
+                    continue
+                job = queue.popleft()
+                if queue:
+                    line[owner] = queue  # to the back of the line: round-robin
+                return owner, job
+        return None
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self.workers and self._waiting:
-            owner, queue = self._waiting.popitem(last=False)
-            job = queue.popleft()
-            if queue:
-                self._waiting[owner] = queue  # to the back of the line: round-robin
+        while self._running < self.workers and (next_job := self._next_job()) is not None:
+            owner, job = next_job
             if job.done.cancelled():  # the table moved on (a person played, it was closed)
                 continue
             if self._executor is None:
@@ -197,7 +224,7 @@ class BotPool:
                 running = self._executor.submit(job.work, *job.args)
             except BrokenProcessPool:  # a worker was killed: start afresh for this and later moves
                 self._executor = None
-                self._waiting.setdefault(owner, deque()).appendleft(job)
+                self._moves.setdefault(owner, deque()).appendleft(job)
                 continue
             self._running += 1
             running.add_done_callback(functools.partial(self._threadsafe_finished, loop, job))

@@ -163,6 +163,17 @@ class ThrottleRow(Base):
     count: Mapped[int] = mapped_column(Integer)
 
 
+class AnalysisRow(Base):
+    """The judgement of a finished match's people's moves, kept once it is whole, so that reading
+    it again never thinks it out again."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    moves: Mapped[str] = mapped_column(Text)  # JSON: each judged move, as /api/tables/{id}/analysis
+    made: Mapped[str] = mapped_column(String(40))
+
+
 class ResultRow(Base):
     """A finished match's result, stored once (its table is the key: a second process that
     finishes the same table stores nothing): when, how many players, the sides' scores, the
@@ -449,6 +460,24 @@ class Store:
         with self.engine.begin() as connection:
             said = datetime.now(UTC).isoformat(timespec="seconds")
             connection.execute(insert(ChatRow), {"table_id": table_id, "said": said, **line})
+
+    @storage
+    def keep_analysis(self, table_id: str, moves: list[dict[str, Any]]) -> None:
+        """Keep a finished match's whole judgement (a second process keeping it too changes nothing)."""
+        made = datetime.now(UTC).isoformat(timespec="seconds")
+        row = {"table_id": table_id, "moves": json.dumps(moves), "made": made}
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(AnalysisRow), row)
+        except IntegrityError:
+            pass  # kept already
+
+    @storage
+    def analysis(self, table_id: str) -> list[dict[str, Any]] | None:
+        """A finished match's judgement as kept, or None."""
+        with Session(self.engine) as session:
+            row = session.get(AnalysisRow, table_id)
+            return None if row is None else list(json.loads(row.moves))
 
     @storage
     def chat(self, table_id: str, channel: str, limit: int) -> list[dict[str, Any]]:

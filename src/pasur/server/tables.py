@@ -483,6 +483,7 @@ class TableRoom:
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
         self.pacing.restart()
+        self.hints.moved_on()
         self.audience.send_each(lambda listener: self.projection(listener.seat))
         self.pacing.schedule()
 
