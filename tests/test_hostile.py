@@ -973,3 +973,45 @@ def test_after_the_start_a_bot_plays_for_a_person_away_when_the_host_says_so(cli
         assert latest["version"] > first["version"] + 1  # the bot has played Bo's turn already
         final = play_to_the_end(host, [], first=latest)
     assert final["table"]["status"] == "finished" and final["table"]["seats"][1]["bot"] == "medium"
+
+
+# -- nothing kept for ever (issue 31, item 9) ---------------------------------------------------------
+
+
+def test_tables_left_untouched_are_deleted_or_ended_and_let_go(tmp_path):
+    database = f"sqlite:///{tmp_path / 'p.db'}"
+    quick = dataclasses.replace(TEST_SETTINGS, abandoned_hours=0.5 / 3600, tables_per_minute=1000)  # half a second
+    with TestClient(create_app(database, quick)) as client:
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        never_started = [create(client, seats=["friend"], public=True)["id"] for _ in range(30)]
+        with seated(client, never_started[0]) as watcher:  # someone says something, and goes
+            next_state(watcher)
+        started = []
+        for _ in range(10):
+            table = create(client, seats=["easy"])
+            with seated(client, table["id"], table["token"]) as host:
+                first = start(host)
+                host.send_json({"type": "move", "version": first["version"], "move": first["legal"][0]["text"]})
+                while host.receive_json()["type"] != "ack":
+                    pass
+            started.append(table["id"])
+        deadline = time.monotonic() + 30  # a guard against a hang: the sweep comes every 1/8 s
+        while lobby.rooms:
+            assert time.monotonic() < deadline, len(lobby.rooms)
+            time.sleep(0.1)
+        assert client.get("/api/tables").json()["tables"] == []
+        gone = client.get(f"/api/tables/{never_started[5]}")
+        assert gone.status_code == 404
+        ended = client.get(f"/api/tables/{started[0]}").json()
+        assert ended["status"] == "abandoned"
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        statuses = dict(connection.exec_driver_sql("SELECT status, COUNT(*) FROM tables GROUP BY status").all())
+        moves = connection.exec_driver_sql("SELECT COUNT(DISTINCT table_id) FROM moves").scalar_one()
+    engine.dispose()
+    assert statuses == {"abandoned": 10} and moves == 10  # the never-started are gone; the moves kept
+    with TestClient(create_app(database, TEST_SETTINGS)) as again:  # nothing of them is read in again
+        assert again.app.state.lobby.rooms == {}  # type: ignore[attr-defined]
+        with seated(again, started[0]) as watcher:
+            state = next_state(watcher)
+        assert state["table"]["status"] == "abandoned" and state["legal"] == []

@@ -117,6 +117,14 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     show_default=True,
     help="the same for IPv6",
 )
+@click.option(
+    "--abandoned-hours",
+    type=click.FloatRange(min=0),
+    default=SERVER_DEFAULTS.abandoned_hours,
+    show_default=True,
+    help="after this long untouched with nobody there, a table never started is deleted and a match "
+    "under way ended as abandoned (0: kept for ever)",
+)
 @click.option("--upgrade", is_flag=True, help="bring an older database's schema forward first (as pasur db upgrade)")
 @click.option(
     "--workers",
@@ -143,6 +151,7 @@ def serve(
     trusted_proxies: tuple[str, ...],
     ipv4_prefix: int,
     ipv6_prefix: int,
+    abandoned_hours: float,
     upgrade: bool,
     workers: int,
 ) -> None:
@@ -180,6 +189,7 @@ def serve(
         trusted_proxies=trusted_proxies,
         ipv4_prefix=ipv4_prefix,
         ipv6_prefix=ipv6_prefix,
+        abandoned_hours=abandoned_hours,
     )
     try:
         from ..server.visitors import trusted_networks

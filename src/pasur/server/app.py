@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -56,9 +57,13 @@ from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
 from .visitors import visitor
 
+log = logging.getLogger("pasur.server")
+
 STATIC = Path(__file__).parent / "static"
 #: How long a new connection has to say hello.
 HELLO_SECONDS = 10.0
+#: Seconds between two looks for abandoned tables, at most.
+RETIRE_SECONDS = 600.0
 #: Seconds a socket given up as too slow has to take its closing.
 CLOSE_SECONDS = 2.0
 #: The highest target a table may play to.
@@ -156,7 +161,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         lobby.resume()
+        retiring = asyncio.create_task(_retire_abandoned(lobby, settings.abandoned_hours))
         yield
+        retiring.cancel()
         await lobby.hub.close()
         await store.close_writers()
         bots.close()
@@ -378,6 +385,21 @@ def create_app(
                 await asyncio.wait_for(websocket.close(code=4408, reason=sending.result()), CLOSE_SECONDS)
 
     return app
+
+
+async def _retire_abandoned(lobby: Lobby, hours: float) -> None:
+    """Now and then, retire the tables that stood untouched for ``hours`` (0: never)."""
+    if hours <= 0:
+        return
+    while True:
+        await asyncio.sleep(min(RETIRE_SECONDS, hours * 3600 / 4))
+        try:
+            deleted, ended = lobby.retire_abandoned(hours)
+        except Exception:  # one bad sweep must not end the next
+            log.exception("retiring abandoned tables")
+            continue
+        if deleted or ended:
+            log.info("retired %d tables never started and ended %d matches abandoned", deleted, ended)
 
 
 def _sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:

@@ -151,6 +151,29 @@ class Lobby:
             self.hub.release(table_id)
         return len(idle)
 
+    def retire_abandoned(self, hours: float) -> tuple[int, int]:
+        """The tables that stood untouched with nobody there for ``hours``: one never started is
+        deleted, a match under way is ended as abandoned (its moves kept); both are let go from
+        memory. How many were deleted, and how many ended."""
+        cutoff = time.monotonic() - hours * 3600
+        deleted = ended = 0
+        for table_id, room in list(self.rooms.items()):
+            if room.audience.listeners or max(room.changed_at, room.audience.touched) > cutoff:
+                continue
+            try:
+                if room.status is TableStatus.OPEN:
+                    self.store.delete_table(table_id)
+                    deleted += 1
+                elif room.status is TableStatus.PLAYING:
+                    room.abandon()
+                    ended += 1
+            except TableError as error:  # the store is down, or another process changed it first
+                log.warning("table %s is kept for now: %s", table_id, error)
+                continue
+            del self.rooms[table_id]
+            self.hub.release(table_id)
+        return deleted, ended
+
     def get(self, table_id: str) -> TableRoom:
         room = self.rooms.get(table_id)
         if room is None:

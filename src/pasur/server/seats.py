@@ -26,11 +26,13 @@ MARKS_IN_A_ROW = 3
 
 
 class TableStatus(StrEnum):
-    """Where a table is: waiting for people, playing, or done."""
+    """Where a table is: waiting for people, playing, done, or left unfinished (nobody came back
+    for a day: its moves are kept, nothing more is played)."""
 
     OPEN = "open"
     PLAYING = "playing"
     FINISHED = "finished"
+    ABANDONED = "abandoned"
 
 
 def has_controls(text: str) -> bool:

@@ -40,6 +40,9 @@ class ServerSettings:
     spectators_per_table: int = 20
     #: WebSocket messages one address may send a second, over all its connections.
     messages_per_second: int = 50
+    #: Hours a table may stand untouched with nobody there: then a table never started is deleted,
+    #: and a match under way is ended as abandoned (its moves kept) and let go. 0: kept for ever.
+    abandoned_hours: float = 24.0
     #: Seconds a message to a socket may take to be read: a socket slower than that is closed.
     send_seconds: float = 20.0
     #: The largest request body, and the largest WebSocket message, in bytes.

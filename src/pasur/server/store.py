@@ -22,6 +22,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     false,
     func,
@@ -460,6 +461,15 @@ class Store:
         with self.engine.begin() as connection:
             said = datetime.now(UTC).isoformat(timespec="seconds")
             connection.execute(insert(ChatRow), {"table_id": table_id, "said": said, **line})
+
+    @storage
+    def delete_table(self, table_id: str) -> None:
+        """Delete a table that was never started, with its chat (it has no moves or result)."""
+        with self.engine.begin() as connection:  # all or nothing: a table started meanwhile keeps its chat
+            connection.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
+            never_started = delete(TableRow).where(TableRow.id == table_id, TableRow.status == "open")
+            if connection.execute(never_started).rowcount != 1:
+                raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
 
     @storage
     def keep_analysis(self, table_id: str, moves: list[dict[str, Any]]) -> None:

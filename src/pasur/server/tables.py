@@ -78,6 +78,8 @@ class TableRoom:
     surs: dict[int, list[int]] = field(default_factory=dict)
     #: By seat, how many of its turns in a row, up to the last, the turn timer played.
     timed_turns: dict[int, int] = field(default_factory=dict)
+    #: When the table last changed here (``time.monotonic()``): how long it has stood untouched.
+    changed_at: float = field(default_factory=time.monotonic)
     #: Held while this copy of the table changes and whenever it waits on the store mid-change, so
     #: that nothing else (a move, a notice, the sweep) sees or changes the table half-way.
     changing: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -312,6 +314,21 @@ class TableRoom:
         self.settings = settings
         self.waiting = self.waiting - {seat} if self.waiting is not None else None
 
+    def abandon(self) -> None:
+        """End the match under way as abandoned: its moves are kept, nothing more is played."""
+
+        def end() -> None:
+            if self.status is not TableStatus.PLAYING:
+                raise TableError("the match is not under way", "not_under_way")
+            self._save(status=TableStatus.ABANDONED)
+            self.status = TableStatus.ABANDONED
+
+        self._again_if_changed(end)
+        self.pacing.restart()
+        if self.hub is not None:
+            self.hub.release(self.id)
+        self.tell("table")
+
     def record_rematch(self, table_id: str) -> None:
         """Keep, with this finished table, the id of its rematch."""
 
@@ -482,6 +499,7 @@ class TableRoom:
 
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
+        self.changed_at = time.monotonic()
         self.pacing.restart()
         self.hints.moved_on()
         self.audience.send_each(lambda listener: self.projection(listener.seat))
@@ -509,6 +527,8 @@ class TableRoom:
         if outcome is not None:
             state["winner"], state["ended"] = outcome.winner, outcome.ended
             state["legal"] = []  # a resigned match stops mid-round: nothing more is played
+        if self.status is TableStatus.ABANDONED:
+            state["legal"] = []
         if self.match is not None:
             seconds_left = self.pacing.seconds_left()
             if seconds_left is not None:

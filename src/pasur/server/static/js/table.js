@@ -284,8 +284,9 @@ function statusLine(mine) {
     const yours = view.turn === you && you !== null;
     line = view.over ? "" : mine ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn") : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
   }
+  if (state.table.status === "abandoned") line = t("abandoned");
   if (you === null) line = `${t("spectating")}${sep()}${line}`;
-  if (page.deadline && state.table.status !== "finished") {
+  if (page.deadline && state.table.status === "playing") {
     line += `${sep()}${t("seconds_left", { n: Math.max(0, Math.round((page.deadline - Date.now()) / 1000)) })}`;
   }
   return line;
