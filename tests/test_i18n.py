@@ -14,6 +14,7 @@ import pytest
 
 import pasur
 from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
+from pasur.core import Refusal
 from pasur.i18n import PERSIAN_REASONS, refusal
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, seat_plans
@@ -82,8 +83,14 @@ def test_every_refusal_reads_in_persian():
 def test_every_reason_the_code_gives_has_its_persian():
     """Each refusal or bot fault raised with a reason anywhere in the package (found by reading
     the source) has a Persian sentence, and each Persian sentence is still used."""
-    refusals = {"Refusal", "IllegalMove", "TableError", "NoSuchTable", "TooManyRequests", "BotError", "_fail"}
-    refusals |= {"StorageUnavailable", "NotSignedIn", "Forbidden"}
+    pytest.importorskip("pasur.server.errors")  # the server's refusals are Refusals too
+    kinds, found = [Refusal], set()
+    while kinds:  # every kind of refusal, however deep
+        kind = kinds.pop()
+        found.add(kind.__name__)
+        kinds.extend(kind.__subclasses__())
+    refusals = found | {"BotError", "_fail"}  # a bot's fault, and the command's refusals, carry reasons too
+    assert {"IllegalMove", "TableError", "ChangedElsewhere"} <= refusals
     given = set()
     for path in Path(pasur.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
