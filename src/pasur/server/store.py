@@ -5,6 +5,7 @@ holds, and a test keeps the two the same."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -377,9 +378,10 @@ class Store:
         """:meth:`add_move` for the event loop: on PostgreSQL through this process's own
         asynchronous connections, so the loop serves other tables while the database answers (a
         thread would wait for the interpreter's lock behind a busy loop: measured slower); on
-        SQLite, whose writes take a tenth of a millisecond, as it is."""
+        SQLite in a thread, so that a slow disk, or a file another process holds locked, holds up
+        only the table that is moving, never the loop."""
         if not (self.shared and notice):
-            self.add_move(table_id, version, seat, move, client_id, notice, timed)
+            await asyncio.to_thread(self.add_move, table_id, version, seat, move, client_id, notice, timed)
             return
         import psycopg  # the PostgreSQL driver, with the web extra
 
