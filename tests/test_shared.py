@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -600,3 +601,14 @@ def test_a_start_at_the_moment_of_a_join_through_another_process_keeps_the_join_
             assert store.table(table["id"]).status == "playing"
     store.close()
     print(outcomes)
+
+
+def test_chaos_a_process_killed_again_and_again_loses_no_acknowledged_move():
+    """benchmarks/chaos.py at a small scale: two processes, one killed every 8 s and started again,
+    six people playing bots through either to the end (issue 31, item 4)."""
+    script = Path(__file__).parent.parent / "benchmarks" / "chaos.py"
+    command = [sys.executable, str(script), "--postgres", POSTGRES or "", "--minutes", "1", "--every", "8"]
+    ran = subprocess.run([*command, "--tables", "6", "--target", "20"], capture_output=True, text=True, timeout=300)
+    figures = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert ran.returncode == 0 and figures["wrong"] == [] and figures["unfinished"] == 0, figures
+    assert figures["kills"] >= 2 and figures["moves_acknowledged"] > 100, figures
