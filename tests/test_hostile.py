@@ -546,7 +546,8 @@ def test_ordinary_names_of_any_script_are_taken_and_kept_as_text(client, name):
 
 def test_a_name_that_passes_for_another_at_the_table_is_refused(client):
     table = create(client, name="Host", seats=["friend", "friend"], rules={"players": 3})
-    for look_alike in ("host", "\u0397ost", "H0st"):  # a Greek capital Eta, a zero
+    # a Greek capital Eta, a zero, a Cherokee Ꮋ and an Armenian Օ (Unicode's confusables, UTS #39)
+    for look_alike in ("host", "\u0397ost", "H0st", "\u13bbost", "H\u0555st"):
         refused = client.post(f"/api/tables/{table['id']}/join", json={"name": look_alike})
         assert refused.status_code == 400 and refused.json()["reason"] == "name_taken_here", look_alike
     assert client.post(f"/api/tables/{table['id']}/join", json={"name": "Hostess"}).status_code == 200

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from confusables import is_confusable
+
 from ..i18n import BOT_PERSONAS
 from .errors import TableError
 from .seats import person_name
@@ -120,11 +122,12 @@ def seat_name(raw: str, others: list[str]) -> str:
     """The name a person sits down under: a table's name (:func:`~pasur.server.seats.person_name`)
     that is not shown as a bot is ("Shirin (medium)", ``name_reserved``; a plain "Shirin" is a
     person's name too, and the bot then takes another) nor a look-alike of ``others``, the names
-    of the people at the table (``name_taken_here``)."""
+    of the people at the table (``name_taken_here``): by our skeleton, or by Unicode's table of
+    confusable characters (UTS #39, through the ``confusables`` library: a Cherokee Ꭺ for an A)."""
     name = person_name(raw)
     key = skeleton(name)
     if any(key.startswith(bot + "(") for bot in BOT_NAMES):
         raise TableError("that name is a bot's: choose another", "name_reserved")
-    if key in {skeleton(other) for other in others}:
+    if key in {skeleton(other) for other in others} or any(is_confusable(name, other) for other in others):
         raise TableError("someone at this table already goes by that name", "name_taken_here")
     return name
