@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import random
 import socket
 import statistics
@@ -148,6 +149,28 @@ async def set_up(
     return seats, sum(rated)
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """The CPU seconds (user and system) the server started as ``pid`` has spent so far: its
+    server processes (it, and the workers it forked), and its bot workers (spawned, apart)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    server = bots = 0.0
+    waiting = [pid]
+    while waiting:
+        one = waiting.pop()
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{one}/cmdline").read_bytes()
+            waiting += [int(child) for child in Path(f"/proc/{one}/task/{one}/children").read_text().split()]
+        except (OSError, ValueError):
+            continue  # it ended meanwhile
+        spent = (int(fields[11]) + int(fields[12])) / tick  # utime and stime, the 14th and 15th fields
+        if b"spawn_main" in command:
+            bots += spent
+        else:
+            server += spent
+    return server, bots
+
+
 async def drive(
     base: str,
     tables: int,
@@ -157,6 +180,7 @@ async def drive(
     think: float,
     signed_share: float,
     resigns: float,
+    server_pid: int,
 ) -> dict[str, Any]:
     seats, rated_tables = await set_up(base, tables, bot_tables, levels, signed_share)
     latencies: list[float] = []
@@ -174,9 +198,9 @@ async def drive(
         )
         for seat, (table, token, host, rated) in enumerate(seats)
     ]
-    start = time.perf_counter()
+    start, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
     await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu_after = time.perf_counter() - start, cpu_seconds(server_pid)
     ordered = sorted(latencies)  # the moves acknowledged while measuring
     moves = len(ordered)
     for player in players:
@@ -206,6 +230,9 @@ async def drive(
         "ack_ms_p99": percentile(0.99),
         "ack_ms_max": round(1000 * ordered[-1], 1) if ordered else None,
         "ack_ms_mean": round(1000 * statistics.fmean(ordered), 1) if ordered else None,
+        # what a move costs the server processes (and, apart, the bot workers), from /proc
+        "server_cpu_ms_per_move": round(1000 * (cpu_after[0] - cpu_before[0]) / moves, 3) if moves else None,
+        "bot_cpu_ms_per_move": round(1000 * (cpu_after[1] - cpu_before[1]) / moves, 3) if moves else None,
     }
 
 
@@ -267,7 +294,17 @@ def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dic
                     time.sleep(0.1)
             levels = [level.strip() for level in args.levels.split(",") if level.strip()]
             figures = uvloop.run(
-                drive(base, args.tables, args.bot_tables, levels, args.seconds, think, args.signed_in, args.resigns)
+                drive(
+                    base,
+                    args.tables,
+                    args.bot_tables,
+                    levels,
+                    args.seconds,
+                    think,
+                    args.signed_in,
+                    args.resigns,
+                    server.pid,
+                )
             )
         finally:
             server.terminate()
@@ -302,7 +339,9 @@ def describe(figures: dict[str, Any]) -> str:
         f"{figures['connections']} WebSockets, {figures['seconds']} s, "
         f"{figures['moves']} moves ({figures['moves_per_second']}/s, think {figures['think_seconds']} s)\n"
         f"move acknowledgement: p50 {figures['ack_ms_p50']} ms, p95 {figures['ack_ms_p95']} ms, "
-        f"p99 {figures['ack_ms_p99']} ms, max {figures['ack_ms_max']} ms"
+        f"p99 {figures['ack_ms_p99']} ms, max {figures['ack_ms_max']} ms\n"
+        f"CPU a move: {figures['server_cpu_ms_per_move']} ms in the server processes, "
+        f"{figures['bot_cpu_ms_per_move']} ms in the bot workers"
     )
 
 
@@ -321,7 +360,7 @@ def main() -> None:
     parser.add_argument(
         "--workers",
         default="1",
-        help="server processes (more than 1 needs --postgres); with --capacity a list, as 1,2",
+        help="server processes (more than 1 needs --postgres); a list, as 1,2, runs each in turn",
     )
     parser.add_argument("--capacity", action="store_true", help="find each --workers count's capacity (see below)")
     parser.add_argument("--p99-ms", type=float, default=50.0, help="--capacity: the acknowledgement limit")
@@ -329,9 +368,15 @@ def main() -> None:
     parser.add_argument("--misses", type=int, default=2, help="--capacity: stop after this many runs over the limit")
     args = parser.parse_args()
     counts = [int(count) for count in str(args.workers).split(",")]
-    if not args.capacity:
-        figures = serve_and_drive(args, counts[0], args.think)
-        print(json.dumps(figures) if args.json else describe(figures))
+    if not args.capacity:  # one run for each count of processes (1,2: what a second process costs)
+        runs = [serve_and_drive(args, count, args.think) for count in counts]
+        if args.json:
+            print(json.dumps(runs[0] if len(runs) == 1 else {"runs": runs}))
+            return
+        print("\n".join(describe(figures) for figures in runs))
+        if len(runs) > 1 and runs[0]["server_cpu_ms_per_move"]:
+            ratio = runs[-1]["server_cpu_ms_per_move"] / runs[0]["server_cpu_ms_per_move"]
+            print(f"server CPU a move, {counts[-1]} processes against {counts[0]}: {ratio:.2f}x")
         return
     found = [capacity(args, count) for count in counts]
     if args.json:
