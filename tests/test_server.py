@@ -891,3 +891,42 @@ def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(databa
     with TestClient(create_app(database, TEST_SETTINGS)) as again:  # the server restarted: the table read back
         kept = again.get(f"/api/tables/{table['id']}/analysis").json()
     assert kept == first and kept["total"] == len(kept["moves"]) > 0
+
+
+def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
+    from types import SimpleNamespace
+
+    from pasur import Match, Rules
+    from pasur.server.advice import Hints
+    from pasur.server.errors import TableError
+
+    thinking: list[asyncio.Future[Any]] = []
+
+    class Workers:
+        async def think_hint(self, *args: Any) -> Any:
+            waiting = asyncio.get_running_loop().create_future()  # never answered: a worker busy elsewhere
+            thinking.append(waiting)
+            return await waiting
+
+    match = Match(Rules(), seed=1)
+    room = SimpleNamespace(
+        version=1,
+        settings=SimpleNamespace(hints=True, seed=1),
+        bots=Workers(),
+        owner="visitor",
+        round_under_way=lambda: match,
+        must_be_turn_of=lambda _match, _seat: None,
+    )
+    hints = Hints(room)  # type: ignore[arg-type]
+
+    async def scene() -> None:
+        asked = asyncio.create_task(hints.ask(match.turn, "en"))
+        await asyncio.sleep(0.01)
+        room.version = 2  # the person played meanwhile
+        hints.moved_on()
+        with pytest.raises(TableError) as refused:
+            await asyncio.wait_for(asked, 5)
+        assert refused.value.reason == "hint_stale"
+        assert thinking[0].cancelled()  # the job waiting for a worker is cancelled: it never takes one
+
+    asyncio.run(scene())
