@@ -271,6 +271,8 @@ def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dic
                 database,
                 "--tables-per-minute",
                 str(args.tables * 2),
+                "--joins-per-minute",
+                str(args.tables * 2),
                 "--sign-ups-per-day",
                 str(args.tables * 2),
                 "--connections-per-address",
