@@ -128,6 +128,25 @@ def rated_matches(page: Page, base: str, player: str) -> None:
         page.wait_for_selector("#rating-change:not([hidden])")
 
 
+def seat_away(page: Page, base: str, host: str) -> None:
+    """A table where a friend took a seat and went away, started: the host may let a bot play."""
+    made = page.evaluate(
+        """async (host) => (await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name: host, seats: ['friend']})})).json()""",
+        host,
+    )
+    page.evaluate(
+        """async (id) => fetch(`/api/tables/${id}/join`, {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name: 'Bahram'})})""",
+        made["id"],
+    )
+    page.evaluate("([id, token]) => localStorage.setItem(`pasur-token-${id}`, token)", [made["id"], made["token"]])
+    page.goto(f"{base}/t/{made['id']}")
+    page.click("#start")
+    page.wait_for_selector("#board:not([hidden]) .seat > .free-seat")
+    page.wait_for_timeout(500)
+
+
 def shoot(page: Page, base: str, name: str, lang: str) -> None:
     shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
     new_table(page, base, lang, target=200)  # a long match: its first round ends with a breakdown
@@ -145,6 +164,8 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
     page.wait_for_timeout(300)
     shot("replay")
     player = {"desktop-en": "Ava", "phone-fa": "آرش", "phone-en-dark": "Bahar"}[name]
+    seat_away(page, base, player)
+    shot("free-seat")
     rated_matches(page, base, player)
     shot("rated-end")
     page.goto(f"{base}/p/{player}")

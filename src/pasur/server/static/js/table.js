@@ -145,7 +145,6 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     const small = document.createElement("small");
     small.textContent = marks.join(sep());
     name.append(small);
-    if (mayFree(seat)) name.append(freeButton(seat, "bot_plays"));
     const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
     // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
     const keeper = partners ? side : seat;
@@ -169,6 +168,7 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     const bottom = seat === (you ?? (faceUp ? 0 : null));  // its cards are the hand along the felt's edge
     row.append(bottom ? document.createElement("div") : fanned(view.hands[seat], faceUp && faceUp[seat]), pile);
     box.append(avatar(seat), about, row);
+    if (mayFree(seat)) box.append(freeButton(seat, "bot_plays"));  // a row of its own, under the seat
     // your own seat sits by your hand; the one across in the top row; the others either side
     if (where === "bottom") $("#play-area").prepend(box);
     else if (where === "top") $("#top-row").insertBefore(box, $("#fast-row"));
