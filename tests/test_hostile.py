@@ -971,8 +971,7 @@ def test_after_the_start_a_bot_plays_for_a_person_away_when_the_host_says_so(cli
         while (message := host.receive_json())["type"] != "freed":
             assert message["type"] in ("state", "presence"), message
             latest = message if message["type"] == "state" else latest
-        assert latest["version"] > first["version"] + 1  # the bot has played Bo's turn already
-        final = play_to_the_end(host, [], first=latest)
+        final = play_to_the_end(host, [], first=latest)  # Bo never came: the match ends only if a bot plays for him
     assert final["table"]["status"] == "finished" and final["table"]["seats"][1]["bot"] == "medium"
 
 
