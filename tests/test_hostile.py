@@ -1046,3 +1046,21 @@ def test_a_locked_sqlite_file_holds_up_only_the_table_that_writes(tmp_path):
                 assert message["type"] in ("state", "presence"), message
         assert answered_while_locked and message["id"] == "m1"
         assert client.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
+
+
+def test_a_tables_chat_is_kept_to_its_last_lines(tmp_path):
+    from pasur.server.store import CHAT_LINES_STORED, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'p.db'}")
+    try:
+        store.create_table("chatty", {}, "playing")
+        for number in range(CHAT_LINES_STORED + 60):
+            line = {"channel": "players", "seat": 0, "name": "Ava", "text": f"line {number} " + "🙂" * 150}
+            store.add_chat("chatty", line)
+        store.add_chat("chatty", {"channel": "spectators", "seat": None, "name": "Bo", "text": "hello"})
+        kept = store.chat("chatty", "players", 10_000)
+        assert len(kept) == CHAT_LINES_STORED and kept[-1]["text"].startswith(f"line {CHAT_LINES_STORED + 59} ")
+        assert kept[0]["text"].startswith("line 60 ")  # the oldest went
+        assert [line["text"] for line in store.chat("chatty", "spectators", 10)] == ["hello"]  # each channel its own
+    finally:
+        store.close()

@@ -58,6 +58,8 @@ def storage(method: Callable[P, R]) -> Callable[P, R]:
     return guarded
 
 
+#: Chat lines a table keeps stored in each channel (the page shows the last 50).
+CHAT_LINES_STORED = 200
 #: The database when none is given: a file beside where the server runs.
 DEFAULT_DATABASE = "sqlite:///pasur-server.db"
 #: The most connections a process stores moves through at once: with one, every table's moves
@@ -459,10 +461,16 @@ class Store:
 
     @storage
     def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
-        """Store a chat line (``channel``, ``seat``, ``name``, ``text`` or ``phrase``)."""
+        """Store a chat line (``channel``, ``seat``, ``name``, ``text`` or ``phrase``); a
+        channel keeps its last :data:`CHAT_LINES_STORED` lines, the older go."""
+        same_channel = (ChatRow.table_id == table_id, ChatRow.channel == line["channel"])
+        oldest_gone = (
+            select(ChatRow.id).where(*same_channel).order_by(ChatRow.id.desc()).offset(CHAT_LINES_STORED).limit(1)
+        )
         with self.engine.begin() as connection:
             said = datetime.now(UTC).isoformat(timespec="seconds")
             connection.execute(insert(ChatRow), {"table_id": table_id, "said": said, **line})
+            connection.execute(delete(ChatRow).where(*same_channel, ChatRow.id <= oldest_gone.scalar_subquery()))
 
     @storage
     def delete_table(self, table_id: str) -> None:
