@@ -4,6 +4,7 @@ blocked the other (:mod:`.friends`) do not read each other's lines."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Callable
@@ -76,8 +77,8 @@ class TableChat:
         )
         if not may_say():
             raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
-        if room.store is not None:
-            room.store.add_chat(room.id, line.stored())
+        if room.store is not None:  # in a thread: a slow or locked database holds up only this line
+            await asyncio.to_thread(room.store.add_chat, room.id, line.stored())
         room.tell("chat", line=line.stored())
         await self.heard(line)
         return messages.said()
