@@ -443,12 +443,15 @@ def test_a_guest_who_signs_up_in_the_same_browser_keeps_their_match(server, brow
 def test_reload_mid_round_and_carry_on(server, browser):
     page, frames = recorded_page(browser)
     url = start_against_a_bot(page, server.base, moves=3)
+    # the hand as shown once the page has shown every state it has (a play may still be flying)
+    settled = "pasur.page.state && !pasur.page.queue.length && !pasur.page.showing"
+    page.wait_for_function(settled)
     hand = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
-    version = page.evaluate("pasur.page.version")
+    version = page.evaluate("pasur.page.state.version")
     page.reload()
-    page.wait_for_function(f"pasur.page.version !== null && pasur.page.version >= {version}")
+    page.wait_for_function(f"{settled} && pasur.page.state.version >= {version}")
     again = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
-    assert again == hand or page.evaluate("pasur.page.version") > version
+    assert again == hand or page.evaluate("pasur.page.state.version") > version
     play_until([page], lambda: finished(page))
     assert_nothing_hidden_was_sent(frames, record_of(server, url), 0)
 
