@@ -565,8 +565,10 @@ def test_each_state_says_which_plays_of_its_round_were_surs(database):
         with seated(client, table["id"], table["token"]) as socket:
             play_to_the_end(socket, frames, first=start(socket))
         states = [frame for frame in frames if frame["type"] == "state" and frame.get("view")]
+        # a socket behind is sent the newest state instead of each (a bot at no pause outruns it),
+        # so the state of a Sur itself may be skipped: the later states of its round still name it
+        assert any(state["sur_plays"] for state in states), "this match has a Sur"
         surs = [state for state in states if state["last"] and state["last"]["sur"]]
-        assert surs, "this match has a Sur"
         for state in surs:
             assert len(state["view"]["history"]) - 1 in state["sur_plays"]
         for state in states:  # and no other play is called one
