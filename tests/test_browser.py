@@ -449,7 +449,11 @@ def test_reload_mid_round_and_carry_on(server, browser):
     hand = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
     version = page.evaluate("pasur.page.state.version")
     page.reload()
-    page.wait_for_function(f"{settled} && pasur.page.state.version >= {version}")
+    # the hand back, or a later state (seen twice in five full runs: just after the reload the
+    # hand was empty for a moment at the same version; issue 31's note)
+    page.wait_for_function(
+        f"{settled} && (pasur.page.state.version > {version} || document.querySelectorAll('#hand .card').length > 0)"
+    )
     again = page.locator("#hand .card").evaluate_all("cards => cards.map(card => card.dataset.card)")
     assert again == hand or page.evaluate("pasur.page.state.version") > version
     play_until([page], lambda: finished(page))
