@@ -11,6 +11,13 @@ and drops it afterwards:
 
     .venv/bin/python benchmarks/load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/pasur --workers 2
 
+With ``--route`` the processes are separate ``pasur serve`` processes on ports of their own behind
+Debian's nginx, which sends each table's sockets (``/ws/TABLE``) to one of them and any other request
+to any, as docs/DEPLOY.md sets a site up; its CPU is reported apart (one process is then behind
+nginx too, so that the two compare):
+
+    .venv/bin/python benchmarks/load.py --postgres URL --workers 1,2 --route
+
 With ``--capacity`` it finds, for each of ``--workers 1,2``, the most moves a second carried with
 the 99th percentile of acknowledgement under ``--p99-ms`` (50): a run at ``--think`` seconds, then
 at shorter and shorter think times (each ``--step`` of the last), until two runs in a row are
@@ -149,12 +156,12 @@ async def set_up(
     return seats, sum(rated)
 
 
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """The CPU seconds (user and system) the server started as ``pid`` has spent so far: its
-    server processes (it, and the workers it forked), and its bot workers (spawned, apart)."""
+def cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """The CPU seconds (user and system) the servers started as ``pids`` have spent so far: their
+    server processes (each, and the workers it forked), and their bot workers (spawned, apart)."""
     tick = os.sysconf("SC_CLK_TCK")
     server = bots = 0.0
-    waiting = [pid]
+    waiting = [pid for pid in pids if pid]
     while waiting:
         one = waiting.pop()
         try:
@@ -180,7 +187,8 @@ async def drive(
     think: float,
     signed_share: float,
     resigns: float,
-    server_pid: int,
+    server_pids: list[int],
+    proxy_pid: int | None,
 ) -> dict[str, Any]:
     seats, rated_tables = await set_up(base, tables, bot_tables, levels, signed_share)
     latencies: list[float] = []
@@ -198,9 +206,13 @@ async def drive(
         )
         for seat, (table, token, host, rated) in enumerate(seats)
     ]
-    start, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
+    start, cpu_before, proxy_before = time.perf_counter(), cpu_seconds(server_pids), cpu_seconds([proxy_pid or 0])
     await asyncio.sleep(seconds)
-    elapsed, cpu_after = time.perf_counter() - start, cpu_seconds(server_pid)
+    elapsed, cpu_after, proxy_after = (
+        time.perf_counter() - start,
+        cpu_seconds(server_pids),
+        cpu_seconds([proxy_pid or 0]),
+    )
     ordered = sorted(latencies)  # the moves acknowledged while measuring
     moves = len(ordered)
     for player in players:
@@ -233,6 +245,9 @@ async def drive(
         # what a move costs the server processes (and, apart, the bot workers), from /proc
         "server_cpu_ms_per_move": round(1000 * (cpu_after[0] - cpu_before[0]) / moves, 3) if moves else None,
         "bot_cpu_ms_per_move": round(1000 * (cpu_after[1] - cpu_before[1]) / moves, 3) if moves else None,
+        "proxy_cpu_ms_per_move": round(1000 * (proxy_after[0] - proxy_before[0]) / moves, 3)
+        if moves and proxy_pid
+        else None,
     }
 
 
@@ -255,65 +270,115 @@ def run_database(postgres: str | None, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dict[str, Any]:
-    """One run: a fresh database and server of ``workers`` processes, driven for ``args.seconds``."""
+#: nginx in front of ``--route``'s processes, as docs/DEPLOY.md sets it up: a table's sockets go to
+#: one process (chosen by the path, /ws/TABLE), everything else to any.
+NGINX_CONFIG = """error_log {folder}/nginx-error.log; pid {folder}/nginx.pid;
+events {{ worker_connections 4096; }}
+http {{ access_log off; {temp}
+  upstream tables {{ hash $uri consistent; {servers} }}
+  upstream any {{ {servers} }}
+  server {{ listen 127.0.0.1:{port};
+    location /ws/ {{ proxy_pass http://tables; proxy_http_version 1.1; proxy_read_timeout 1h;
+      proxy_set_header Host $host; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"; }}
+    location / {{ proxy_pass http://any; proxy_set_header Host $host; }} }} }}
+"""
+
+
+@contextlib.contextmanager
+def nginx_routing(ports: list[int], folder: Path) -> Iterator[tuple[int, int]]:
+    """Debian's nginx (one process) in front of the servers on ``ports``; its port and pid."""
     port = free_port()
+    temp = " ".join(
+        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    servers = " ".join(f"server 127.0.0.1:{server};" for server in ports)
+    config = folder / "nginx.conf"
+    config.write_text(NGINX_CONFIG.format(folder=folder, temp=temp, servers=servers, port=port))
+    nginx = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(config), "-g", "daemon off; master_process off;"])
+    try:
+        yield port, nginx.pid
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+
+
+def serve_and_drive(args: argparse.Namespace, workers: int, think: float) -> dict[str, Any]:
+    """One run: a fresh database and server of ``workers`` processes, driven for ``args.seconds``
+    (with ``args.route``, that many separate servers behind nginx routing each table to one)."""
     with tempfile.TemporaryDirectory() as folder, run_database(args.postgres, Path(folder)) as database:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pasur",
-                "serve",
-                "--port",
-                str(port),
-                "--database",
-                database,
-                "--tables-per-minute",
-                str(args.tables * 2),
-                "--joins-per-minute",
-                str(args.tables * 2),
-                "--sign-ups-per-day",
-                str(args.tables * 2),
-                "--connections-per-address",
-                str(args.tables * 4),
-                "--messages-per-second",
-                str(args.tables * 20),
-                "--bot-ms",
-                str(args.bot_ms),
-                "--workers",
-                str(workers),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(100):
-                try:
-                    httpx.get(base + "/api/tables/none", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            levels = [level.strip() for level in args.levels.split(",") if level.strip()]
-            figures = uvloop.run(
-                drive(
-                    base,
-                    args.tables,
-                    args.bot_tables,
-                    levels,
-                    args.seconds,
-                    think,
-                    args.signed_in,
-                    args.resigns,
-                    server.pid,
-                )
+        apart = args.route
+        ports = [free_port() for _ in range(workers if apart else 1)]
+        servers = [
+            subprocess.Popen(
+                [*serve_command(args, database, port), "--workers", "1" if apart else str(workers)],
+                stdout=subprocess.DEVNULL,
             )
-        finally:
-            server.terminate()
-            server.wait(10)
+            for port in ports
+        ]
+        with contextlib.ExitStack() as stack:
+            if apart:
+                port, proxy_pid = stack.enter_context(nginx_routing(ports, Path(folder)))
+            else:
+                port, proxy_pid = ports[0], None
+            base = f"http://127.0.0.1:{port}"
+            try:
+                for _ in range(100):
+                    try:
+                        if all(httpx.get(f"http://127.0.0.1:{one}/api/tables/none", timeout=1) for one in ports):
+                            break
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+                levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+                figures = uvloop.run(
+                    drive(
+                        base,
+                        args.tables,
+                        args.bot_tables,
+                        levels,
+                        args.seconds,
+                        think,
+                        args.signed_in,
+                        args.resigns,
+                        [server.pid for server in servers],
+                        proxy_pid,
+                    )
+                )
+            finally:
+                for server in servers:
+                    server.terminate()
+                for server in servers:
+                    server.wait(10)
     figures["workers"] = workers
+    figures["routed"] = bool(apart)
     figures["database"] = "postgresql" if args.postgres else "sqlite"
     return figures
+
+
+def serve_command(args: argparse.Namespace, database: str, port: int) -> list[str]:
+    """``pasur serve`` for a run, on ``port``, its per-address limits lifted (every connection
+    comes from this script's one address)."""
+    return [
+        sys.executable,
+        "-m",
+        "pasur",
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        database,
+        "--tables-per-minute",
+        str(args.tables * 2),
+        "--joins-per-minute",
+        str(args.tables * 2),
+        "--sign-ups-per-day",
+        str(args.tables * 2),
+        "--connections-per-address",
+        str(args.tables * 4),
+        "--messages-per-second",
+        str(args.tables * 20),
+        "--bot-ms",
+        str(args.bot_ms),
+    ]
 
 
 def capacity(args: argparse.Namespace, workers: int) -> dict[str, Any]:
@@ -335,7 +400,8 @@ def capacity(args: argparse.Namespace, workers: int) -> dict[str, Any]:
 
 def describe(figures: dict[str, Any]) -> str:
     return (
-        f"{figures['workers']} process(es) on {figures['database']}: "
+        f"{figures['workers']} process(es){' behind nginx, routed by table,' if figures['routed'] else ''} "
+        f"on {figures['database']}: "
         f"{figures['tables']} tables ({figures['bot_tables']} against bots: {', '.join(figures['levels'])}; "
         f"{figures['rated_tables']} rated, {figures['rated_seats_finished']} rated seats finished), "
         f"{figures['connections']} WebSockets, {figures['seconds']} s, "
@@ -344,6 +410,7 @@ def describe(figures: dict[str, Any]) -> str:
         f"p99 {figures['ack_ms_p99']} ms, max {figures['ack_ms_max']} ms\n"
         f"CPU a move: {figures['server_cpu_ms_per_move']} ms in the server processes, "
         f"{figures['bot_cpu_ms_per_move']} ms in the bot workers"
+        + (f", {figures['proxy_cpu_ms_per_move']} ms in nginx" if figures["routed"] else "")
     )
 
 
@@ -363,6 +430,11 @@ def main() -> None:
         "--workers",
         default="1",
         help="server processes (more than 1 needs --postgres); a list, as 1,2, runs each in turn",
+    )
+    parser.add_argument(
+        "--route",
+        action="store_true",
+        help="run --workers separate servers behind nginx, each table's sockets routed to one (docs/DEPLOY.md)",
     )
     parser.add_argument("--capacity", action="store_true", help="find each --workers count's capacity (see below)")
     parser.add_argument("--p99-ms", type=float, default=50.0, help="--capacity: the acknowledgement limit")

@@ -38,6 +38,7 @@ from pasur.server.app import create_app
 from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
 from pasur.server.settings import ServerSettings
+from pasur.server.visitors import forwarded_hosts
 
 from .server_helpers import TEST_SETTINGS, answer, create, next_state, play_to_the_end, seated, start
 
@@ -184,6 +185,31 @@ def test_advice_waits_behind_bot_moves_and_is_bounded_per_visitor():
     assert order.index("move") <= 1, order  # after at most the hint the worker was already thinking
 
 
+def test_a_visitors_advice_past_its_cpu_budget_a_minute_is_refused_until_the_minute_has_passed():
+    from pasur.server.errors import TooManyRequests
+
+    game = Match(Rules(), seed=3).round
+    view, legal = game.view(0), game.legal_moves()
+    now = [1000.0]
+    levels = {"medium": Level("medium", "expert")}
+    pool = BotPool(levels, 1, hint_ms=150, advice_budget=0.2, clock=lambda: now[0])
+
+    async def run() -> None:
+        await pool.think_hint("flood", view, legal, "en", 1)  # a search of up to 150 ms
+        await pool.think_hint("flood", view, legal, "en", 2)
+        assert pool.advice_spent("flood") >= 0.2  # measured in the worker, not guessed
+        with pytest.raises(TooManyRequests):
+            await pool.think_hint("flood", view, legal, "en", 3)
+        await pool.think_hint("friend", view, legal, "en", 4)  # another visitor is not held up
+        now[0] += 61
+        await pool.think_hint("flood", view, legal, "en", 5)  # a minute on, it may ask again
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.close()
+
+
 WORKERS_THEN_DIE = """
 import asyncio, json, os
 from pasur import Match, Rules
@@ -250,16 +276,17 @@ def test_request_bodies_are_bounded(client):
 class GuardedServer:
     """``pasur serve``'s app and HTTP protocol in a thread, with short limits."""
 
-    def __init__(self, tmp_path: Any, send_buffer: int | None = None, **limits: Any) -> None:
+    def __init__(self, tmp_path: Any, send_buffer: int | None = None, database: str = "", **limits: Any) -> None:
         """``send_buffer``: the kernel's send buffer of every connection, in bytes (its default
-        otherwise, which on this loopback holds megabytes before a send waits)."""
+        otherwise, which on this loopback holds megabytes before a send waits); ``database``: a
+        database URL (a SQLite file in ``tmp_path`` by default)."""
         self.settings = ServerSettings(**limits)
         listening = socket.socket()
         if send_buffer is not None:  # accepted connections take it from the listening socket
             listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         listening.bind(("127.0.0.1", 0))
         self.port = listening.getsockname()[1]
-        self.app = create_app(f"sqlite:///{tmp_path / 'live.db'}", self.settings)
+        self.app = create_app(database or f"sqlite:///{tmp_path / 'live.db'}", self.settings)
         # as pasur serve runs it: X-Forwarded-For is the app's to read, from trusted proxies only
         config = uvicorn.Config(self.app, log_level="warning", http=guarded_http(self.settings), proxy_headers=False)
         self.server = uvicorn.Server(config)
@@ -656,10 +683,21 @@ def source_address_client(address: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
 
 
+def deploy_nginx_config(front: int, ports: list[int]) -> str:
+    """docs/DEPLOY.md's nginx example, listening on ``front`` without TLS, in front of ``ports``
+    (its two upstream servers; one port stands for both)."""
+    document = (Path(__file__).parent.parent / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
+    example = document.split("```nginx\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in example.splitlines() if not line.strip().startswith(("ssl_", "server_name"))]
+    example = "\n".join(lines).replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
+    first, second = (ports * 2)[:2]
+    return example.replace("127.0.0.1:8001", f"127.0.0.1:{first}").replace("127.0.0.1:8002", f"127.0.0.1:{second}")
+
+
 @contextlib.contextmanager
-def nginx_in_front_of(port: int, folder: Path) -> Iterator[int]:
-    """Debian's nginx, proxying a port of its own to ``port`` as docs/DEPLOY.md's example does
-    (X-Forwarded-For appended, WebSockets upgraded); its port."""
+def nginx_in_front_of(port: int | list[int], folder: Path) -> Iterator[int]:
+    """Debian's nginx, set up as docs/DEPLOY.md's example (X-Forwarded-For appended, WebSockets
+    upgraded, each table's sockets routed to one of ``port``); its port."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not os.path.exists(nginx):
         pytest.skip("no nginx here (scripts/test.sh installs Debian's)")
@@ -669,15 +707,11 @@ def nginx_in_front_of(port: int, folder: Path) -> Iterator[int]:
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
     config = folder / "nginx.conf"
+    site = deploy_nginx_config(front, port if isinstance(port, list) else [port])
     config.write_text(
         f"error_log {folder / 'error.log'}; pid {folder / 'nginx.pid'};\n"
         "events { worker_connections 256; }\n"
-        f"http {{ access_log off; {temp}\n"
-        "  map $http_upgrade $connection_upgrade { default upgrade; '' close; }\n"
-        f"  server {{ listen 127.0.0.1:{front};\n"
-        f"    location / {{ proxy_pass http://127.0.0.1:{port}; proxy_http_version 1.1;\n"
-        "      proxy_set_header Host $host; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
-        "      proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection $connection_upgrade; } } }\n"
+        f"http {{ access_log off; {temp}\n{site}\n}}\n"
     )
     process = subprocess.Popen(
         [nginx, "-p", str(folder), "-c", str(config), "-g", "daemon off; master_process off;"],
@@ -726,6 +760,98 @@ def test_behind_nginx_visitors_are_counted_apart_and_forged_addresses_change_not
         # straight to the server, not from the proxy: the header is not believed at all
         direct = f"http://127.0.0.1:{server.port}"
         assert tables_made("127.0.3.4", direct, ["198.51.100.5", "198.51.100.6", "198.51.100.7"]) == [200, 200, 429]
+
+
+def test_forwarded_elements_are_read_from_the_right_and_a_visitors_open_quote_ends_at_its_comma():
+    assert forwarded_hosts("for=192.0.2.60;proto=https;by=203.0.113.43") == (["192.0.2.60"], "https")
+    assert forwarded_hosts('for="[2001:db8:cafe::17]:4711", For="192.0.2.43:47011"') == (
+        ["2001:db8:cafe::17", "192.0.2.43"],
+        None,
+    )
+    # a visitor's element left unreadable (an open quote) does not swallow the proxy's own
+    assert forwarded_hosts('for="198.51.100.9, for=192.0.2.1') == (["unknown", "192.0.2.1"], None)
+    assert forwarded_hosts("for=_hidden, by=10.0.0.1, ") == (["_hidden", "unknown", "unknown"], None)
+
+
+def test_behind_a_proxy_that_writes_forwarded_its_last_untrusted_for_is_the_visitor(tmp_path):
+    limits = {"allowed_hosts": ("127.0.0.1",), "bot_delay": 0, "tables_per_minute": 2}
+    with GuardedServer(tmp_path, trusted_proxies=("127.0.0.1",), proxy_header="forwarded", **limits) as server:
+        url = f"http://127.0.0.1:{server.port}"
+        body = {"name": "Ava", "seats": ["easy"]}
+
+        def tables_made(address: str, headers: list[dict[str, str]]) -> list[int]:
+            with source_address_client(address) as client:
+                return [client.post(f"{url}/api/tables", json=body, headers=sent).status_code for sent in headers]
+
+        visitor = "for=198.51.100.1;proto=http"
+        # the proxy (127.0.0.1) names one visitor: limited at 2, whatever comes before its element
+        # and whatever X-Forwarded-For the visitor added (such a proxy passes it on untouched)
+        assert tables_made(
+            "127.0.0.1",
+            [
+                {"Forwarded": visitor},
+                {"Forwarded": f"for=203.0.113.7, {visitor}"},
+                {"Forwarded": visitor, "X-Forwarded-For": "203.0.113.8"},
+            ],
+        ) == [200, 200, 429]
+        # another visitor through it, written as RFC 7239 writes IPv6, is counted apart
+        assert tables_made("127.0.0.1", [{"Forwarded": 'for="[2001:db8::1]:4711"'}]) == [200]
+        # a peer that is not a trusted proxy is its own visitor, whatever it says
+        forged = [{"Forwarded": f"for=203.0.113.{n}"} for n in range(3)]
+        assert tables_made("127.0.3.4", forged) == [200, 200, 429]
+
+
+def test_behind_nginx_as_deployed_each_tables_sockets_reach_one_process_and_the_other_stays_idle(tmp_path):
+    """docs/DEPLOY.md's nginx in front of two processes over one PostgreSQL database: every socket
+    of a table goes to one of them, and the other follows none of its moves."""
+    from .test_shared import POSTGRES, fresh_database
+
+    if not POSTGRES:
+        pytest.skip("set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
+    from websockets.sync.client import connect
+
+    limits = {"allowed_hosts": ("127.0.0.1",), "bot_delay": 0, "trusted_proxies": ("127.0.0.1",)}
+    database = fresh_database()
+    with (
+        GuardedServer(tmp_path, database=database, **limits) as first,
+        GuardedServer(tmp_path, database=database, **limits) as second,
+        nginx_in_front_of([first.port, second.port], tmp_path) as front,
+        httpx.Client(base_url=f"http://127.0.0.1:{front}", timeout=10) as client,
+    ):
+        lobbies = [first.app.state.lobby, second.app.state.lobby]
+        finished: dict[str, int] = {}
+        for _ in range(6):  # tables of two friends, each played a few moves through nginx
+            made = client.post("/api/tables", json={"name": "Ava", "seats": ["friend"], "rules": {"target": 10}}).json()
+            token = client.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"}).json()["token"]
+            path = f"ws://127.0.0.1:{front}/ws/{made['id']}"
+            with connect(path) as host, connect(path) as friend:
+                sockets = [host, friend]
+                for socket_, seat_token in zip(sockets, [made["token"], token], strict=True):
+                    socket_.send(json.dumps({"type": "hello", "token": seat_token}))
+                host.send(json.dumps({"type": "start"}))
+                version, deadline = 0, time.monotonic() + 30
+                while version < 6:
+                    assert time.monotonic() < deadline, version
+                    for socket_ in sockets:
+                        with contextlib.suppress(TimeoutError):
+                            state = json.loads(socket_.recv(timeout=0.05))
+                            if state["type"] == "state" and state.get("legal"):
+                                move = {"type": "move", "version": state["version"], "move": state["legal"][0]["text"]}
+                                socket_.send(json.dumps(move))
+                            version = max(version, state.get("version", 0))
+                listening = [
+                    len(lobby.rooms[made["id"]].audience.listeners) for lobby in lobbies if made["id"] in lobby.rooms
+                ]
+            assert sorted(listening)[-1] == 2 and sum(listening) == 2, listening  # both sockets in one process
+            finished[made["id"]] = version
+        deadline = time.monotonic() + 5
+        while any(made not in lobby.rooms for made in finished for lobby in lobbies) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for table_id, version in finished.items():
+            rooms = [lobby.rooms[table_id] for lobby in lobbies]
+            # the process its sockets were not in noted the moves and played none of them
+            assert sorted(room.version >= version for room in rooms) == [False, True], [r.version for r in rooms]
+            assert [room.behind for room in rooms].count(True) == 1
 
 
 def test_a_trusted_proxys_connections_are_not_capped_as_one_visitor(tmp_path):

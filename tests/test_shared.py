@@ -125,6 +125,76 @@ def test_the_same_move_through_two_processes_at_once_is_applied_once():
         assert stored_versions(table["id"]) == [state["version"] + 1]
 
 
+def friends_playing_through(client: TestClient, timer: int = 0) -> tuple[str, Any, Any]:
+    """A table of two friends made and joined through ``client``; its id, and the two seats'
+    tokens' sockets are opened by the caller."""
+    table = create(client, seats=["friend"], rules={"target": 10}, timer=timer)
+    joined = client.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+    assert joined.status_code == 200, joined.text
+    return table["id"], table["token"], joined.json()["token"]
+
+
+def play_both(host: Any, friend: Any, until_version: int) -> int:
+    """The host starts; both play their turns until ``until_version``; the version reached."""
+    next_state(host)
+    host.send_json({"type": "start"})
+    reached: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: reached.update(play_my_turns(friend, until_version)))
+    thread.start()
+    final = play_my_turns(host, until_version)
+    thread.join(60)
+    return int(final["version"])
+
+
+def test_a_process_nobody_listens_to_leaves_a_table_behind_and_catches_up_when_it_is_used():
+    with two_processes() as (first, second):
+        table_id, host_token, friend_token = friends_playing_through(first)
+        with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
+            version = play_both(host, friend, until_version=8)
+        assert version >= 8
+        lobby = second.app.state.lobby
+        room = lobby.rooms[table_id]  # read in when the table was made, for the lobby
+        # every move was heard, none played: nobody listens there, and nobody runs the table
+        assert room.behind and room.version < version
+        assert max(stored_versions(table_id)) == version
+        # used again, it catches up first: a spectator there sees the table as it is
+        with seated(second, table_id) as spectator:
+            assert next_state(spectator)["version"] == version
+        assert not room.behind and room.version == version
+        # and once somebody listens there, it follows every move again
+        with seated(first, table_id, host_token) as host, seated(second, table_id, friend_token) as friend:
+            state = next_state(host, lambda found: bool(found.get("legal")) or found["version"] > version)
+            heard = next_state(friend, lambda found: found["version"] >= version)
+            assert heard["version"] == version
+            if state.get("legal"):
+                host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
+            else:
+                friend_state = next_state(friend, lambda found: bool(found.get("legal")))
+                friend.send_json(
+                    {"type": "move", "version": friend_state["version"], "move": friend_state["legal"][0]["text"]}
+                )
+            next_state(friend, lambda found: found["version"] == version + 1)
+        assert room.version == version + 1 and not room.behind
+
+
+def test_a_table_left_behind_is_taken_over_once_its_owner_is_gone():
+    url = fresh_database()
+    with TestClient(create_app(url, TEST_SETTINGS)) as second:
+        with TestClient(create_app(url, TEST_SETTINGS)) as first:
+            table_id, host_token, friend_token = friends_playing_through(first, timer=1)
+            with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
+                play_both(host, friend, until_version=2)
+            room = second.portal.call(second.app.state.lobby.get, table_id)
+            assert table_id in first.app.state.lobby.hub._owned  # it runs the turn timer
+        # the first process has stopped: nobody runs the table, nobody listens to it anywhere
+        left_at = max(stored_versions(table_id))
+        deadline = time.monotonic() + 4 * SWEEP_SECONDS + 5
+        while max(stored_versions(table_id)) < left_at + 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert max(stored_versions(table_id)) >= left_at + 2  # the timer plays for the absent people there
+        assert table_id in second.app.state.lobby.hub._owned and not room.behind
+
+
 def _answer(socket: Any) -> dict[str, Any]:
     while True:
         message = socket.receive_json()

@@ -101,7 +101,14 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     "trusted_proxies",
     multiple=True,
     metavar="ADDRESS",
-    help="a reverse proxy (address or network) whose X-Forwarded-For names the visitor; repeat for more",
+    help="a reverse proxy (address or network) whose forwarding header names the visitor; repeat for more",
+)
+@click.option(
+    "--proxy-header",
+    type=click.Choice(["x-forwarded-for", "forwarded"]),
+    default=SERVER_DEFAULTS.proxy_header,
+    show_default=True,
+    help="the header the trusted proxies write: X-Forwarded-For, or RFC 7239 Forwarded",
 )
 @click.option(
     "--ipv4-prefix",
@@ -149,6 +156,7 @@ def serve(
     spectators: int,
     messages_per_second: int,
     trusted_proxies: tuple[str, ...],
+    proxy_header: str,
     ipv4_prefix: int,
     ipv6_prefix: int,
     abandoned_hours: float,
@@ -187,6 +195,7 @@ def serve(
         spectators_per_table=spectators,
         messages_per_second=messages_per_second,
         trusted_proxies=trusted_proxies,
+        proxy_header=proxy_header,
         ipv4_prefix=ipv4_prefix,
         ipv6_prefix=ipv6_prefix,
         abandoned_hours=abandoned_hours,

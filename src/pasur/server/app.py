@@ -55,7 +55,7 @@ from .players import leaderboard, player_record
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
-from .visitors import visitor
+from .visitors import ForwardedHeader, visitor
 
 log = logging.getLogger("pasur.server")
 
@@ -175,6 +175,8 @@ def create_app(
     app.add_middleware(Guard, settings=settings)
     if settings.trusted_proxies:  # outermost: the visitor's address is known before anything counts it
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+        if settings.proxy_header == "forwarded":  # read before uvicorn's, which knows only X-Forwarded-For
+            app.add_middleware(ForwardedHeader)
     app.state.accounts = Accounts(store, settings)
     app.include_router(account_routes(app.state.accounts, lobby))
 

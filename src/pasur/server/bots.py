@@ -43,6 +43,9 @@ log = logging.getLogger("pasur.server")
 ANALYSIS_SAMPLES = 128
 #: Hints and judged moves one owner may have waiting for a worker.
 ADVICE_WAITING = 4
+#: The workers' CPU seconds one owner's advice may have taken in the last minute before more is
+#: refused (a hint or a judged move takes at most the bots' ceiling, 250 ms by default).
+ADVICE_CPU_SECONDS = 20.0
 
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
@@ -101,6 +104,12 @@ def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
     return choice.move
 
 
+def _timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``work(*args)`` in a worker, and the CPU seconds it took there."""
+    started = time.process_time()
+    return work(*args), time.process_time() - started
+
+
 def _start_worker(server: int) -> None:
     """A worker runs at a lower priority, so that when the cores are busy acknowledging people's
     moves comes before a bot's search (which has its ceiling in time, not in CPU); and it ends
@@ -124,6 +133,8 @@ class _Job:
     args: tuple[Any, ...]
     fallback: Callable[[], Any]
     done: asyncio.Future[Any]
+    #: Whose advice this is, charged with the CPU it takes (None: a bot's move).
+    advised: str | None = None
 
 
 @dataclass
@@ -131,7 +142,8 @@ class BotPool:
     """Runs bot moves: quick bots at once, searching bots in ``workers`` processes, at most one
     move a worker at a time, the waiting ones taken round-robin by owner (the visitor that made
     the table). Advice (hints, judging a finished match's moves) waits apart and is taken only
-    when no bot move waits, at most :data:`ADVICE_WAITING` jobs an owner."""
+    when no bot move waits, at most :data:`ADVICE_WAITING` jobs an owner, and none while the
+    owner's advice took ``advice_budget`` CPU seconds of the last minute."""
 
     levels: dict[str, Level]
     workers: int = 1
@@ -140,11 +152,16 @@ class BotPool:
     #: The most a hint, or judging one move of a finished match, thinks, in milliseconds (the
     #: searching bots' ceiling).
     hint_ms: float = SERVER_DEFAULTS.bot_ms
+    #: The workers' CPU seconds an owner's advice may take a minute.
+    advice_budget: float = ADVICE_CPU_SECONDS
+    clock: Callable[[], float] = time.monotonic
     #: Bot moves, then advice, waiting: owner → its jobs in order.
     _moves: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _advice: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     _running: int = 0
     _executor: ProcessPoolExecutor | None = None
+    #: owner → (when, CPU seconds) of its advice that ended within the last minute.
+    _advice_spent: dict[str, deque[tuple[float, float]]] = field(default_factory=dict)
 
     async def move(self, owner: str, level: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:
         """The move the bot of ``level`` makes (the stand-in's when the level is unknown)."""
@@ -183,12 +200,26 @@ class BotPool:
         :data:`ADVICE_WAITING` of one owner's."""
         line = self._advice if advice else self._moves
         waiting = line.setdefault(owner, deque())
-        if advice and sum(not job.done.cancelled() for job in waiting) >= ADVICE_WAITING:
+        if advice and (
+            sum(not job.done.cancelled() for job in waiting) >= ADVICE_WAITING
+            or self.advice_spent(owner) >= self.advice_budget
+        ):
             raise TooManyRequests("too many hints and analyses waiting here: try again in a moment", "too_much_advice")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        waiting.append(_Job(work, args, fallback, done))
+        waiting.append(_Job(work, args, fallback, done, owner if advice else None))
         self._dispatch()
         return await done
+
+    def advice_spent(self, owner: str) -> float:
+        """The workers' CPU seconds ``owner``'s advice took in the last minute."""
+        spent = self._advice_spent.get(owner)
+        if spent is None:
+            return 0.0
+        while spent and spent[0][0] < self.clock() - 60:
+            spent.popleft()
+        if not spent:
+            del self._advice_spent[owner]
+        return sum(seconds for _, seconds in spent)
 
     def waiting(self) -> int:
         """Jobs waiting for a worker (cancelled ones included until their turn)."""
@@ -221,10 +252,11 @@ class BotPool:
                     initargs=(os.getpid(),),
                 )
             try:
-                running = self._executor.submit(job.work, *job.args)
+                running = self._executor.submit(_timed, job.work, *job.args)
             except BrokenProcessPool:  # a worker was killed: start afresh for this and later moves
                 self._executor = None
-                self._moves.setdefault(owner, deque()).appendleft(job)
+                line = self._moves if job.advised is None else self._advice
+                line.setdefault(owner, deque()).appendleft(job)
                 continue
             self._running += 1
             running.add_done_callback(functools.partial(self._threadsafe_finished, loop, job))
@@ -234,10 +266,17 @@ class BotPool:
 
     def _finished(self, job: _Job, finished: Future[Any]) -> None:
         self._running -= 1
+        if finished.cancelled():  # the pool is closing: the job's asker is going too
+            if not job.done.done():
+                job.done.cancel()
+            return
         if not job.done.done():
             error = finished.exception()
             if error is None:
-                job.done.set_result(finished.result())
+                result, seconds = finished.result()
+                if job.advised is not None:
+                    self._advice_spent.setdefault(job.advised, deque()).append((self.clock(), seconds))
+                job.done.set_result(result)
             else:  # the worker died: the stand-in plays this move, and later moves get new workers
                 if isinstance(error, BrokenProcessPool):
                     self._executor = None

@@ -123,13 +123,35 @@ class Lobby:
             self._read_tables()  # the tables made meanwhile, for the lobby
             for room in list(self.rooms.values()):
                 await room.chat.reread()
-        playing = [room for room in self.rooms.values() if room.status is TableStatus.PLAYING]
+        # a copy left behind of a table that never needs an owner (people only, no timer) waits
+        # to be used: nothing to check
+        playing = [
+            room
+            for room in self.rooms.values()
+            if room.status is TableStatus.PLAYING and (room.pacing.may_run_alone() or room.replication.kept_current())
+        ]
         latest = self.store.latest_versions([room.id for room in playing]) if playing else {}
+        current, still = [], []
         for room in playing:
-            if latest.get(room.id, 0) > room.version:
+            stored = latest.get(room.id, 0)
+            if room.replication.kept_current():
+                current.append(room)
+            elif stored == room.swept_version and room.pacing.may_run_alone():
+                # a copy left behind is taken over only once its table has stood still since the
+                # last sweep (a table moving on has an owner; one that stands still may have lost it)
+                still.append(room)
+            room.swept_version = stored
+        for room in current:
+            if room.swept_version > room.version:
                 await room.replication.catch_up()
-        self.hub.claim([room.id for room in playing if room.pacing.runs_alone()])  # one round trip for all
-        for room in playing:
+        taken = self.hub.claim([room.id for room in current if room.pacing.runs_alone()] + [room.id for room in still])
+        for room in still:
+            if room.id in taken:
+                room.replication.wake()
+                if not room.pacing.runs_alone():
+                    self.hub.release(room.id)
+                current.append(room)
+        for room in current:
             room.pacing.schedule()
 
     def forget_idle(self) -> int:
@@ -184,6 +206,7 @@ class Lobby:
             if restored is None:
                 raise NoSuchTable("this table cannot be played on this server", "table_refused")
             self.rooms[table_id] = room = restored
+        room.replication.wake()
         return room
 
     def open_tables(
@@ -204,7 +227,9 @@ class Lobby:
         :meth:`open_tables` gives them: who plays (each seat's shown names), the match score and
         the round."""
         page, following = self._page(lambda room: room.status is TableStatus.PLAYING, cursor, limit)
-        return [_live_listing(room) for room in page], following
+        for room in page:
+            room.replication.wake()  # the score as it is now (a match may have ended meanwhile)
+        return [_live_listing(room) for room in page if room.status is TableStatus.PLAYING], following
 
     def _page(
         self, listed: Callable[[TableRoom], bool], cursor: str | None, limit: int

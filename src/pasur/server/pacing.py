@@ -61,6 +61,11 @@ class Pacing:
         assert seat is not None
         return bool(room.settings.timer or (room.waiting is None and room.seats[seat].bot))
 
+    def may_run_alone(self) -> bool:
+        """Whether the table may ever need its owner: it has a turn timer or a bot."""
+        room = self.room
+        return bool(room.settings.timer or any(seat.bot for seat in room.seats))
+
     def schedule(self) -> None:
         """Start what happens next without a person: a bot's move, or the turn timer (only in the
         process that owns the table, when several share it)."""

@@ -4,10 +4,17 @@ database (:mod:`.shared`): what this copy tells them, and what it does with what
 A move another process stored comes with its notice when it is the next one here; otherwise (a
 notice was lost) the moves are read from the database. The table itself routes the other notices
 (ready, chat) to whom they concern. Nothing here applies a move of its own: the
-moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`)."""
+moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`).
+
+A copy that nobody here listens to, of a table another process runs, is left **behind**: a move
+heard for it is only noted, and the copy catches up (:meth:`Replication.wake`) when it is next
+used here: a listener connects, a request reads it, the sweep takes the table over. So with each
+table's sockets routed to one process (docs/DEPLOY.md), a move costs the other processes almost
+nothing."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..core import Match
@@ -61,9 +68,29 @@ class Replication:
         if moves or told:
             await room.changed()
 
+    def kept_current(self) -> bool:
+        """Whether this copy follows every move as it is heard: somebody listens here, or this
+        process runs the table (its bots and timer), or nothing is shared."""
+        room = self.room
+        return room.hub is None or bool(room.audience.listeners) or room.hub.runs(room.id)
+
+    def wake(self) -> None:
+        """A copy left behind catches up with the moves stored meanwhile (nobody here was sent
+        them, so nobody here is sent anything now)."""
+        room = self.room
+        if room.behind and room.store is not None and room.match is not None:
+            room.replay(room.store.moves(room.id, after=room.version))
+        room.behind = False
+
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process stored a move (``move``) or changed the table itself (``table``)."""
         room = self.room
+        if not self.kept_current():  # noted only: the copy catches up when it is next used
+            room.changed_at = time.monotonic()
+            if notice.get("kind") != "move":
+                self.reread_table()
+            room.behind = room.match is not None
+            return
         async with room.changing:
             if notice.get("kind") == "move":
                 await self._moved(notice)

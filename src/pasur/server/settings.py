@@ -28,9 +28,11 @@ class ServerSettings:
     joins_per_minute: int = 10
     #: Open connections (HTTP and WebSocket) one address may hold.
     connections_per_address: int = 32
-    #: Addresses and networks of the reverse proxies whose X-Forwarded-For header names the
-    #: visitor (none: the connecting address is the visitor, and every such header is ignored).
+    #: Addresses and networks of the reverse proxies whose forwarding header names the visitor
+    #: (none: the connecting address is the visitor, and every such header is ignored).
     trusted_proxies: tuple[str, ...] = ()
+    #: The header those proxies write: "x-forwarded-for", or "forwarded" (RFC 7239).
+    proxy_header: str = "x-forwarded-for"
     #: Addresses of one network this large count as one visitor in every per-address limit.
     ipv4_prefix: int = 24
     ipv6_prefix: int = 64

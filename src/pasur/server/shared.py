@@ -130,6 +130,10 @@ class Hub:
 
     # -- ownership ------------------------------------------------------------------------------
 
+    def runs(self, table_id: str) -> bool:
+        """Whether this process runs the table now (asking nobody)."""
+        return not self.shared or table_id in self._owned
+
     def owns(self, table_id: str) -> bool:
         """Whether this process runs the table's bots and timer (taking it when nobody does; a
         table another process holds is asked about again only after :data:`SWEEP_SECONDS`, so a

@@ -78,6 +78,12 @@ class TableRoom:
     surs: dict[int, list[int]] = field(default_factory=dict)
     #: By seat, how many of its turns in a row, up to the last, the turn timer played.
     timed_turns: dict[int, int] = field(default_factory=dict)
+    #: Whether moves were stored elsewhere that this copy has not played yet (see
+    #: :meth:`.replication.Replication.wake`).
+    behind: bool = False
+    #: The latest version the store held at the last sweep (a copy left behind is taken over only
+    #: when its table stood still since).
+    swept_version: int = 0
     #: When the table last changed here (``time.monotonic()``): how long it has stood untouched.
     changed_at: float = field(default_factory=time.monotonic)
     #: Held while this copy of the table changes and whenever it waits on the store mid-change, so
@@ -129,6 +135,7 @@ class TableRoom:
         if kind in ("move", "table"):
             await self.replication.heard(notice)
         elif kind == "ready":
+            self.replication.wake()  # who is still to say so depends on where the match is
             seat = notice.get("seat")
             await self.ready(seat if isinstance(seat, int) else None, tell=False)
         elif kind == "chat" and isinstance(notice.get("line"), dict):
@@ -511,6 +518,7 @@ class TableRoom:
         """A new listener, sent its projection and its channel's recent chat; TableError when a
         spectator finds the table full."""
         listener = self.audience.add(post, seat)
+        self.replication.wake()  # kept current from now on, as somebody listens here
         first = self.projection(seat, since)
         first["chat"] = self.chat.recent(seat)  # the recent lines, once
         listener.post(first)

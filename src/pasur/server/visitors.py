@@ -1,13 +1,17 @@
 """Who a visitor is, for every per-address limit and for the bots' turns: the network an address
 belongs to (IPv4 /24 and IPv6 /64 by default), so that more addresses of one network do not
 multiply its share. Behind a reverse proxy the address is the one the proxy forwards, and only
-from proxies the operator trusts (``pasur serve --trusted-proxy``; uvicorn reads the header)."""
+from proxies the operator trusts (``pasur serve --trusted-proxy``): uvicorn reads
+``X-Forwarded-For``; a proxy that writes RFC 7239 ``Forwarded`` instead is read through
+:class:`ForwardedHeader` (``--proxy-header forwarded``)."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .settings import ServerSettings
 
@@ -51,3 +55,53 @@ def is_trusted_proxy(address: str, networks: tuple[Network, ...]) -> bool:
     except ValueError:
         return False
     return any(ip in network for network in networks)
+
+
+#: One ``name=value`` pair of a ``Forwarded`` element (RFC 7239: a token, or a quoted string).
+_FORWARDED_PAIR = re.compile(r'\s*([A-Za-z]+)\s*=\s*("[^"]*"|[^\s;,"]*)\s*')
+
+
+def forwarded_hosts(header: str) -> tuple[list[str], str | None]:
+    """The ``for=`` hosts of a ``Forwarded`` header, one for each element in order ("unknown"
+    where an element names none, or cannot be read: a visitor may have written it), and the last
+    element's ``proto=`` (None without one)."""
+    hosts: list[str] = []
+    proto: str | None = None
+    for element in header.split(","):  # never within a value: a quote a visitor left open ends here
+        pairs: dict[str, str] = {}
+        for pair in element.split(";"):
+            match = _FORWARDED_PAIR.fullmatch(pair)
+            if match is not None:
+                pairs[match[1].lower()] = match[2].strip('"')
+        hosts.append(_bare_host(pairs.get("for", "")) or "unknown")
+        proto = pairs.get("proto")
+    return hosts, proto
+
+
+def _bare_host(value: str) -> str:
+    """An address without its port or brackets ("[2001:db8::1]:80" → "2001:db8::1")."""
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else ""
+    return value.split(":")[0] if value.count(":") == 1 else value
+
+
+class ForwardedHeader:
+    """ASGI middleware for a proxy that writes ``Forwarded`` (RFC 7239): its ``for=`` and
+    ``proto=`` are handed on as ``X-Forwarded-For`` and ``-Proto``, which uvicorn's
+    ``ProxyHeadersMiddleware`` reads (only from a trusted proxy); any ``X-Forwarded-*`` a visitor
+    sent is dropped, as such a proxy passes it on untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = [(name, value) for name, value in scope["headers"] if not name.startswith(b"x-forwarded-")]
+            forwarded = b", ".join(value for name, value in scope["headers"] if name == b"forwarded")
+            if forwarded:
+                hosts, proto = forwarded_hosts(forwarded.decode("latin-1"))
+                headers.append((b"x-forwarded-for", ", ".join(hosts).encode("latin-1")))
+                if proto:
+                    headers.append((b"x-forwarded-proto", proto.encode("latin-1")))
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
