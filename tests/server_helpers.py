@@ -22,7 +22,12 @@ EVERY_TABLE = (
 #: person and takes many seats, so the pace and join limits are out of the way
 #: (tests/test_hostile.py sets its own to test them).
 TEST_SETTINGS = ServerSettings(
-    allowed_hosts=("testserver",), bot_delay=0, timers=(0, 1), messages_per_second=100_000, joins_per_minute=10_000
+    allowed_hosts=("testserver",),
+    bot_delay=0,
+    timers=(0, 1),
+    messages_per_second=100_000,
+    joins_per_minute=10_000,
+    advice_seconds=10_000,
 )
 
 

@@ -932,3 +932,68 @@ def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
         assert thinking[0].cancelled()  # the job waiting for a worker is cancelled: it never takes one
 
     asyncio.run(scene())
+
+
+def test_a_hint_nobody_waits_for_any_more_is_dropped():
+    from types import SimpleNamespace
+
+    from pasur import Match, Rules
+    from pasur.server.advice import Hints
+
+    thinking: list[asyncio.Future[Any]] = []
+
+    class Workers:
+        async def think_hint(self, *args: Any) -> Any:
+            waiting = asyncio.get_running_loop().create_future()  # a worker busy elsewhere
+            thinking.append(waiting)
+            return await waiting
+
+    match = Match(Rules(), seed=1)
+    room = SimpleNamespace(
+        version=1,
+        settings=SimpleNamespace(hints=True, seed=1),
+        bots=Workers(),
+        owner="visitor",
+        round_under_way=lambda: match,
+        must_be_turn_of=lambda _match, _seat: None,
+    )
+    hints = Hints(room)  # type: ignore[arg-type]
+
+    async def scene() -> None:
+        first = asyncio.create_task(hints.ask(match.turn, "en"))
+        second = asyncio.create_task(hints.ask(match.turn, "en"))  # the same hint, asked again
+        await asyncio.sleep(0.01)
+        assert len(thinking) == 1
+        first.cancel()  # one asker leaves (its socket closed): the other still waits
+        await asyncio.sleep(0.01)
+        assert not thinking[0].cancelled()
+        second.cancel()  # the last one leaves: the job waiting for a worker is dropped
+        await asyncio.sleep(0.01)
+        assert thinking[0].cancelled()
+
+    asyncio.run(scene())
+
+
+def test_a_socket_waiting_for_a_hint_is_still_answered_and_its_hint_is_dropped_when_it_goes(client):
+    table = create(client)  # against a bot: hints by default
+    room = client.app.state.lobby.rooms[table["id"]]
+    thinking: list[asyncio.Future[Any]] = []
+
+    async def busy_workers(*args: Any) -> Any:  # every worker busy elsewhere: the hint waits
+        waiting = asyncio.get_running_loop().create_future()
+        thinking.append(waiting)
+        return await waiting
+
+    room.bots.think_hint = busy_workers
+    with seated(client, table["id"], table["token"]) as host:
+        state = start(host)
+        host.send_json({"type": "hint"})
+        host.send_json({"type": "hint"})
+        assert answer(host)["reason"] == "too_much_advice"  # one at a time a socket
+        host.send_json({"type": "ping"})
+        assert answer(host) == {"type": "pong", "version": state["version"]}  # not held up by the hint
+        assert len(thinking) == 1 and not thinking[0].done()
+    deadline = time.monotonic() + 5
+    while not thinking[0].cancelled() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert thinking[0].cancelled()  # the socket went: nobody waits for the hint, it is dropped

@@ -97,6 +97,13 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     help="WebSocket messages one address may send",
 )
 @click.option(
+    "--advice-seconds",
+    type=click.FloatRange(min=0),
+    default=SERVER_DEFAULTS.advice_seconds,
+    show_default=True,
+    help="the bot workers' CPU seconds one visitor's hints and analyses may take a minute",
+)
+@click.option(
     "--trusted-proxy",
     "trusted_proxies",
     multiple=True,
@@ -155,6 +162,7 @@ def serve(
     connections_per_address: int,
     spectators: int,
     messages_per_second: int,
+    advice_seconds: float,
     trusted_proxies: tuple[str, ...],
     proxy_header: str,
     ipv4_prefix: int,
@@ -194,6 +202,7 @@ def serve(
         connections_per_address=connections_per_address,
         spectators_per_table=spectators,
         messages_per_second=messages_per_second,
+        advice_seconds=advice_seconds,
         trusted_proxies=trusted_proxies,
         proxy_header=proxy_header,
         ipv4_prefix=ipv4_prefix,

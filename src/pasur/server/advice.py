@@ -28,6 +28,8 @@ class Hints:
         self.room = room
         #: (seat, language) → the version the hint is for, and its thinking.
         self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = {}
+        #: (seat, language) → how many askers wait for that hint (none left: it is dropped).
+        self._askers: dict[tuple[int, str], int] = {}
 
     async def ask(self, seat: int | None, lang: str) -> dict[str, Any]:
         """A hint for the person to play, where the table allows hints: the move, a one-line
@@ -49,12 +51,21 @@ class Hints:
             asked = (room.version, asyncio.ensure_future(thinking))
             self._asked[seat, lang] = asked
         version, thinking_task = asked
+        key = (seat, lang)
+        self._askers[key] = self._askers.get(key, 0) + 1
         try:
             advice = await asyncio.shield(thinking_task)
         except asyncio.CancelledError:
             if not thinking_task.cancelled():  # this request itself was cancelled
                 raise
             raise TableError("the table moved on before the hint was ready", "hint_stale") from None
+        finally:
+            self._askers[key] -= 1
+            if not self._askers[key]:  # nobody waits for it any more (the asker left)
+                del self._askers[key]
+                if not thinking_task.done():
+                    thinking_task.cancel()  # one still waiting for a worker never takes one
+                    self._asked.pop(key, None)
         edge = None if advice.edge is None else round(advice.edge, 2)
         move = advice.move
         return messages.hint_message(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)

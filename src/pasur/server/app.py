@@ -21,7 +21,7 @@ from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..core import Rules, RulesError
@@ -148,7 +148,11 @@ def create_app(
     settings = settings or ServerSettings()
     store = Store(database, upgrade)
     bots = BotPool(
-        server_levels(settings.bot_ms, settings.extra_levels), settings.bot_workers, settings.bot_delay, settings.bot_ms
+        server_levels(settings.bot_ms, settings.extra_levels),
+        settings.bot_workers,
+        settings.bot_delay,
+        settings.bot_ms,
+        advice_budget=settings.advice_seconds,
     )
     lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()
@@ -361,6 +365,13 @@ def create_app(
         # a seat's lines are counted together from every address; spectators' per address
         may_chat = functools.partial(chats.allow, f"{table_id} seat {seat}" if seat is not None else client)
 
+        #: Hints being thought out for this socket: answered when ready, while its other messages
+        #: are read and answered; dropped when it goes away (nobody waits for them then).
+        hinting: set[asyncio.Task[None]] = set()
+
+        async def hint(answering: Awaitable[dict[str, Any]]) -> None:
+            outbox.post(await answering)
+
         async def answer_each() -> None:
             """Answer the socket's messages, until it goes away."""
             while True:
@@ -368,8 +379,21 @@ def create_app(
                 if not message_pace.allow(client):
                     outbox.post(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
                     continue
-                # shielded: a socket given up half-way through a move does not cut the move short
-                outbox.post(await asyncio.shield(_answer(lobby, room, seat, token, raw, settings, may_chat)))
+                message = _read(raw, settings)
+                if isinstance(message, dict):  # not understood
+                    outbox.post(message)
+                    continue
+                if isinstance(message, HintMessage):
+                    if hinting:  # one at a time a socket
+                        busy = TooManyRequests("a hint is being thought out for you already", "too_much_advice")
+                        outbox.post(messages.refused(busy, room.version, None))
+                        continue
+                    hinting.add(task := asyncio.create_task(hint(_answer(lobby, room, seat, token, message, may_chat))))
+                    task.add_done_callback(hinting.discard)
+                    continue
+                answering = _answer(lobby, room, seat, token, message, may_chat)
+                # shielded: a socket given up half-way through a change does not cut it short
+                outbox.post(await asyncio.shield(answering))
 
         receiving, sending = asyncio.create_task(answer_each()), asyncio.create_task(outbox.run())
         try:
@@ -377,6 +401,8 @@ def create_app(
         finally:  # nothing here waits: a handler being cancelled must not be held up
             receiving.cancel()
             sending.cancel()
+            for thinking in list(hinting):
+                thinking.cancel()
             await room.disconnect(listener)  # a browser that went away reclaims its seat when it comes back
         for task in (receiving, sending):
             fault = task.exception() if task.done() and not task.cancelled() else None
@@ -414,26 +440,29 @@ def _sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]
     return send
 
 
-async def _answer(
-    lobby: Lobby,
-    room: TableRoom,
-    seat: int | None,
-    token: str | None,
-    raw: str,
-    settings: ServerSettings,
-    may_chat: Callable[[], bool],
-) -> dict[str, Any]:
-    """One client message handled: an answer saying what happened or what was wrong."""
+def _read(raw: str, settings: ServerSettings) -> BaseModel | dict[str, Any]:
+    """A client message read and checked, or the answer saying why it was not understood."""
     try:
         data = json_message(raw, settings)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind not in CLIENT_MESSAGES:
             return messages.not_understood(f"unknown type {str(kind)[:40]!r}")
-        message = CLIENT_MESSAGES[kind].model_validate(data)
+        return CLIENT_MESSAGES[kind].model_validate(data)
     except ValidationError as error:
         return messages.not_understood(_first_problem(error))
     except ValueError as error:
         return messages.not_understood(str(error))
+
+
+async def _answer(
+    lobby: Lobby,
+    room: TableRoom,
+    seat: int | None,
+    token: str | None,
+    message: BaseModel,
+    may_chat: Callable[[], bool],
+) -> dict[str, Any]:
+    """One client message handled: an answer saying what happened or what was wrong."""
     try:
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))

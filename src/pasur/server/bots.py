@@ -43,9 +43,6 @@ log = logging.getLogger("pasur.server")
 ANALYSIS_SAMPLES = 128
 #: Hints and judged moves one owner may have waiting for a worker.
 ADVICE_WAITING = 4
-#: The workers' CPU seconds one owner's advice may have taken in the last minute before more is
-#: refused (a hint or a judged move takes at most the bots' ceiling, 250 ms by default).
-ADVICE_CPU_SECONDS = 20.0
 
 #: Bots that search, and so take the think-time ceiling and run in a worker process: the option
 #: that counts their work, and its default.
@@ -153,7 +150,7 @@ class BotPool:
     #: searching bots' ceiling).
     hint_ms: float = SERVER_DEFAULTS.bot_ms
     #: The workers' CPU seconds an owner's advice may take a minute.
-    advice_budget: float = ADVICE_CPU_SECONDS
+    advice_budget: float = SERVER_DEFAULTS.advice_seconds
     clock: Callable[[], float] = time.monotonic
     #: Bot moves, then advice, waiting: owner → its jobs in order.
     _moves: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
@@ -267,20 +264,20 @@ class BotPool:
     def _finished(self, job: _Job, finished: Future[Any]) -> None:
         self._running -= 1
         if finished.cancelled():  # the pool is closing: the job's asker is going too
-            if not job.done.done():
-                job.done.cancel()
+            job.done.cancel()
             return
-        if not job.done.done():
-            error = finished.exception()
-            if error is None:
-                result, seconds = finished.result()
-                if job.advised is not None:
-                    self._advice_spent.setdefault(job.advised, deque()).append((self.clock(), seconds))
+        error = finished.exception()
+        if error is None:
+            result, seconds = finished.result()
+            if job.advised is not None:  # charged even when nobody waits for it any more
+                self._advice_spent.setdefault(job.advised, deque()).append((self.clock(), seconds))
+            if not job.done.done():
                 job.done.set_result(result)
-            else:  # the worker died: the stand-in plays this move, and later moves get new workers
-                if isinstance(error, BrokenProcessPool):
-                    self._executor = None
-                log.warning("bot worker failed (%r); the stand-in answers", error)
+        else:  # the worker died: the stand-in plays this move, and later moves get new workers
+            if isinstance(error, BrokenProcessPool):
+                self._executor = None
+            log.warning("bot worker failed (%r); the stand-in answers", error)
+            if not job.done.done():
                 job.done.set_result(job.fallback())
         self._dispatch()
 

@@ -18,6 +18,8 @@ class ServerSettings:
     bot_delay: float = 0.7
     #: The most a searching bot thinks for one move, in milliseconds.
     bot_ms: int = 250
+    #: The bot workers' CPU seconds one visitor's hints and analyses may take a minute.
+    advice_seconds: float = 30.0
     #: Worker processes for the searching bots.
     bot_workers: int = 1
     #: Levels the operator adds to the built-in ones: name → built-in bot spec.
