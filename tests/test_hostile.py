@@ -1146,36 +1146,53 @@ def test_tables_left_untouched_are_deleted_or_ended_and_let_go(tmp_path):
 # -- a locked SQLite file (issue 31, item 10) ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("writing", ["move", "chat"])
+@pytest.mark.parametrize("writing", ["move", "chat", "start", "create", "join"])
 def test_a_locked_sqlite_file_holds_up_only_the_table_that_writes(tmp_path, writing):
     import sqlite3
 
     path = tmp_path / "p.db"
     with TestClient(create_app(f"sqlite:///{path}", TEST_SETTINGS)) as client:
-        table = create(client, seats=["easy"])
+        table = create(client, seats=["friend" if writing == "join" else "easy"])
         with seated(client, table["id"], table["token"]) as host:
-            first = start(host)
+            first = start(host) if writing in ("move", "chat") else next_state(host)
             holder = sqlite3.connect(path, isolation_level=None)
             holder.execute("BEGIN IMMEDIATE")  # another process holds the file's write lock
+            asked: list[int] = []  # an HTTP request's status, asked in a thread of its own
             try:
                 if writing == "move":
                     move = first["legal"][0]["text"]
                     host.send_json({"type": "move", "version": first["version"], "move": move, "id": "m1"})
+                elif writing in ("chat", "start"):
+                    host.send_json({"type": "chat", "text": "salaam"} if writing == "chat" else {"type": "start"})
                 else:
-                    host.send_json({"type": "chat", "text": "salaam"})
+                    path_, body = (
+                        ("/api/tables", {"name": "Bo", "seats": ["easy"]})
+                        if writing == "create"
+                        else (f"/api/tables/{table['id']}/join", {"name": "Bo"})
+                    )
+                    asking = threading.Thread(target=lambda: asked.append(client.post(path_, json=body).status_code))
+                    asking.start()
+                    time.sleep(0.3)  # the write is waiting for the file
                 answered = threading.Event()
                 helper = threading.Thread(target=lambda: client.get("/api/help") and answered.set())
                 helper.start()
                 # the page answers while the write waits for the file (the loop is not held)
                 answered_while_locked = answered.wait(3)
+                assert not asked  # the change itself waits
             finally:
                 holder.execute("ROLLBACK")
                 holder.close()
             helper.join(10)
-            while (message := host.receive_json())["type"] not in ("ack", "said"):
-                assert message["type"] in ("state", "presence", "chat"), message
-        assert answered_while_locked and message["type"] == ("ack" if writing == "move" else "said")
-        assert client.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
+            if writing in ("create", "join"):
+                asking.join(10)
+                assert asked == [200]
+            else:
+                answers = {"move": "ack", "chat": "said", "start": "started"}
+                while (message := host.receive_json())["type"] != answers[writing]:
+                    assert message["type"] in ("state", "presence", "chat"), message
+        assert answered_while_locked
+        status = client.get(f"/api/tables/{table['id']}").json()["status"]
+        assert status == ("open" if writing in ("create", "join") else "playing")
 
 
 def test_a_tables_chat_is_kept_to_its_last_lines(tmp_path):

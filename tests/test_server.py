@@ -895,18 +895,19 @@ def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(databa
     assert kept == first and kept["total"] == len(kept["moves"]) > 0
 
 
-def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
+def hints_with_busy_workers() -> tuple[Any, Any, Any, list[asyncio.Future[Any]]]:
+    """A table's hints whose workers are all busy elsewhere (a hint asked never gets one): the
+    hints, the match, the table as they see it, and each hint's thinking as it is asked."""
     from types import SimpleNamespace
 
     from pasur import Match, Rules
     from pasur.server.advice import Hints
-    from pasur.server.errors import TableError
 
     thinking: list[asyncio.Future[Any]] = []
 
     class Workers:
         async def think_hint(self, *args: Any) -> Any:
-            waiting = asyncio.get_running_loop().create_future()  # never answered: a worker busy elsewhere
+            waiting = asyncio.get_running_loop().create_future()  # never answered
             thinking.append(waiting)
             return await waiting
 
@@ -919,7 +920,13 @@ def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
         round_under_way=lambda: match,
         must_be_turn_of=lambda _match, _seat: None,
     )
-    hints = Hints(room)  # type: ignore[arg-type]
+    return Hints(room), match, room, thinking  # type: ignore[arg-type]
+
+
+def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
+    from pasur.server.errors import TableError
+
+    hints, match, room, thinking = hints_with_busy_workers()
 
     async def scene() -> None:
         asked = asyncio.create_task(hints.ask(match.turn, "en"))
@@ -935,29 +942,7 @@ def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
 
 
 def test_a_hint_nobody_waits_for_any_more_is_dropped():
-    from types import SimpleNamespace
-
-    from pasur import Match, Rules
-    from pasur.server.advice import Hints
-
-    thinking: list[asyncio.Future[Any]] = []
-
-    class Workers:
-        async def think_hint(self, *args: Any) -> Any:
-            waiting = asyncio.get_running_loop().create_future()  # a worker busy elsewhere
-            thinking.append(waiting)
-            return await waiting
-
-    match = Match(Rules(), seed=1)
-    room = SimpleNamespace(
-        version=1,
-        settings=SimpleNamespace(hints=True, seed=1),
-        bots=Workers(),
-        owner="visitor",
-        round_under_way=lambda: match,
-        must_be_turn_of=lambda _match, _seat: None,
-    )
-    hints = Hints(room)  # type: ignore[arg-type]
+    hints, match, _, thinking = hints_with_busy_workers()
 
     async def scene() -> None:
         first = asyncio.create_task(hints.ask(match.turn, "en"))

@@ -240,7 +240,7 @@ def create_app(
         if not creations.allow(client):
             raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
         name, account = sitting_as(request, body.name)
-        table_id, token = lobby.create(
+        table_id, token = await lobby.create(
             name,
             rules,
             body.seats,
@@ -295,7 +295,7 @@ def create_app(
         if not joins.allow(visitor(request, settings)):
             raise TooManyRequests("too many seats taken from this address: wait a minute", "too_many_joins")
         name, account = sitting_as(request, body.name)
-        seat, token = room.join(name, body.seat, account)
+        seat, token = await room.join(name, body.seat, account)
         await room.changed()
         return {"seat": seat, "token": token}
 
@@ -422,7 +422,7 @@ async def _retire_abandoned(lobby: Lobby, hours: float) -> None:
     while True:
         await asyncio.sleep(min(RETIRE_SECONDS, hours * 3600 / 4))
         try:
-            deleted, ended = lobby.retire_abandoned(hours)
+            deleted, ended = await lobby.retire_abandoned(hours)
         except Exception:  # one bad sweep must not end the next
             log.exception("retiring abandoned tables")
             continue
@@ -478,7 +478,7 @@ async def _answer(
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
         if isinstance(message, SeatMessage):
-            room.change_seat(seat, message.seat)
+            await room.change_seat(seat, message.seat)
             await room.changed()
             return messages.seated(message.seat)
         if isinstance(message, RematchMessage):

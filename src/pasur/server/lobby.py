@@ -3,6 +3,7 @@ and told of what the other processes over the same database did (:mod:`.shared`)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -173,7 +174,7 @@ class Lobby:
             self.hub.release(table_id)
         return len(idle)
 
-    def retire_abandoned(self, hours: float) -> tuple[int, int]:
+    async def retire_abandoned(self, hours: float) -> tuple[int, int]:
         """The tables that stood untouched with nobody there for ``hours``: one never started is
         deleted, a match under way is ended as abandoned (its moves kept); both are let go from
         memory. How many were deleted, and how many ended."""
@@ -184,10 +185,10 @@ class Lobby:
                 continue
             try:
                 if room.status is TableStatus.OPEN:
-                    self.store.delete_table(table_id)
+                    await asyncio.to_thread(self.store.delete_table, table_id)
                     deleted += 1
                 elif room.status is TableStatus.PLAYING:
-                    room.abandon()
+                    await room.abandon()
                     ended += 1
             except TableError as error:  # the store is down, or another process changed it first
                 log.warning("table %s is kept for now: %s", table_id, error)
@@ -251,7 +252,7 @@ class Lobby:
         following = f"{page[-1][0]}.{page[-1][1]}" if len(keys) > limit else None
         return [self.rooms[table_id] for _, table_id in page], following
 
-    def create(
+    async def create(
         self,
         name: str,
         rules: Rules,
@@ -298,9 +299,9 @@ class Lobby:
             hints=("friend" not in seats if hints is None else hints) and not rated,
             rated=rated,
         )
-        return self._open(settings, owner), token
+        return await self._open(settings, owner), token
 
-    def _open(self, settings: TableSettings, owner: str) -> str:
+    async def _open(self, settings: TableSettings, owner: str) -> str:
         """A new table with ``settings``, stored, told and held here; its id."""
         table_id = secrets.token_urlsafe(6)
         room = TableRoom(
@@ -313,7 +314,7 @@ class Lobby:
             audience=Audience(len(settings.seats), self.spectators_per_table),
             created=time.time_ns(),
         )
-        self.store.create_table(table_id, settings.to_json(), room.status.value)
+        await asyncio.to_thread(self.store.create_table, table_id, settings.to_json(), room.status.value)
         room.tell("table")
         self.rooms[table_id] = room
         return table_id
@@ -328,8 +329,8 @@ class Lobby:
         async with room.changing:
             if room.settings.rematch is None:
                 settings = room.settings.for_rematch(random.randrange(1 << 48), room.seats[seat].token_hash or "")
-                table_id = self._open(settings, owner)
-                room.record_rematch(table_id)
+                table_id = await self._open(settings, owner)
+                await room.record_rematch(table_id)
         await room.changed()
         assert room.settings.rematch is not None
         return room.settings.rematch

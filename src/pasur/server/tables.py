@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -205,28 +205,33 @@ class TableRoom:
         if len(self.client_ids) > REMEMBERED_IDS:
             self.client_ids.pop(next(iter(self.client_ids)))
 
-    def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
-        """Store the table as it will be with ``settings`` and ``status``: StorageUnavailable, and
-        nothing changes, when the store does not answer; ChangedElsewhere when another process
-        changed the table first (this copy has read it again then)."""
+    async def _save(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
+        """Store the table as it will be with ``settings`` and ``status`` (in a thread: a slow or
+        locked database holds up only this table); StorageUnavailable, and nothing changes, when
+        the store does not answer; ChangedElsewhere when another process changed the table first
+        (this copy has read it again then). Called with the table held."""
         if self.store is None:
             return
         try:
-            self.store.update_table(
-                self.id, (settings or self.settings).to_json(), (status or self.status).value, self.revision
+            await asyncio.to_thread(
+                self.store.update_table,
+                self.id,
+                (settings or self.settings).to_json(),
+                (status or self.status).value,
+                self.revision,
             )
         except ChangedElsewhere:
             self.replication.reread_table()
             raise
         self.revision += 1
 
-    def _again_if_changed(self, change: Callable[[], T]) -> T:
+    async def _again_if_changed(self, change: Callable[[], Awaitable[T]]) -> T:
         """``change`` (which checks the table and saves it); made again on the table as read back,
-        a few times at most, while another process changed it first."""
+        a few times at most, while another process changed it first. Called with the table held."""
         for _ in range(CHANGE_TRIES - 1):
             with contextlib.suppress(ChangedElsewhere):
-                return change()
-        return change()
+                return await change()
+        return await change()
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -244,12 +249,13 @@ class TableRoom:
     def is_host(self, token: str | None) -> bool:
         return bool(token) and token_hash(token or "") == self.settings.host_hash
 
-    def join(self, name: str, seat: int | None = None, account: int | None = None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None = None, account: int | None = None) -> tuple[int, str]:
         """Take an open seat (the first, unless one is named), as ``account`` when signed in; the
         seat and its new token."""
-        return self._again_if_changed(lambda: self._join(name, seat, account))
+        async with self.changing:
+            return await self._again_if_changed(lambda: self._join(name, seat, account))
 
-    def _join(self, name: str, seat: int | None, account: int | None) -> tuple[int, str]:
+    async def _join(self, name: str, seat: int | None, account: int | None) -> tuple[int, str]:
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has started: no seat is free", "no_seat_free")
         free = [index for index, place in enumerate(self.seats) if place.open]
@@ -266,17 +272,18 @@ class TableRoom:
         others = [place.name for place in self.seats if place.name and not place.bot]
         seats[seat] = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account)
         settings = self.settings.with_seats(tuple(seats))
-        self._save(settings)
+        await self._save(settings)
         self.settings = settings
         self.tell("table")
         self.audience.touched = time.monotonic()
         return seat, token
 
-    def change_seat(self, seat: int | None, to: int) -> None:
+    async def change_seat(self, seat: int | None, to: int) -> None:
         """Before the start, a person moves to an open seat (their name and token go with them)."""
-        self._again_if_changed(lambda: self._change_seat(seat, to))
+        async with self.changing:
+            await self._again_if_changed(lambda: self._change_seat(seat, to))
 
-    def _change_seat(self, seat: int | None, to: int) -> None:
+    async def _change_seat(self, seat: int | None, to: int) -> None:
         if seat is None:
             raise TableError("take a seat first", "not_seated")
         if self.status is not TableStatus.OPEN:
@@ -286,7 +293,7 @@ class TableRoom:
         seats = list(self.seats)
         seats[to], seats[seat] = seats[seat], Seat()
         settings = self.settings.with_seats(tuple(seats))
-        self._save(settings)
+        await self._save(settings)
         self.settings = settings
         self.tell("table")
 
@@ -296,12 +303,13 @@ class TableRoom:
         for the absent instead)."""
         if not self.is_host(token):
             raise TableError("only the host can free a seat", "only_host_frees")
-        self._again_if_changed(lambda: self._free_seat(seat))
+        async with self.changing:
+            await self._again_if_changed(lambda: self._free_seat(seat))
         self.tell("table")
         await self.changed()
         return messages.freed(seat)
 
-    def _free_seat(self, seat: int) -> None:
+    async def _free_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats) or not self.seats[seat].token_hash:
             raise TableError(f"seat {seat + 1} holds no person", "no_person_there", seat=seat + 1)
         if self.seats[seat].token_hash == self.settings.host_hash:
@@ -317,52 +325,54 @@ class TableRoom:
         seats = list(self.seats)
         seats[seat] = freed
         settings = self.settings.with_seats(tuple(seats))
-        self._save(settings)
+        await self._save(settings)
         self.settings = settings
         self.waiting = self.waiting - {seat} if self.waiting is not None else None
 
-    def abandon(self) -> None:
+    async def abandon(self) -> None:
         """End the match under way as abandoned: its moves are kept, nothing more is played."""
 
-        def end() -> None:
+        async def end() -> None:
             if self.status is not TableStatus.PLAYING:
                 raise TableError("the match is not under way", "not_under_way")
-            self._save(status=TableStatus.ABANDONED)
+            await self._save(status=TableStatus.ABANDONED)
             self.status = TableStatus.ABANDONED
 
-        self._again_if_changed(end)
+        async with self.changing:
+            await self._again_if_changed(end)
         self.pacing.restart()
         if self.hub is not None:
             self.hub.release(self.id)
         self.tell("table")
 
-    def record_rematch(self, table_id: str) -> None:
-        """Keep, with this finished table, the id of its rematch."""
+    async def record_rematch(self, table_id: str) -> None:
+        """Keep, with this finished table, the id of its rematch (called with the table held)."""
 
-        def keep() -> None:
+        async def keep() -> None:
             settings = replace(self.settings, rematch=table_id)
-            self._save(settings)
+            await self._save(settings)
             self.settings = settings
 
-        self._again_if_changed(keep)
+        await self._again_if_changed(keep)
         self.tell("table")
 
     async def start(self, token: str | None) -> None:
         """The host starts: open seats get the table's bot level."""
         if not self.is_host(token):
             raise TableError("only the host can start the match", "host_only")
-        self._again_if_changed(self._start)
+        async with self.changing:
+            await self._again_if_changed(self._start)
         self.tell("table")
         await self.changed()
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has already started", "already_started")
         level = self.settings.fill_level
         settings = self.settings.with_seats(
             tuple(Seat(name=level, bot=level) if seat.open else seat for seat in self.seats)
         )
-        self._save(settings, TableStatus.PLAYING)
+        await self._save(settings, TableStatus.PLAYING)
         self.settings = settings
         self.match = Match(self.rules, seed=self.settings.seed)
         self.status = TableStatus.PLAYING
@@ -423,8 +433,8 @@ class TableRoom:
         if self.match.over:
             self.status = TableStatus.FINISHED
             with contextlib.suppress(StorageUnavailable):  # the moves say it is over when it is read back
-                self._again_if_changed(self._save)
-            self._keep_result()
+                await self._again_if_changed(self._save)
+            await asyncio.to_thread(self._keep_result)  # the match is over: nothing changes it meanwhile
             if self.hub is not None:
                 self.hub.release(self.id)
         elif self.last.round_over:
@@ -445,14 +455,14 @@ class TableRoom:
             settings = replace(self.settings, resigned=seat)
             outcome = Outcome(1 - self.rules.side_of(seat), "resigned")
             if self.store is not None:
-                record_result(self.store, self.id, settings, self.match, outcome)
+                await asyncio.to_thread(record_result, self.store, self.id, settings, self.match, outcome)
 
-            def finish() -> None:
+            async def finish() -> None:
                 finished = replace(self.settings, resigned=seat)
-                self._save(finished, TableStatus.FINISHED)
+                await self._save(finished, TableStatus.FINISHED)
                 self.settings, self.status, self.waiting = finished, TableStatus.FINISHED, None
 
-            self._again_if_changed(finish)
+            await self._again_if_changed(finish)
             if self.hub is not None:
                 self.hub.release(self.id)
             self.tell("table")
@@ -495,12 +505,13 @@ class TableRoom:
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
 
-        def keep() -> None:
+        async def keep() -> None:
             settings = replace(self.settings, fast=fast)
-            self._save(settings)
+            await self._save(settings)
             self.settings = settings
 
-        self._again_if_changed(keep)
+        async with self.changing:
+            await self._again_if_changed(keep)
         self.tell("table")
         return messages.pace(fast)
 
