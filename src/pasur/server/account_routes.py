@@ -127,7 +127,7 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     @router.post("/api/tables/{table_id}/invite")
     async def invite(request: Request, table_id: str, body: NamedPlayer) -> dict[str, Any]:
         """A signed-in player seated at an open table invites another account to it."""
-        signed = signed_in(request)
+        signed = await run_in_threadpool(signed_in, request)  # the session is read from the store
         room = lobby.get(table_id)
         if room.status is not TableStatus.OPEN:
             raise TableError("the match has already started", "already_started")
