@@ -212,7 +212,8 @@ class BotPool:
         spent = self._advice_spent.get(owner)
         if spent is None:
             return 0.0
-        while spent and spent[0][0] < self.clock() - 60:
+        since = self.clock() - 60
+        while spent and spent[0][0] < since:
             spent.popleft()
         if not spent:
             del self._advice_spent[owner]

@@ -124,24 +124,20 @@ class Lobby:
             self._read_tables()  # the tables made meanwhile, for the lobby
             for room in list(self.rooms.values()):
                 await room.chat.reread()
-        # a copy left behind of a table that never needs an owner (people only, no timer) waits
-        # to be used: nothing to check
-        playing = [
-            room
-            for room in self.rooms.values()
-            if room.status is TableStatus.PLAYING and (room.pacing.may_run_alone() or room.replication.kept_current())
-        ]
-        latest = self.store.latest_versions([room.id for room in playing]) if playing else {}
-        current, still = [], []
-        for room in playing:
-            stored = latest.get(room.id, 0)
+        current, behind = [], []  # copies kept current here; copies left behind that may need an owner
+        for room in self.rooms.values():
+            if room.status is not TableStatus.PLAYING:
+                continue
             if room.replication.kept_current():
                 current.append(room)
-            elif stored == room.swept_version and room.pacing.may_run_alone():
-                # a copy left behind is taken over only once its table has stood still since the
-                # last sweep (a table moving on has an owner; one that stands still may have lost it)
-                still.append(room)
-            room.swept_version = stored
+            elif room.pacing.may_run_alone():  # people only and no timer: nothing to check until used
+                behind.append(room)
+        latest = self.store.latest_versions([room.id for room in current + behind]) if current or behind else {}
+        # a copy left behind is taken over only once its table has stood still since the last sweep
+        # (a table moving on has an owner; one that stands still may have lost it)
+        still = [room for room in behind if latest.get(room.id, 0) == room.swept_version]
+        for room in current + behind:
+            room.swept_version = latest.get(room.id, 0)
         for room in current:
             if room.swept_version > room.version:
                 await room.replication.catch_up()

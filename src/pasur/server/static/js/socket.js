@@ -61,6 +61,7 @@ function receive(message) {
     showNext();
   } else if (message.type === "refused" || message.type === "error") {
     if (page.sent && message.id === page.sent.id && state) { state.legal = page.sent.legal; page.sent = null; render(); }
+    page.hintAsked = null;  // a hint refused may be asked again
     $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
   } else if (message.type === "presence") {
     page.spectators = message.spectators;

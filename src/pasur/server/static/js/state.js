@@ -20,6 +20,7 @@ export const page = {
   sent: null,              // the move sent and not yet answered: its id and the choices it was made from
   chosen: null,            // the hand card chosen while picking a capture (or, to confirm, any card)
   hinted: null,            // the hint shown for this turn (the server's answer), if any
+  hintAsked: null,         // the version a hint was last asked at (asked once a position)
   picked: new Set(),       // table cards tapped so far
   seenTable: new Set(),    // table cards already drawn (new ones animate)
   deadline: null,          // when the turn timer runs out, by this browser's clock

@@ -489,6 +489,9 @@ export function wireTable() {
   $("#start").addEventListener("click", () => send({ type: "start" }));
   $("#copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite").value));
   $("#hint").addEventListener("click", () => {
+    // once a position: the server thinks one hint a position, and one at a time a socket
+    if (page.hintAsked === page.state.version) return;
+    page.hintAsked = page.state.version;
     $("#hint-text").textContent = "…";
     send({ type: "hint", lang });
   });
