@@ -98,6 +98,9 @@ def browser() -> Iterator[Any]:
 #: The address of every WebSocket the pages open.
 SOCKET_URLS: list[str] = []
 
+#: What each page's sockets sent (">") and received ("<") lately: said when a move brings nothing.
+SOCKET_TALK: dict[Any, list[str]] = {}
+
 #: The script errors the pages met: a test fails on any (a module that does not load, a TypeError).
 PAGE_ERRORS: list[Any] = []
 
@@ -116,6 +119,7 @@ def no_script_errors() -> Iterator[None]:
         with contextlib.suppress(Exception):  # a context the test closed itself, or a browser gone
             context.close()
     CONTEXTS.clear()
+    SOCKET_TALK.clear()
     assert not errors, errors
 
 
@@ -129,9 +133,20 @@ def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple
     page.on("pageerror", lambda error: PAGE_ERRORS.append(error))
     frames: list[dict[str, Any]] = []
 
+    talk = SOCKET_TALK.setdefault(page, [])
+
+    def received(payload: str) -> None:
+        frame = json.loads(payload)
+        frames.append(frame)
+        legal = f" legal {len(frame.get('legal') or [])}" if frame.get("type") == "state" else ""
+        talk.append(f"{time.monotonic():.2f} < {frame.get('type')} v{frame.get('version')}{legal} {payload[:80]}")
+
     def watch(websocket: Any) -> None:
         SOCKET_URLS.append(websocket.url)
-        websocket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        talk.append(f"{time.monotonic():.2f} open {websocket.url}")
+        websocket.on("framereceived", received)
+        websocket.on("framesent", lambda payload: talk.append(f"{time.monotonic():.2f} > {payload[:120]}"))
+        websocket.on("close", lambda _: talk.append(f"{time.monotonic():.2f} closed"))
 
     page.on("websocket", watch)
     return page, frames
@@ -208,9 +223,12 @@ def click_a_move(page: Any) -> bool:
         seen = page.evaluate(
             "({error: document.querySelector('#table-error').textContent, queued: pasur.page.queue.length,"
             " shown: pasur.page.state && pasur.page.state.version,"
-            " connection: document.querySelector('#connection').textContent})"
+            " connection: document.querySelector('#connection').textContent,"
+            " sent: pasur.page.sent && pasur.page.sent.id, legal: pasur.page.state && pasur.page.state.legal.length,"
+            " status: document.querySelector('#status').textContent, chosen: pasur.page.chosen})"
         )
-        raise AssertionError(f"the move at version {version} brought no new state: {seen}") from None
+        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
+        raise AssertionError(f"the move at version {version} brought no new state: {seen}; lately:\n{talk}") from None
     return True
 
 
@@ -996,6 +1014,30 @@ def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, l
         reached.add(page.evaluate("document.activeElement.id || document.activeElement.className"))
     wanted = {"settings-link", "rules-link", "lang", "fast"} | ({"chat-text"} if width >= 1100 else {"chat-toggle"})
     assert wanted <= reached and any("playable" in name for name in reached), reached
+
+
+def test_a_tap_on_a_card_held_while_the_turn_timer_counts_down_still_plays(server, browser):
+    """The countdown changes only its own line: a card pressed before a tick and released after it
+    is played (the hand redrawn every second would swallow the tap)."""
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.fill("#create-form input[name=name]", "Ava")
+    page.select_option("select[name=seat1]", "easy")
+    page.select_option("select[name=timer]", "60")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    play_until([page], lambda: page.evaluate(READY))
+    version = page.evaluate("pasur.page.version")
+    box = page.locator("#hand .card.playable").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    status = page.text_content("#status")
+    page.wait_for_function(f"document.querySelector('#status').textContent !== {json.dumps(status)}")  # a tick
+    page.mouse.up()
+    if page.locator("#choices .choice").count():
+        page.locator("#choices .choice").first.click()
+    page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
 
 
 def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_and_the_board(server, browser):

@@ -37,6 +37,7 @@ from pasur.bots import SolverBot
 from pasur.server.app import create_app
 from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
+from pasur.server.lobby import Lobby
 from pasur.server.settings import ServerSettings
 from pasur.server.visitors import forwarded_hosts
 
@@ -1104,9 +1105,17 @@ def test_after_the_start_a_bot_plays_for_a_person_away_when_the_host_says_so(cli
 # -- nothing kept for ever (issue 31, item 9) ---------------------------------------------------------
 
 
-def test_tables_left_untouched_are_deleted_or_ended_and_let_go(tmp_path):
+def test_tables_left_untouched_are_deleted_or_ended_and_let_go(tmp_path, monkeypatch):
     database = f"sqlite:///{tmp_path / 'p.db'}"
     quick = dataclasses.replace(TEST_SETTINGS, abandoned_hours=0.5 / 3600, tables_per_minute=1000)  # half a second
+    # the retiring waits until every table is made: on a slow machine making them takes longer than half a second
+    made = threading.Event()
+    retire = Lobby.retire_abandoned
+
+    async def retire_once_made(self: Lobby, hours: float) -> tuple[int, int]:
+        return await retire(self, hours) if made.is_set() else (0, 0)
+
+    monkeypatch.setattr(Lobby, "retire_abandoned", retire_once_made)
     with TestClient(create_app(database, quick)) as client:
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
         never_started = [create(client, seats=["friend"], public=True)["id"] for _ in range(30)]
@@ -1121,6 +1130,8 @@ def test_tables_left_untouched_are_deleted_or_ended_and_let_go(tmp_path):
                 while host.receive_json()["type"] != "ack":
                     pass
             started.append(table["id"])
+        assert len(lobby.rooms) == 40  # all of them are still here
+        made.set()
         deadline = time.monotonic() + 30  # a guard against a hang: the sweep comes every 1/8 s
         while lobby.rooms:
             assert time.monotonic() < deadline, len(lobby.rooms)

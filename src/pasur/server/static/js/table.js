@@ -513,5 +513,11 @@ export function wireTable() {
     if ($("#resign-dialog").returnValue === "resign") send({ type: "resign" });
   });
   addEventListener("resize", () => { if (page.state && page.state.view) render(); });
-  setInterval(() => { if (page.deadline && page.state && !page.state.view?.over) render(); }, 1000);
+  // the turn timer's countdown changes only the status line: a tap on a card in progress is kept
+  setInterval(() => {
+    const state = page.state;
+    if (page.deadline && state && state.view && !state.view.over && !page.replaying) {
+      $("#status").textContent = statusLine(state.legal.length > 0);
+    }
+  }, 1000);
 }
