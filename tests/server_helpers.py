@@ -4,6 +4,7 @@ states and answers, playing a match through, and losing another process's notice
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,6 +104,19 @@ def play_to_the_end(
                 {"type": "move", "version": message["version"], "move": move, "id": f"v{message['version']}"}
             )
             played += 1
+
+
+def notices_heard(hub: Hub) -> list[dict[str, Any]]:
+    """The list every notice from other processes that ``hub`` receives from now on goes to."""
+    received = hub._received
+    heard: list[dict[str, Any]] = []
+
+    async def noting(payload: str, on_notice: Any) -> None:
+        heard.append(json.loads(payload))
+        await received(payload, on_notice)
+
+    hub._received = noting  # type: ignore[method-assign]
+    return heard
 
 
 def lose_notices(hub: Hub, count: int) -> None:

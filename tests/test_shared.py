@@ -36,7 +36,7 @@ from pasur.server.settings import ServerSettings
 from pasur.server.shared import SWEEP_SECONDS
 from pasur.server.store import Store
 
-from .server_helpers import EVERY_TABLE, TEST_SETTINGS, create, lose_notices, next_state, seated
+from .server_helpers import EVERY_TABLE, TEST_SETTINGS, create, lose_notices, next_state, notices_heard, seated
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
@@ -148,24 +148,29 @@ def play_both(host: Any, friend: Any, until_version: int) -> int:
 
 def test_a_process_nobody_listens_to_leaves_a_table_behind_and_catches_up_when_it_is_used():
     with two_processes() as (first, second):
+        lobby = second.app.state.lobby
+        heard = notices_heard(lobby.hub)
         table_id, host_token, friend_token = friends_playing_through(first)
         with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
             version = play_both(host, friend, until_version=8)
         assert version >= 8
-        lobby = second.app.state.lobby
         room = lobby.rooms[table_id]  # read in when the table was made, for the lobby
-        # every move was heard, none played: nobody listens there, and nobody runs the table
-        assert room.behind and room.version < version
+        # no move was even heard there: nobody listens there, and nobody runs the table
+        assert not [notice for notice in heard if notice["kind"] == "move"] and room.version < version
         assert max(stored_versions(table_id)) == version
         # used again, it catches up first: a spectator there sees the table as it is
         with seated(second, table_id) as spectator:
             assert next_state(spectator)["version"] == version
-        assert not room.behind and room.version == version
+        assert room.version == version
         # and once somebody listens there, it follows every move again
         with seated(first, table_id, host_token) as host, seated(second, table_id, friend_token) as friend:
             state = next_state(host, lambda found: bool(found.get("legal")) or found["version"] > version)
-            heard = next_state(friend, lambda found: found["version"] >= version)
-            assert heard["version"] == version
+            heard_now = next_state(friend, lambda found: found["version"] >= version)
+            assert heard_now["version"] == version
+            deadline = time.monotonic() + 5
+            while not lobby.hub.follows(table_id):  # its moves listened to there, within FOLLOW_SECONDS
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
             if state.get("legal"):
                 host.send_json({"type": "move", "version": state["version"], "move": state["legal"][0]["text"]})
             else:
@@ -174,7 +179,31 @@ def test_a_process_nobody_listens_to_leaves_a_table_behind_and_catches_up_when_i
                     {"type": "move", "version": friend_state["version"], "move": friend_state["legal"][0]["text"]}
                 )
             next_state(friend, lambda found: found["version"] == version + 1)
-        assert room.version == version + 1 and not room.behind
+        assert room.version == version + 1
+        made_there = not state.get("legal")  # by the friend, whose socket is there; else heard there
+        moves_heard = [notice["version"] for notice in heard if notice["kind"] == "move"]
+        assert moves_heard == ([] if made_there else [version + 1])
+
+
+def test_a_match_played_on_in_another_process_is_not_retired_as_abandoned_where_nobody_hears_it():
+    with two_processes() as (first, second):
+        lobby = second.app.state.lobby
+        table_id, host_token, friend_token = friends_playing_through(first)
+        deadline = time.monotonic() + 5
+        while table_id not in lobby.rooms:  # read in there when the table was made, for the lobby
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        room = lobby.rooms[table_id]
+        with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
+            version = play_both(host, friend, until_version=4)
+        assert room.version < version
+        room.changed_at = room.audience.touched = 0.0  # untouched here for ever
+        assert second.portal.call(lobby.retire_abandoned, 1.0) == (0, 0)
+        assert room.status.value == "playing" and room.version == version and table_id in lobby.rooms
+        # once it stands still for the hours given, it is retired
+        room.changed_at = 0.0
+        assert second.portal.call(lobby.retire_abandoned, 1.0) == (0, 1)
+        assert table_id not in lobby.rooms and second.get(f"/api/tables/{table_id}").json()["status"] == "abandoned"
 
 
 def test_a_table_left_behind_is_taken_over_once_its_owner_is_gone():
@@ -192,7 +221,8 @@ def test_a_table_left_behind_is_taken_over_once_its_owner_is_gone():
         while max(stored_versions(table_id)) < left_at + 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert max(stored_versions(table_id)) >= left_at + 2  # the timer plays for the absent people there
-        assert table_id in second.app.state.lobby.hub._owned and not room.behind
+        assert table_id in second.app.state.lobby.hub._owned and second.app.state.lobby.hub.follows(table_id)
+        assert room.version >= left_at + 2  # the copy there plays on
 
 
 def _answer(socket: Any) -> dict[str, Any]:
@@ -456,7 +486,7 @@ def test_a_table_made_while_a_process_was_not_listening_is_listed_when_it_listen
         assert sorted(listed()) == sorted([heard["id"], table["id"]])
 
 
-def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
+def test_a_move_is_announced_on_its_tables_channel_as_it_is_stored_and_a_refused_one_not_at_all():
     import psycopg
 
     from pasur.server.errors import VersionTaken
@@ -466,7 +496,7 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
     plain = store.driver_url
     try:
         with psycopg.connect(plain, autocommit=True) as listener:
-            listener.execute("LISTEN pasur")
+            listener.execute('LISTEN pasur; LISTEN "pasur.t1"')  # a move is told on its table's channel
             store.create_table("t1", {}, "playing")
             store.add_move("t1", 1, 0, "7Cx4H", "a", notice='{"table":"t1","version":1}')
             with pytest.raises(VersionTaken):
@@ -480,8 +510,8 @@ def test_a_move_is_announced_as_it_is_stored_and_a_refused_one_not_at_all():
                 await store.close_writers()
 
             asyncio.run(from_the_event_loop())
-            heard = [notice.payload for notice in listener.notifies(timeout=1.0)]
-        assert heard == ['{"table":"t1","version":1}', '{"table":"t1","version":3}']
+            heard = [(notice.channel, notice.payload) for notice in listener.notifies(timeout=1.0)]
+        assert heard == [("pasur.t1", '{"table":"t1","version":1}'), ("pasur.t1", '{"table":"t1","version":3}')]
         stored = [(move.version, move.move) for move in store.moves("t1")]
         assert stored == [(1, "7Cx4H"), (2, "8D"), (3, "QS")]
         assert store.latest_versions(["t1", "nowhere"]) == {"t1": 3}

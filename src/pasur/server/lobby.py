@@ -102,7 +102,7 @@ class Lobby:
         process owns), and other processes' notices are listened to."""
         for room in self.rooms.values():
             room.pacing.schedule()
-        self.hub.start(self.heard, self.sweep)
+        self.hub.start(self.heard, self.followed, self.sweep)
 
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process's notice: the table it names, if held here, catches up (a table new to
@@ -175,9 +175,19 @@ class Lobby:
         deleted, a match under way is ended as abandoned (its moves kept); both are let go from
         memory. How many were deleted, and how many ended."""
         cutoff = time.monotonic() - hours * 3600
+        untouched = {
+            table_id: room
+            for table_id, room in self.rooms.items()
+            if not room.audience.listeners and max(room.changed_at, room.audience.touched) <= cutoff
+        }
+        # a match played on in another process, unheard here, is not abandoned
+        unheard = [room.id for room in untouched.values() if room.match is not None and not self.hub.follows(room.id)]
+        latest = await asyncio.to_thread(self.store.latest_versions, unheard) if unheard else {}
         deleted = ended = 0
-        for table_id, room in list(self.rooms.items()):
-            if room.audience.listeners or max(room.changed_at, room.audience.touched) > cutoff:
+        for table_id, room in untouched.items():
+            if latest.get(table_id, 0) > room.version:
+                room.replication.wake()
+                room.changed_at = time.monotonic()
                 continue
             try:
                 if room.status is TableStatus.OPEN:
@@ -189,7 +199,7 @@ class Lobby:
             except TableError as error:  # the store is down, or another process changed it first
                 log.warning("table %s is kept for now: %s", table_id, error)
                 continue
-            del self.rooms[table_id]
+            self.rooms.pop(table_id, None)
             self.hub.release(table_id)
         return deleted, ended
 
@@ -296,6 +306,15 @@ class Lobby:
             rated=rated,
         )
         return await self._open(settings, owner), token
+
+    async def followed(self, table_ids: set[str]) -> None:
+        """Tables whose moves this process hears from now on: each catches up with those stored
+        before (and everyone here is sent the new state)."""
+        rooms = [self.rooms[table_id] for table_id in table_ids if table_id in self.rooms]
+        latest = self.store.latest_versions([room.id for room in rooms]) if rooms else {}
+        for room in rooms:
+            if latest.get(room.id, 0) > room.version:
+                await room.replication.catch_up()
 
     async def _open(self, settings: TableSettings, owner: str) -> str:
         """A new table with ``settings``, stored, told and held here; its id."""

@@ -6,11 +6,11 @@ notice was lost) the moves are read from the database. The table itself routes t
 (ready, chat) to whom they concern. Nothing here applies a move of its own: the
 moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`).
 
-A copy that nobody here listens to, of a table another process runs, is left **behind**: a move
-heard for it is only noted, and the copy catches up (:meth:`Replication.wake`) when it is next
-used here: a listener connects, a request reads it, the sweep takes the table over. So with each
-table's sockets routed to one process (docs/DEPLOY.md), a move costs the other processes almost
-nothing."""
+A process follows a table (hears each of its moves as it is made) only while somebody listens to
+it here or the process runs it (:mod:`.shared`). Another process's copy is left behind: nothing
+wakes it, and it catches up (:meth:`Replication.wake`) when it is next used here: a listener
+connects, a request reads it, the sweep takes the table over. So with each table's sockets routed
+to one process (docs/DEPLOY.md), a move costs the other processes nothing."""
 
 from __future__ import annotations
 
@@ -74,13 +74,28 @@ class Replication:
         room = self.room
         return room.hub is None or bool(room.audience.listeners) or room.hub.runs(room.id)
 
-    def wake(self) -> None:
-        """A copy left behind catches up with the moves stored meanwhile (nobody here was sent
-        them, so nobody here is sent anything now)."""
+    def watched(self) -> None:
+        """Somebody listens here now: the copy catches up, and follows the table's moves from now on."""
         room = self.room
-        if room.behind and room.store is not None and room.match is not None:
+        if room.hub is not None:
+            room.hub.watch(room.id, True)
+        self.wake()
+
+    def unwatched(self) -> None:
+        """Nobody listens here any more: the table's moves are no longer followed, unless run here."""
+        room = self.room
+        if room.hub is not None:
+            room.hub.watch(room.id, False)
+
+    def wake(self) -> None:
+        """A copy whose table's moves this process does not follow catches up with those stored
+        meanwhile (nobody here was sent them, so nobody here is sent anything now); not while
+        the table changes here (that change reads what it needs)."""
+        room = self.room
+        if room.hub is None or room.hub.follows(room.id) or room.changing.locked():
+            return
+        if room.store is not None and room.match is not None:
             room.replay(room.store.moves(room.id, after=room.version))
-        room.behind = False
 
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process stored a move (``move``) or changed the table itself (``table``)."""
@@ -89,7 +104,6 @@ class Replication:
             room.changed_at = time.monotonic()
             if notice.get("kind") != "move":
                 self.reread_table()
-            room.behind = room.match is not None
             return
         async with room.changing:
             if notice.get("kind") == "move":

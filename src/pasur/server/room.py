@@ -31,8 +31,6 @@ class Room(Protocol):
     #: The table's revision as last stored or read (see :meth:`.store.Store.update_table`).
     revision: int
     waiting: frozenset[int] | None
-    #: Whether moves stored elsewhere wait to be played on this copy (see Replication.wake).
-    behind: bool
     #: When the table last changed here (``time.monotonic()``).
     changed_at: float
     #: Held while the table changes (see TableRoom).

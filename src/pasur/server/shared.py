@@ -1,11 +1,15 @@
 """What one server process shares with the others over PostgreSQL, so that many processes (on one
 machine or several) serve one site.
 
-- **Notices**: after a change at a table (a move, a seat taken, the match started, a player ready
-  for the next deal, a chat line) a process announces it on the ``pasur`` channel (``NOTIFY``, with
-  a move in the same transaction as its row); every other process ``LISTEN``\\ s, and brings its copy
-  of the table up to date from the database (moves by version, so a lost notice leaves no gap: the
-  next one, or the sweep every :data:`SWEEP_SECONDS`, reads whatever was missed).
+- **Notices**: after a change at a table (a seat taken, the match started, a player ready for the
+  next deal, a chat line) a process announces it on the ``pasur`` channel (``NOTIFY``), which every
+  other process ``LISTEN``\\ s to. A move is announced, in the same transaction as its row, on the
+  table's own channel (``pasur.<table>``), which only the processes that **follow** the table
+  listen to: those with somebody watching it, and its owner. A process that follows a table keeps
+  its copy up to date from the database (moves by version, so a lost notice leaves no gap: the
+  next one, or the sweep every :data:`SWEEP_SECONDS`, reads whatever was missed); one that does not
+  is woken by nothing and reads the moves when it next uses its copy. So each move costs only the
+  processes that need it (with a table's sockets routed to one process, usually one).
 - **Ownership**: one process at a time runs a started table's bots and turn timer: the one that
   holds the table's PostgreSQL advisory lock on its own session. When that process dies its
   session ends, the lock is free, and the sweep of another process that holds the table takes it
@@ -31,7 +35,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from .store import CHANNEL, Store
+from .store import CHANNEL, Store, table_channel
 
 log = logging.getLogger("pasur.server")
 
@@ -39,9 +43,13 @@ log = logging.getLogger("pasur.server")
 SWEEP_SECONDS = 2.0
 #: Seconds before listening again after the notices' connection was lost.
 RECONNECT_SECONDS = 1.0
+#: At most how long a table this process starts to follow waits to be listened to.
+FOLLOW_SECONDS = 0.1
 
 #: What a process does with another's notice: the notice, as a dict.
 OnNotice = Callable[[dict[str, Any]], Awaitable[None]]
+#: What a process does once it listens to some tables' moves: they catch up with those stored before.
+OnFollowed = Callable[[set[str]], Awaitable[None]]
 #: The sweep: tables brought up to date from the database; with True, after notices may have been
 #: lost (before listening, or while the listening connection was down), the tables made meanwhile
 #: and every table's chat too.
@@ -57,6 +65,10 @@ class Hub:
         #: This process's name in its notices (its own are not acted on twice).
         self.process = secrets.token_hex(6)
         self._owned: set[str] = set()
+        #: The tables somebody watches here (a socket is connected to them).
+        self._watched: set[str] = set()
+        #: The tables whose moves the notices' connection listens to now.
+        self._following: set[str] = set()
         #: When another process last held each table this one asked for.
         self._refused: dict[str, float] = {}
         self._locks: Connection | None = None
@@ -77,13 +89,26 @@ class Hub:
             with contextlib.suppress(Exception):
                 self.store.announce(self.notice(table_id, kind, **fields))
 
-    def start(self, on_notice: OnNotice, sweep: Sweep) -> None:
+    def start(self, on_notice: OnNotice, on_followed: OnFollowed, sweep: Sweep) -> None:
         """Once the event loop runs: listen for notices, and sweep every :data:`SWEEP_SECONDS`."""
         if self.shared:
             loop = asyncio.get_running_loop()
-            self._tasks = [loop.create_task(self._listen(on_notice, sweep)), loop.create_task(self._sweeping(sweep))]
+            listening = self._listen(on_notice, on_followed, sweep)
+            self._tasks = [loop.create_task(listening), loop.create_task(self._sweeping(sweep))]
 
-    async def _listen(self, on_notice: OnNotice, sweep: Sweep) -> None:
+    def watch(self, table_id: str, watched: bool) -> None:
+        """Somebody watches the table here now (``watched``), or nobody does any more: a table is
+        followed while watched or run here."""
+        if watched:
+            self._watched.add(table_id)
+        else:
+            self._watched.discard(table_id)
+
+    def follows(self, table_id: str) -> bool:
+        """Whether this process hears the table's moves as they are made (always, sharing nothing)."""
+        return not self.shared or table_id in self._following
+
+    async def _listen(self, on_notice: OnNotice, on_followed: OnFollowed, sweep: Sweep) -> None:
         import psycopg  # the PostgreSQL driver, with the web extra
 
         url = self.store.driver_url
@@ -91,16 +116,37 @@ class Hub:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    self._following = set()
                     # what was missed while not listening: since the last connection, or the first
                     # time since the tables were read at the start
                     await self._sweep(sweep, True)
-                    async for message in connection.notifies():
-                        await self._received(message.payload, on_notice)
+                    while True:  # the tables to follow are listened to anew every FOLLOW_SECONDS
+                        followed = await self._follow(connection)
+                        if followed:
+                            await on_followed(followed)
+                        async with contextlib.aclosing(connection.notifies(timeout=FOLLOW_SECONDS)) as notices:
+                            async for message in notices:
+                                await self._received(message.payload, on_notice)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the connection was lost: listen again, and catch up
                 log.warning("listening for other processes' notices failed (%s); trying again", error)
+                self._following = set()
                 await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def _follow(self, connection: Any) -> set[str]:
+        """Listen to the moves of the tables watched or run here, and to no others; the tables
+        followed from now on (their moves stored before are read by ``on_followed``)."""
+        wanted = self._watched | self._owned
+        started, stopped = wanted - self._following, self._following - wanted
+        if started or stopped:
+            from psycopg import sql
+
+            commands = [sql.SQL("LISTEN {}").format(sql.Identifier(table_channel(t))) for t in sorted(started)]
+            commands += [sql.SQL("UNLISTEN {}").format(sql.Identifier(table_channel(t))) for t in sorted(stopped)]
+            await connection.execute(sql.SQL("; ").join(commands))
+            self._following = set(wanted)
+        return started
 
     async def _received(self, payload: str, on_notice: OnNotice) -> None:
         try:

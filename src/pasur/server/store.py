@@ -68,8 +68,14 @@ WRITERS = 4
 #: Seconds a move waits for one of those connections (or to connect) before it is refused.
 WRITER_WAIT_SECONDS = 5
 
-#: The PostgreSQL channel on which server processes tell each other what changed at a table.
+#: The PostgreSQL channel on which server processes tell each other what changed at a table
+#: (its seats, its start, its chat); a move is told on the table's own channel (:func:`table_channel`).
 CHANNEL = "pasur"
+
+
+def table_channel(table_id: str) -> str:
+    """The channel a table's moves are told on: only the processes that follow the table listen."""
+    return f"{CHANNEL}.{table_id}"
 
 
 #: A move stored and announced in one statement (so in one transaction: the notice goes out when,
@@ -361,7 +367,7 @@ class Store:
             # This runs on every move: one statement, its own transaction, one round trip.
             with self._autocommit.connect() as connection:
                 if self.shared and notice:
-                    connection.exec_driver_sql(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
+                    connection.exec_driver_sql(_INSERT_AND_ANNOUNCE, _announced(row, notice))
                 else:
                     connection.execute(insert(MoveRow), row)
         except IntegrityError:
@@ -390,7 +396,7 @@ class Store:
         row = _move_row(table_id, version, seat, move, client_id, timed)
         try:
             async with (await self._writer_pool()).connection() as connection:
-                await connection.execute(_INSERT_AND_ANNOUNCE, {**row, "channel": CHANNEL, "notice": notice})
+                await connection.execute(_INSERT_AND_ANNOUNCE, _announced(row, notice))
         except psycopg.errors.UniqueViolation:
             raise _taken(version) from None
         except psycopg.Error as error:  # the pool's timeout too
@@ -528,6 +534,11 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _announced(row: dict[str, Any], notice: str) -> dict[str, Any]:
+    """A move's row with its notice, for :data:`_INSERT_AND_ANNOUNCE`: told on its table's channel."""
+    return {**row, "channel": table_channel(row["table_id"]), "notice": notice}
 
 
 def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str | None, timed: bool) -> dict[str, Any]:

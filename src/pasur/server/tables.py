@@ -78,9 +78,6 @@ class TableRoom:
     surs: dict[int, list[int]] = field(default_factory=dict)
     #: By seat, how many of its turns in a row, up to the last, the turn timer played.
     timed_turns: dict[int, int] = field(default_factory=dict)
-    #: Whether moves were stored elsewhere that this copy has not played yet (see
-    #: :meth:`.replication.Replication.wake`).
-    behind: bool = False
     #: The latest version the store held at the last sweep (a copy left behind is taken over only
     #: when its table stood still since).
     swept_version: int = 0
@@ -529,7 +526,7 @@ class TableRoom:
         """A new listener, sent its projection and its channel's recent chat; TableError when a
         spectator finds the table full."""
         listener = self.audience.add(post, seat)
-        self.replication.wake()  # kept current from now on, as somebody listens here
+        self.replication.watched()  # kept current from now on, as somebody listens here
         first = self.projection(seat, since)
         first["chat"] = self.chat.recent(seat)  # the recent lines, once
         listener.post(first)
@@ -537,6 +534,8 @@ class TableRoom:
 
     async def disconnect(self, listener: Listener) -> None:
         self.audience.remove(listener)
+        if not self.audience.listeners:
+            self.replication.unwatched()
 
     def projection(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (None: a spectator), with the moves since ``since``."""
