@@ -185,6 +185,46 @@ def test_a_process_nobody_listens_to_leaves_a_table_behind_and_catches_up_when_i
         assert moves_heard == ([] if made_there else [version + 1])
 
 
+def play_to_the_rounds_end(socket: Any) -> dict[str, Any]:
+    """Play this seat's turns until the round is over; that state (everyone waited for)."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] != "state":
+            continue
+        if message.get("waiting"):
+            return dict(message)
+        if message.get("legal"):
+            socket.send_json({"type": "move", "version": message["version"], "move": message["legal"][0]["text"]})
+
+
+def test_a_process_left_behind_knows_who_said_ready_for_the_next_deal():
+    with two_processes() as (first, second):
+        lobby = second.app.state.lobby
+        table = create(first, seats=["friend"])  # to 62: the match goes on after the first round
+        table_id, host_token = table["id"], table["token"]
+        friend_token = first.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()["token"]
+        deadline = time.monotonic() + 5
+        while table_id not in lobby.rooms:  # read in there when the table was made, for the lobby
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
+            next_state(host)
+            host.send_json({"type": "start"})
+            ended: dict[str, Any] = {}
+            thread = threading.Thread(target=lambda: ended.update(play_to_the_rounds_end(friend)))
+            thread.start()
+            assert play_to_the_rounds_end(host)["waiting"] == [0, 1]
+            thread.join(60)
+            host.send_json({"type": "continue"})
+            next_state(friend, lambda found: found.get("waiting") == [1])
+        room = lobby.rooms[table_id]
+        assert room.version < ended["version"]  # nothing of the round was followed there
+        with seated(second, table_id) as spectator:
+            state = next_state(spectator)
+        # caught up there: the round is over, and only the friend is still to say so
+        assert state["version"] == ended["version"] and state["waiting"] == [1]
+
+
 def test_a_match_played_on_in_another_process_is_not_retired_as_abandoned_where_nobody_hears_it():
     with two_processes() as (first, second):
         lobby = second.app.state.lobby

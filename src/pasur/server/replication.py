@@ -28,6 +28,9 @@ class Replication:
 
     def __init__(self, room: Room) -> None:
         self.room = room
+        #: The players heard to be ready for the next deal while this copy was left behind: by
+        #: the version they said so at (None: the wait was over for all).
+        self._ready: list[tuple[int, int | None]] = []
 
     def tell(self, kind: str, **fields: Any) -> None:
         """Announce a change here to the other server processes."""
@@ -96,17 +99,30 @@ class Replication:
             return
         if room.store is not None and room.match is not None:
             room.replay(room.store.moves(room.id, after=room.version))
+        for version, seat in self._ready:  # said at the end of the round the copy has reached
+            if version == room.version and room.waiting is not None:
+                room.waiting = None if seat is None else room.waiting - {seat} or None
+        self._ready.clear()
 
     async def heard(self, notice: dict[str, Any]) -> None:
-        """Another process stored a move (``move``) or changed the table itself (``table``)."""
+        """Another process stored a move (``move``), changed the table itself (``table``), or a
+        player is ready for the next deal (``ready``)."""
         room = self.room
+        kind, seat, version = notice.get("kind"), notice.get("seat"), notice.get("version")
+        seat = seat if isinstance(seat, int) else None
         if not self.kept_current():  # noted only: the copy catches up when it is next used
             room.changed_at = time.monotonic()
-            if notice.get("kind") != "move":
+            if kind == "table":
                 self.reread_table()
+            elif kind == "ready" and isinstance(version, int):
+                self._ready.append((version, seat))
+            return
+        if kind == "ready":
+            self.wake()  # who is still to say so depends on where the match is
+            await room.ready(seat, tell=False)
             return
         async with room.changing:
-            if notice.get("kind") == "move":
+            if kind == "move":
                 await self._moved(notice)
             else:
                 await self._reload()

@@ -129,12 +129,8 @@ class TableRoom:
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process's notice about this table, given to whom it concerns."""
         kind = notice.get("kind")
-        if kind in ("move", "table"):
+        if kind in ("move", "table", "ready"):
             await self.replication.heard(notice)
-        elif kind == "ready":
-            self.replication.wake()  # who is still to say so depends on where the match is
-            seat = notice.get("seat")
-            await self.ready(seat if isinstance(seat, int) else None, tell=False)
         elif kind == "chat" and isinstance(notice.get("line"), dict):
             await self.chat.heard(ChatLine.read(notice["line"]))
 
@@ -479,7 +475,7 @@ class TableRoom:
             if seat is None or (self.waiting is not None and seat in self.waiting):
                 self.waiting = None if seat is None or self.waiting is None else self.waiting - {seat} or None
                 if tell:
-                    self.tell("ready", seat=seat)
+                    self.tell("ready", seat=seat, version=self.version)
                 await self.changed()
 
     def round_under_way(self) -> Match:
