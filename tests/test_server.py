@@ -219,7 +219,7 @@ def test_a_spectator_sees_no_hand(client):
     table = create(client)
     with seated(client, table["id"], table["token"]) as host:
         host.send_json({"type": "start"})
-        next_state(host)
+        next_state(host, lambda found: found["table"]["status"] == "playing")  # not the state sent on connecting
         with seated(client, table["id"]) as spectator:
             state = next_state(spectator)
             assert state["table"]["you"] is None and state["legal"] == []
