@@ -171,7 +171,7 @@ def in_language(page: Any, base: str, lang: str) -> None:
     page.goto(base + "/")
 
 
-def create_table(page: Any, base: str, seats: list[str], target: int = 1) -> str:
+def create_table(page: Any, base: str, seats: list[str], target: int = 1, timer: int = 0) -> str:
     """Fill in the lobby form; the table's address."""
     page.goto(base + "/")
     page.fill("#create-form input[name=name]", "Ava")
@@ -180,6 +180,8 @@ def create_table(page: Any, base: str, seats: list[str], target: int = 1) -> str
     for seat, choice in enumerate(seats, start=1):
         page.select_option(f"select[name=seat{seat}]", choice)
     page.fill("input[name=target]", str(target))
+    if timer:
+        page.select_option("select[name=timer]", str(timer))
     page.click("#create")
     page.wait_for_url("**/t/**")
     return str(page.url)
@@ -1020,12 +1022,7 @@ def test_a_tap_on_a_card_held_while_the_turn_timer_counts_down_still_plays(serve
     """The countdown changes only its own line: a card pressed before a tick and released after it
     is played (the hand redrawn every second would swallow the tap)."""
     page, _ = recorded_page(browser)
-    page.goto(server.base + "/")
-    page.fill("#create-form input[name=name]", "Ava")
-    page.select_option("select[name=seat1]", "easy")
-    page.select_option("select[name=timer]", "60")
-    page.click("#create")
-    page.wait_for_url("**/t/**")
+    create_table(page, server.base, ["easy"], timer=60)
     page.click("#start")
     play_until([page], lambda: page.evaluate(READY))
     version = page.evaluate("pasur.page.version")

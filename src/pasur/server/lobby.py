@@ -50,6 +50,14 @@ def _live_listing(room: TableRoom) -> dict[str, Any]:
     }
 
 
+async def _caught_up(rooms: list[TableRoom], latest: dict[str, int]) -> None:
+    """Each copy behind the ``latest`` version its table has stored catches up (and everyone
+    listening to it here is sent the new state)."""
+    for room in rooms:
+        if latest.get(room.id, 0) > room.version:
+            await room.replication.catch_up()
+
+
 def _cursor_key(cursor: str) -> tuple[int, str]:
     """A lobby cursor read back (``created.id``); TableError if it is not one."""
     created, dot, table_id = cursor.partition(".")
@@ -138,9 +146,7 @@ class Lobby:
         still = [room for room in behind if latest.get(room.id, 0) == room.swept_version]
         for room in current + behind:
             room.swept_version = latest.get(room.id, 0)
-        for room in current:
-            if room.swept_version > room.version:
-                await room.replication.catch_up()
+        await _caught_up(current, latest)
         taken = self.hub.claim([room.id for room in current if room.pacing.runs_alone()] + [room.id for room in still])
         for room in still:
             if room.id in taken:
@@ -311,10 +317,8 @@ class Lobby:
         """Tables whose moves this process hears from now on: each catches up with those stored
         before (and everyone here is sent the new state)."""
         rooms = [self.rooms[table_id] for table_id in table_ids if table_id in self.rooms]
-        latest = self.store.latest_versions([room.id for room in rooms]) if rooms else {}
-        for room in rooms:
-            if latest.get(room.id, 0) > room.version:
-                await room.replication.catch_up()
+        if rooms:
+            await _caught_up(rooms, self.store.latest_versions([room.id for room in rooms]))
 
     async def _open(self, settings: TableSettings, owner: str) -> str:
         """A new table with ``settings``, stored, told and held here; its id."""
