@@ -205,11 +205,13 @@ def test_a_visitors_advice_past_its_cpu_budget_a_minute_is_refused_until_the_min
     pool = BotPool(levels, 1, hint_ms=150, advice_budget=0.2, clock=lambda: now[0])
 
     async def run() -> None:
-        await pool.think_hint("flood", view, legal, "en", 1)  # a search of up to 150 ms
-        await pool.think_hint("flood", view, legal, "en", 2)
+        asked = 0
+        with pytest.raises(TooManyRequests):  # each search takes up to 150 ms of the worker's CPU
+            while asked < 20:
+                asked += 1
+                await pool.think_hint("flood", view, legal, "en", asked)
         assert pool.advice_spent("flood") >= 0.2  # measured in the worker, not guessed
-        with pytest.raises(TooManyRequests):
-            await pool.think_hint("flood", view, legal, "en", 3)
+        assert asked >= 2  # the first ask, with nothing spent, was answered
         await pool.think_hint("friend", view, legal, "en", 4)  # another visitor is not held up
         now[0] += 61
         await pool.think_hint("flood", view, legal, "en", 5)  # a minute on, it may ask again
