@@ -17,7 +17,7 @@ from collections import Counter
 
 from pasur import Round, Rules, deal_deck
 from pasur.bots import make_bot
-from pasur.bots.analysis import judge_position
+from pasur.bots.analysis import Precision, judge_position
 from pasur.core.cards import Card, mask_of
 
 #: (table, seat 0's hand): the first card of the hand is the Jack, the second the 10♦.
@@ -53,7 +53,7 @@ def main() -> None:
     for table, hand in POSITIONS:
         game = position(table, hand)
         jack = next(move for move in game.legal_moves() if move.take and str(move.card) == hand.split()[0])
-        judged = judge_position(game, jack.code, args.samples, seed=1)
+        judged = judge_position(game, jack.code, 1, Precision.fixed(args.samples))
         ranked = sorted(judged.values.items(), key=lambda item: -item[1])
         values = ", ".join(f"{text} {value:+.2f}" for text, value in ranked)
         low, high = judged.loss_interval

@@ -315,7 +315,7 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     assert page.locator("#hand .card").count() == len(step["hands"][0])
     assert page.locator(".seat .backs.face-up svg").count() == sum(len(hand) for hand in step["hands"][1:])
     # the person's first move, judged by the server in the background: verdict, loss, best move
-    verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake)", timeout=60_000)
+    verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake, .unclear)", timeout=60_000)
     assert said["best"] in verdict.inner_text()
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown

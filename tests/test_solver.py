@@ -215,7 +215,8 @@ def test_solve_a_record_position(tmp_path):
     position = Round(Rules(), game.deck)
     for code in game.history[:30]:
         position.play_code(code)
-    result = pasur("solve", str(path), "--round", "1", "--move", "30", "--json")
+    # move 31 is played in the position after 30: the number analyze and replay give it
+    result = pasur("solve", str(path), "--round", "1", "--move", "31", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["value"] == solve(position).value
 

@@ -471,7 +471,7 @@ def test_replay_view_with_analysis_shows_each_verdict(tmp_path):
         pass
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_record(match)))
-    for lang, words in (("en", ("loses", "best")), ("fa", ("از دست رفت", "بهترین"))):
+    for lang, words in (("en", ("deals solved", "best")), ("fa", ("چینش حل‌شده", "بهترین"))):
         result = CliRunner().invoke(
             cli, ["replay", str(path), "--view", "--plain", "--analyze", "--samples", "4", "--lang", lang]
         )

@@ -1,13 +1,18 @@
 """The words people see, in English and Persian, with the names Persian players use (Sur, Haft
-Khaj, Sarbaz). ``text("round", "fa", number=2)``; card notation (``7♣``) stays as it is."""
+Khaj, Sarbaz). ``text("round", "fa", number=2)``; cards are written with suit symbols (``7♣``),
+ranks in the language's digits (:func:`card_words`, :func:`move_words`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 LANGUAGES = ("en", "fa")
 
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+#: Unicode's left-to-right isolate and its end: cards inside Persian text keep their order.
+_LEFT_TO_RIGHT, _END_ISOLATE = "\u2066", "\u2069"
 
 #: Names the bots at a table go by, in seat order, so that seats are told apart.
 BOT_PERSONAS = {"en": ("Shirin", "Bahram", "Laleh"), "fa": ("شیرین", "بهرام", "لاله")}
@@ -159,13 +164,51 @@ CATALOG: dict[str, tuple[str, str]] = {
         "برداشت بهتری نیست؛ برای نفر بعد چیز کمی می‌ماند",
     ),
     "replay_position": ("move {index} of {count}", "حرکت {index} از {count}"),
-    "judged": (
-        "{verdict}: loses {loss} [{low} to {high}] · best {best}",
-        "{verdict}: {loss} امتیاز از دست رفت [{low} تا {high}] · بهترین {best}",
+    "judged": ("{verdict}: {loss} ({deals}) · best {best}", "{verdict}: {loss} ({deals}) | بهترین: {best}"),
+    "judged_best": ("{verdict}: the best move ({deals})", "{verdict}: بهترین حرکت ({deals})"),
+    "judged_loss": ("loses {loss} points, ± {margin}", "{loss} امتیاز از دست رفت، ± {margin}"),
+    "judged_between": ("loses between {low} and {high} points", "بین {low} و {high} امتیاز از دست رفت"),
+    "judged_unbounded": (
+        "loses about {loss} points, too few deals to say how surely",
+        "حدود {loss} امتیاز از دست رفت؛ نمونه‌ها برای سنجیدن اطمینان کم است",
     ),
+    "judged_deals": ("{count} deals solved", "{count} چینش حل‌شده"),
+    "under_a_tenth": ("under 0.1", "کمتر از ۰٫۱"),
+    "lay_card": ("lay {card}", "گذاشتن {card}"),
+    "reason_line": (
+        "after {first} {who} {event}; after {second}, {other} ({part}: {points} points)",
+        "پس از {first}، {who} {event}؛ پس از {second}: {other} ({part}: {points} امتیاز)",
+    ),
+    "reason_you": ("your side", "طرف شما"),
+    "reason_they": ("the other side", "طرف مقابل"),
+    "reason_event_sur": (
+        "makes a Sur in {count} of {deals} solved deals",
+        "در {count} از {deals} چینش حل‌شده سور می‌زند",
+    ),
+    "reason_event_haft_khaj": (
+        "wins Haft Khaj in {count} of {deals} solved deals",
+        "در {count} از {deals} چینش حل‌شده هفت خاج را می‌برد",
+    ),
+    "reason_event_ten_of_diamonds": (
+        "takes the 10♦ in {count} of {deals} solved deals",
+        "در {count} از {deals} چینش حل‌شده ۱۰♦ را برمی‌دارد",
+    ),
+    "reason_event_two_of_clubs": (
+        "takes the 2♣ in {count} of {deals} solved deals",
+        "در {count} از {deals} چینش حل‌شده ۲♣ را برمی‌دارد",
+    ),
+    "reason_event_aces": ("takes {count} Aces a deal on average", "به‌طور میانگین {count} آس در هر چینش برمی‌دارد"),
+    "reason_event_jacks": ("takes {count} Jacks a deal on average", "به‌طور میانگین {count} سرباز در هر چینش برمی‌دارد"),
+    "reason_part_sur": ("Surs", "سورها"),
+    "reason_part_haft_khaj": ("Haft Khaj", "هفت خاج"),
+    "reason_part_ten_of_diamonds": ("the 10♦", "۱۰♦"),
+    "reason_part_two_of_clubs": ("the 2♣", "۲♣"),
+    "reason_part_aces": ("Aces", "آس‌ها"),
+    "reason_part_jacks": ("Jacks", "سربازها"),
     "verdict_good": ("good", "خوب"),
     "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
     "verdict_mistake": ("mistake", "اشتباه"),
+    "verdict_unclear": ("unclear", "نامعلوم"),
 }
 
 
@@ -312,6 +355,26 @@ def rules_help(lang: str = "en", keys: str = "keys_full_screen") -> str:
 def number_text(value: float, lang: str = "en") -> str:
     """A number as ``lang`` writes it: Persian digits in Persian."""
     return _persian_number(value) if lang == "fa" else str(value)
+
+
+def card_words(card: str, lang: str = "en") -> str:
+    """A card (its record text, ``10C``) as people read it: ``10♣``, in Persian ``۱۰♣``."""
+    rank, suit = card[:-1].upper(), _SUIT_SYMBOLS[card[-1].upper()]
+    return (rank.translate(_PERSIAN_DIGITS) if lang == "fa" else rank) + suit
+
+
+def cards_words(cards: Sequence[str], lang: str = "en", isolate: bool = False) -> str:
+    """Cards joined by ``+`` (``A♠+3♣``); ``isolate`` keeps them left to right inside Persian
+    text on a page (Unicode isolates; a terminal leaves them out)."""
+    shown = "+".join(card_words(card, lang) for card in cards)
+    return f"{_LEFT_TO_RIGHT}{shown}{_END_ISOLATE}" if isolate and lang == "fa" else shown
+
+
+def move_words(card: str, take: Sequence[str], lang: str = "en", isolate: bool = False) -> str:
+    """A move as people read it, always naming what it takes: ``10♣ × A♠``, ``lay 7♦``."""
+    if take:
+        return f"{cards_words([card], lang, isolate)} × {cards_words(take, lang, isolate)}"
+    return text("lay_card", lang, card=cards_words([card], lang, isolate))
 
 
 def text(key: str, lang: str = "en", **values: Any) -> str:

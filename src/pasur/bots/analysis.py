@@ -4,48 +4,74 @@ For every move of the chosen seats, the cards that seat could not see are dealt 
 times, consistently with its view, and each deal is solved exactly (:func:`pasur.solve`): every
 legal move gets its expected final round points (the mover's side minus the other side) over the
 same samples. The best move has the highest mean; a move's **loss** is the best mean minus its
-mean, with a 95% interval from the paired differences (the same deals for every move). A move is
-a **mistake** when it loses more than 1 point and the interval's low end is above 0, an
-**inaccuracy** when it loses more than 0.3 so, else good. With 3 players, or 4 each for
-themselves, the values are the mover's points minus the others' average, the others searched as
-one coalition (:mod:`pasur.core.solver`).
+mean, with a 95% interval from the paired differences (the same deals for every move): Student's t
+on the effective sample size of the deals' weights. Deals are added (:class:`Precision`) until the
+interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
+**inaccuracy** (0.3 to 1) or **mistake** (1 or more) — or the samples or time allowed run out; then
+the verdict is **unclear**. With 3 players, or 4 each for themselves, the values are the mover's
+points minus the others' average, the others searched as one coalition (:mod:`pasur.core.solver`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Match, MoveCode, Round, Rules
+from ..core import Match, Move, MoveCode, Round, Rules
 from ..core.errors import SolveError
-from ..core.solver import sampled_within, solve_problem
-from ..i18n import text
+from ..core.solver import Samples, sampled_within, solve_problem
+from ..i18n import move_words, number_text, text
+from .reasons import Reason, explain
 
 __all__ = [
     "MISTAKE",
     "MoveJudgement",
+    "Precision",
     "analysis_tasks",
     "judge_move",
     "judge_position",
     "judgement_line",
     "players_summary",
     "rounds_summary",
+    "t_quantile",
 ]
 
-#: A loss above this many points is a mistake.
+#: A loss of this many points or more is a mistake.
 MISTAKE = 1.0
-#: Below this many points (and above none) a loss is an inaccuracy.
+#: A loss of this many points or more (and below a mistake's) is an inaccuracy.
 INACCURACY = 0.3
+#: Each verdict's band of losses, in points.
+BANDS = (("good", -math.inf, INACCURACY), ("inaccuracy", INACCURACY, MISTAKE), ("mistake", MISTAKE, math.inf))
+
+
+@dataclass(frozen=True, slots=True)
+class Precision:
+    """How long a move is judged: at least ``least`` deals, then more in growing batches until the
+    loss's 95% interval is at most ``width`` points either side and lies within one verdict's
+    band, or ``most`` deals or ``ms`` milliseconds are spent. ``least == most`` fixes the count."""
+
+    width: float = 0.3
+    least: int = 32
+    most: int = 2048
+    ms: float | None = None
+
+    @classmethod
+    def fixed(cls, samples: int, ms: float | None = None) -> Precision:
+        """Exactly ``samples`` deals (fewer if ``ms`` runs out)."""
+        return cls(least=samples, most=samples, ms=ms)
 
 
 @dataclass(frozen=True, slots=True)
 class MoveJudgement:
     """One move judged: what each legal move is worth (mean over the samples), the best, the one
-    played and what it lost, with the 95% interval of the loss."""
+    played and what it lost, with the 95% interval of the loss, the deals solved and their
+    effective number (their weights counted)."""
 
     round: int
     move: int  # 1-based, within the round
@@ -56,13 +82,26 @@ class MoveJudgement:
     loss_interval: tuple[float, float]
     values: dict[str, float]
     samples: int
+    effective: float
+    played_code: MoveCode
+    best_code: MoveCode
+    #: Why the best move is better, for a move that lost something (from the solver's lines).
+    reason: Reason | None = None
 
     @property
     def verdict(self) -> str:
-        """``good``, ``inaccuracy`` or ``mistake``: by the loss, when its interval is above 0."""
-        if self.loss_interval[0] <= 0:
-            return "good"
-        return "mistake" if self.loss > MISTAKE else "inaccuracy" if self.loss > INACCURACY else "good"
+        """The band (``good``, ``inaccuracy``, ``mistake``) holding the whole interval of the
+        loss, else ``unclear``."""
+        low, high = self.loss_interval
+        for name, floor, ceiling in BANDS:
+            if floor <= low and high < ceiling:
+                return name
+        return "unclear"
+
+    @property
+    def margin(self) -> float:
+        """Half the interval's width: the loss is known to ± this many points."""
+        return (self.loss_interval[1] - self.loss_interval[0]) / 2
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,11 +111,20 @@ class MoveJudgement:
             "played": self.played,
             "best": self.best,
             "loss": round(self.loss, 3),
-            "loss_interval": [round(self.loss_interval[0], 3), round(self.loss_interval[1], 3)],
+            "loss_interval": [_finite(self.loss_interval[0]), _finite(self.loss_interval[1])],
             "verdict": self.verdict,
             "values": {text: round(value, 3) for text, value in self.values.items()},
             "samples": self.samples,
+            "effective_samples": round(self.effective, 1),
+            "played_move": Move.from_code(self.played_code).to_json(),
+            "best_move": Move.from_code(self.best_code).to_json(),
+            "reason": self.reason.to_json() if self.reason else None,
         }
+
+
+def _finite(bound: float) -> float | None:
+    """An interval's end for JSON: None when the samples were too few to bound it."""
+    return round(bound, 3) if math.isfinite(bound) else None
 
 
 #: One move to judge: rules, the round's deck, number and banked scores, the moves before it, the
@@ -110,61 +158,157 @@ def analysis_tasks(match: Match, seats: Iterable[int] | None, seed: int) -> list
     return tasks
 
 
-def judge_move(task: Task, samples: int, ms: float | None = None) -> MoveJudgement:
-    """Judge one move from its seat's view over ``samples`` solved deals (fewer if ``ms``
-    milliseconds run out first)."""
+def judge_move(task: Task, precision: Precision = Precision()) -> MoveJudgement:
+    """Judge one move from its seat's view, as ``precision`` says."""
     rules, deck, number, banked, before, played, seed = task
     game = Round(rules, deck, number, banked, check_deck=False)
     for code in before:
         game.play_code(code)
-    return judge_position(game, played, samples, seed, ms)
+    return judge_position(game, played, seed, precision)
 
 
 #: Deals solved between two looks at the clock when judging within a time.
 JUDGE_BATCH = 8
 
 
-def judge_position(game: Round, played: MoveCode, samples: int, seed: int, ms: float | None = None) -> MoveJudgement:
+def judge_position(game: Round, played: MoveCode, seed: int, precision: Precision = Precision()) -> MoveJudgement:
     """Judge ``played`` in ``game``'s position from the view of the seat to play (the cards it
-    cannot see play no part) over ``samples`` solved deals, or as many as ``ms`` milliseconds
-    allow (at least one batch)."""
-    seat, codes = game.turn, game.legal_codes()
+    cannot see play no part), solving deals until ``precision`` is met."""
+    codes = game.legal_codes()
     rng = random.Random(seed)
-    base = Round.from_view(game.view(seat), rng)
-    values = sampled_within(base, samples if len(codes) > 1 else 1, rng, ms, JUDGE_BATCH).values
-    means = {code: statistics.fmean(found) for code, found in values.items()}
+    base = Round.from_view(game.view(game.turn), rng)
+    stop = time.perf_counter() + precision.ms / 1000 if precision.ms is not None else math.inf
+    wanted = precision.least if len(codes) > 1 else 1
+    found: Samples | None = None
+    while True:
+        ms = (stop - time.perf_counter()) * 1000 if precision.ms is not None else None
+        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH)
+        found = more if found is None else _joined(found, more)
+        judgement = _judgement(game, played, found)
+        count = _count(found)
+        if (
+            len(codes) == 1
+            or count >= precision.most
+            or count < wanted  # the time, or a node limit, ended the sampling
+            or time.perf_counter() >= stop
+            or (judgement.margin <= precision.width and judgement.verdict != "unclear")
+        ):
+            return _explained(game, judgement, seed)
+        wanted = min(precision.most, max(2 * count, _needed(judgement, precision.width, count)))
+
+
+def _explained(game: Round, judgement: MoveJudgement, seed: int) -> MoveJudgement:
+    """The judgement with its reason, when the move may have lost something worth saying."""
+    if judgement.verdict == "good" or judgement.loss < INACCURACY:
+        return judgement
+    reason = explain(game, judgement.best_code, judgement.played_code, seed)
+    return dataclasses.replace(judgement, reason=reason)
+
+
+def _count(found: Samples | None) -> int:
+    return len(found.weights) if found is not None else 0
+
+
+def _joined(found: Samples, more: Samples) -> Samples:
+    return Samples(
+        {code: values + more.values[code] for code, values in found.values.items()}, found.weights + more.weights
+    )
+
+
+def _needed(judgement: MoveJudgement, width: float, count: int) -> int:
+    """About how many deals bring the interval to ``width`` either side."""
+    return math.ceil(count * (judgement.margin / width) ** 2) if judgement.margin > width else count
+
+
+def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
+    """The judgement the deals found so far make."""
+    codes = game.legal_codes()
+    means = found.means()
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:
         best = played  # the move played is as good as any
-    differences = [b - p for b, p in zip(values[best], values[played], strict=True)]
-    loss = means[best] - means[played]
-    spread = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0
+    differences = [b - p for b, p in zip(found.values[best], found.values[played], strict=True)]
+    loss, spread, effective = weighted_interval(differences, found.weights)
     texts = {code: game.move_text(code) for code in codes}
     return MoveJudgement(
         round=game.number,
         move=len(game.history) + 1,
-        seat=seat,
+        seat=game.turn,
         played=texts[played],
         best=texts[best],
         loss=loss,
         loss_interval=(loss - spread, loss + spread),
         values={texts[code]: means[code] for code in codes},
         samples=len(differences),
+        effective=effective,
+        played_code=played,
+        best_code=best,
     )
 
 
-def judgement_line(judgement: MoveJudgement, lang: str = "en") -> str:
-    """What the analysis says of a move: its verdict, its loss with the interval, the best move."""
+def weighted_interval(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float, float]:
+    """The weighted mean of ``values``, the half-width of its 95% interval and the effective
+    sample size (Kish's: the weights' sum squared over their squares' sum). The interval is
+    Student's t on the effective size less one degree of freedom (none when it is below 2: the
+    spread is then infinite unless the mean is 0: a forced move, solved once)."""
+    total = sum(weights)
+    mean = sum(weight * value for weight, value in zip(weights, values, strict=True)) / total
+    effective = total**2 / sum(weight * weight for weight in weights)
+    squares = sum((weight * (value - mean)) ** 2 for weight, value in zip(weights, values, strict=True))
+    if squares == 0 and (effective >= 2 or mean == 0):
+        return mean, 0.0, effective
+    if effective < 2:
+        return mean, math.inf, effective
+    variance = squares / total**2 * effective / (effective - 1)
+    return mean, t_quantile(effective - 1) * math.sqrt(variance), effective
+
+
+def t_quantile(freedom: float) -> float:
+    """Student's t at 97.5% for ``freedom`` degrees of freedom (1 or more; between 1 and 2 the
+    value at 1): the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5), within 1% from 2
+    on and within 0.001% from 10 on."""
+    if freedom < 2:
+        return 12.706204736174698
+    z = statistics.NormalDist().inv_cdf(0.975)
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(term / freedom ** (power + 1) for power, term in enumerate(terms))
+
+
+def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = False) -> str:
+    """What the analysis says of a move, for people: its verdict, what it lost in points and how
+    surely, the deals it took, and the best move (``isolate``: cards kept left to right in
+    Persian on a page)."""
+    verdict = text(f"verdict_{judgement.verdict}", lang)
+    deals = text("judged_deals", lang, count=judgement.samples)
+    if judgement.played_code == judgement.best_code:
+        return text("judged_best", lang, verdict=verdict, deals=deals)
     low, high = judgement.loss_interval
-    return text(
-        "judged",
-        lang,
-        verdict=text(f"verdict_{judgement.verdict}", lang),
-        loss=round(judgement.loss, 2),
-        low=round(low, 2),
-        high=round(high, 2),
-        best=judgement.best,
-    )
+    if not math.isfinite(judgement.margin):
+        loss = text("judged_unbounded", lang, loss=_points(judgement.loss, lang))
+    elif judgement.verdict == "unclear":
+        loss = text("judged_between", lang, low=_points(max(low, 0.0), lang), high=_points(high, lang))
+    else:
+        loss = text("judged_loss", lang, loss=_points(judgement.loss, lang), margin=_points(judgement.margin, lang))
+    words = move_words(*_card_texts(judgement.best_code), lang, isolate)
+    return text("judged", lang, verdict=verdict, loss=loss, deals=deals, best=words)
+
+
+def _card_texts(code: MoveCode) -> tuple[str, list[str]]:
+    """A move's card and taken cards as record texts, for :func:`move_words`."""
+    move = Move.from_code(code)
+    return str(move.card), [str(card) for card in move.take]
+
+
+def _points(value: float, lang: str) -> str:
+    """Points to one decimal (a loss above 0 that rounds to 0 reads as under 0.1)."""
+    if 0 < value < 0.05:
+        return text("under_a_tenth", lang)
+    return number_text(round(value, 1), lang)
 
 
 def players_summary(judgements: Sequence[MoveJudgement]) -> list[dict[str, Any]]:
@@ -191,5 +335,12 @@ def _summary(own: Sequence[MoveJudgement]) -> dict[str, Any]:
         "mean_loss": round(statistics.fmean(judgement.loss for judgement in own), 3),
         "mistakes": sum(judgement.verdict == "mistake" for judgement in own),
         "inaccuracies": sum(judgement.verdict == "inaccuracy" for judgement in own),
-        "largest": {"round": worst.round, "move": worst.move, "played": worst.played, "loss": round(worst.loss, 3)},
+        "unclear": sum(judgement.verdict == "unclear" for judgement in own),
+        "largest": {
+            "round": worst.round,
+            "move": worst.move,
+            "played": worst.played,
+            "words": move_words(*_card_texts(worst.played_code)),
+            "loss": round(worst.loss, 3),
+        },
     }

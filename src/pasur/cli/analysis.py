@@ -11,7 +11,17 @@ from typing import Any
 
 import click
 
-from ..bots.analysis import MISTAKE, MoveJudgement, analysis_tasks, judge_move, players_summary, rounds_summary
+from ..bots.analysis import (
+    MISTAKE,
+    MoveJudgement,
+    Precision,
+    analysis_tasks,
+    judge_move,
+    judgement_line,
+    players_summary,
+    rounds_summary,
+)
+from ..bots.reasons import reason_line
 from ..core import (
     Card,
     DeckError,
@@ -34,7 +44,12 @@ from .common import build_rules, read_match, rules_options
     help="with RECORD: which round [the last]; with --deck: the round's number, which says who plays first [1]",
 )
 @click.option(
-    "--move", "move_number", type=click.IntRange(min=0), default=0, help="with RECORD: after this many moves [0]"
+    "--move",
+    "move_number",
+    type=click.IntRange(min=1),
+    default=1,
+    help="with RECORD: the position in which the round's move N is played, numbered from 1 as replay and "
+    "analyze number them [1]",
 )
 @click.option("--scores", help="with --deck: each side's banked score at the round's start, as 55,20 [0,0]")
 @click.option(
@@ -60,7 +75,8 @@ def solve_command(
     sides (the round's final points, side 0 minus side 1), each legal move's value and a best line.
 
     Give a deck (--deck, with rules options and --scores) or a pasur-record/1 file with --round and
-    --move. Two sides only: 2 players, or 4 in partnership.
+    --move (the move analyze calls "round R move N" is solved with --round R --move N). Two sides
+    only: 2 players, or 4 in partnership.
     """
     if (record is None) == (deck is None):
         raise click.UsageError("give a RECORD file or --deck, one of the two")
@@ -69,7 +85,7 @@ def solve_command(
             raise click.UsageError("a record carries its own rules and scores: give --deck to set them")
         game = _record_position(record, round_number, move_number)
     else:
-        if move_number:
+        if move_number != 1:
             raise click.UsageError("--move goes with a RECORD")
         game = _deck_position(deck or "", round_number or 1, scores, build_rules(options))
     try:
@@ -93,7 +109,7 @@ def solve_command(
 
 
 def _record_position(file: str, round_number: int | None, move_number: int) -> Round:
-    """The position after ``move_number`` moves of a round of a record."""
+    """The position in which move ``move_number`` (from 1) of a round of a record is played."""
     match = read_match(file)
     if not match.rounds:
         raise click.ClickException("the record has no round")
@@ -104,7 +120,7 @@ def _record_position(file: str, round_number: int | None, move_number: int) -> R
     if move_number > len(recorded.history):
         raise click.ClickException(f"round {number} has {len(recorded.history)} moves, not {move_number}")
     game = Round(match.rules, recorded.deck, recorded.number, recorded.banked, check_deck=False)
-    for code in recorded.history[:move_number]:
+    for code in recorded.history[: move_number - 1]:
         game.play_code(code)
     return game
 
@@ -132,22 +148,70 @@ def _deck_position(text: str, number: int, scores: str | None, rules: Rules) -> 
         raise click.UsageError(f"--deck: {error}") from None
 
 
+#: The precision ``pasur analyze`` judges with unless told.
+DEFAULT_PRECISION = Precision()
+
+
+def precision_options(command: Any) -> Any:
+    """The options that say how long each move is judged."""
+    for option in reversed(
+        (
+            click.option(
+                "--samples",
+                type=click.IntRange(2, 10_000),
+                default=None,
+                help="solve exactly this many deals a move [as many as --width needs]",
+            ),
+            click.option(
+                "--width",
+                type=click.FloatRange(0.01, 10),
+                default=DEFAULT_PRECISION.width,
+                show_default=True,
+                help="points either side each loss is to be known to (its 95%% interval)",
+            ),
+            click.option(
+                "--most",
+                type=click.IntRange(2, 100_000),
+                default=DEFAULT_PRECISION.most,
+                show_default=True,
+                help="deals a move at most",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def chosen_precision(samples: int | None, width: float, most: int) -> Precision:
+    """The precision the options ask for."""
+    return Precision.fixed(samples) if samples is not None else Precision(width=width, most=most)
+
+
 @click.command(name="analyze")
 @click.argument("record", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option(
     "--seat", "seats", type=click.IntRange(0, 3), multiple=True, help="a seat to judge (again for more) [all]"
 )
-@click.option("--samples", type=click.IntRange(2, 10_000), default=32, show_default=True, help="solved deals a move")
+@precision_options
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes [all cores]")
 @click.option("--seed", type=int, default=1, show_default=True, help="seed of the sampled deals")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 def analyze_command(
-    record: str, seats: tuple[int, ...], samples: int, jobs: int | None, seed: int, as_json: bool
+    record: str,
+    seats: tuple[int, ...],
+    samples: int | None,
+    width: float,
+    most: int,
+    jobs: int | None,
+    seed: int,
+    as_json: bool,
 ) -> None:
     """Judge every move of a record from the mover's view only: the expected final round points
     (side minus other side) of each legal move over sampled deals solved exactly, the best move,
     and what the move played lost, with its 95% interval; then a summary per round and player.
-    With 3 players, or 4 each for themselves: the mover's points minus the others' average."""
+    Deals are added until each loss is known to --width points either side within one verdict
+    (good, inaccuracy, mistake), else the verdict is unclear. With 3 players, or 4 each for
+    themselves: the mover's points minus the others' average."""
     match = read_match(record)
     if any(seat >= match.rules.players for seat in seats):
         raise click.UsageError(f"--seat: this record has seats 0 to {match.rules.players - 1}")
@@ -155,36 +219,35 @@ def analyze_command(
         tasks = analysis_tasks(match, seats or None, seed)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
-    judgements = judge_moves(tasks, samples, jobs, progress=not as_json)
+    judgements = judge_moves(tasks, chosen_precision(samples, width, most), jobs, progress=not as_json)
     players, rounds = players_summary(judgements), rounds_summary(judgements)
     if as_json:
         click.echo(json.dumps({"moves": [one.to_json() for one in judgements], "players": players, "rounds": rounds}))
         return
     for one in judgements:
         if one.verdict != "good":
-            low, high = one.loss_interval
-            click.echo(
-                f"round {one.round} move {one.move:>2} seat {one.seat}: {one.played:<12} {one.verdict:<10} "
-                f"loses {one.loss:.2f} [{low:.2f}, {high:.2f}]; best {one.best}"
-            )
+            click.echo(f"round {one.round} move {one.move:>2} seat {one.seat}: {judgement_line(one)}")
+            if one.reason is not None:
+                click.echo(f"    why: {reason_line(one.reason)}")
     for row in players:
         largest = row["largest"]
         click.echo(
-            f"seat {row['seat']}: {row['moves']} moves, mean loss {row['mean_loss']:.2f} a move, "
-            f"{row['mistakes']} mistakes (over {MISTAKE:g} point), {row['inaccuracies']} inaccuracies; largest "
-            f"{largest['loss']:.2f} (round {largest['round']} move {largest['move']}, {largest['played']})"
+            f"seat {row['seat']}: {row['moves']} moves, mean loss {row['mean_loss']:.2f} points a move, "
+            f"{row['mistakes']} mistakes ({MISTAKE:g} point or more), {row['inaccuracies']} inaccuracies, "
+            f"{row['unclear']} unclear; largest {largest['loss']:.2f} (round {largest['round']} move "
+            f"{largest['move']}, {largest['words']})"
         )
 
 
-def judge_moves(tasks: list[Any], samples: int, jobs: int | None, progress: bool) -> list[MoveJudgement]:
+def judge_moves(tasks: list[Any], precision: Precision, jobs: int | None, progress: bool) -> list[MoveJudgement]:
     """Judge every move over ``jobs`` processes (all cores), with a progress bar on a terminal."""
     with multiprocessing.get_context("spawn").Pool(jobs or os.cpu_count() or 1) as pool:
-        judged = pool.imap(_judge_one, [(task, samples) for task in tasks])
+        judged = pool.imap(_judge_one, [(task, precision) for task in tasks])
         if progress and sys.stderr.isatty():
             with click.progressbar(judged, length=len(tasks), label="judging moves", file=sys.stderr) as bar:
                 return list(bar)
         return list(judged)
 
 
-def _judge_one(item: tuple[Any, int]) -> MoveJudgement:
+def _judge_one(item: tuple[Any, Precision]) -> MoveJudgement:
     return judge_move(*item)

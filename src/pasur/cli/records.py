@@ -22,7 +22,7 @@ from ..core import (
 from ..core.errors import SolveError
 from ..core.record import from_record, load_json, replay_line, summarize
 from ..i18n import LANGUAGES
-from .analysis import judge_moves
+from .analysis import chosen_precision, judge_moves, precision_options
 from .common import breakdown_line, build_rules, open_text, rules_options
 
 
@@ -39,9 +39,7 @@ from .common import breakdown_line, build_rules, open_text, rules_options
 @click.option(
     "--analyze", is_flag=True, help="with --view: judge every move first (as pasur analyze) and show each verdict"
 )
-@click.option(
-    "--samples", type=click.IntRange(2, 10_000), default=32, show_default=True, help="with --analyze: deals a move"
-)
+@precision_options
 def replay(
     file: str,
     as_json: bool,
@@ -51,7 +49,9 @@ def replay(
     lang: str,
     record_number: int,
     analyze: bool,
-    samples: int,
+    samples: int | None,
+    width: float,
+    most: int,
 ) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
@@ -91,7 +91,8 @@ def replay(
                 tasks = analysis_tasks(match, None, seed=1)
             except SolveError as error:
                 raise click.ClickException(str(error)) from None
-            judgements = {(one.round, one.move): one for one in judge_moves(tasks, samples, jobs, progress=True)}
+            precision = chosen_precision(samples, width, most)
+            judgements = {(one.round, one.move): one for one in judge_moves(tasks, precision, jobs, progress=True)}
         _view_record(match, record, plain, lang, judgements)
         return
     summary = summarize(match)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..bots.analysis import Task, analysis_tasks, judgement_line
 from ..bots.hint import Hint
+from ..bots.reasons import reason_line
 from ..core.errors import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES
@@ -122,7 +123,10 @@ class Analysis:
             if judged is None:  # a worker died on this move: the judgement is not whole, and is not kept
                 whole = False
                 continue
-            lines = {lang: judgement_line(judged, lang) for lang in LANGUAGES}
-            self._judged.append({**judged.to_json(), "lines": lines})
+            lines = {lang: judgement_line(judged, lang, isolate=True) for lang in LANGUAGES}
+            reasons = (
+                {lang: reason_line(judged.reason, lang, isolate=True) for lang in LANGUAGES} if judged.reason else None
+            )
+            self._judged.append({**judged.to_json(), "lines": lines, "reasons": reasons})
         if whole and room.store is not None:
             room.store.keep_analysis(room.id, self._judged)

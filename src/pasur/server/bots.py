@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
-from ..bots.analysis import MoveJudgement, Task, judge_move
+from ..bots.analysis import MoveJudgement, Precision, Task, judge_move
 from ..bots.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
@@ -39,8 +39,6 @@ BOT_RATINGS: dict[str, int] = json.loads((Path(__file__).parent / "bot-ratings.j
 
 log = logging.getLogger("pasur.server")
 
-#: Solved deals behind each judged move of a finished match (fewer when the ceiling comes first).
-ANALYSIS_SAMPLES = 128
 #: Hints and judged moves one owner may have waiting for a worker.
 ADVICE_WAITING = 4
 
@@ -179,9 +177,10 @@ class BotPool:
         return advice
 
     async def judge(self, owner: str, task: Task) -> MoveJudgement | None:
-        """One move of a finished match judged in a worker within the bots' ceiling (``hint_ms``),
-        waiting in line with ``owner``'s bot moves; None if the worker died."""
-        judge = functools.partial(judge_move, samples=ANALYSIS_SAMPLES, ms=self.hint_ms)
+        """One move of a finished match judged in a worker as ``pasur analyze`` does, within the
+        bots' ceiling (``hint_ms``), waiting in line with ``owner``'s bot moves; None if the worker
+        died."""
+        judge = functools.partial(judge_move, precision=Precision(ms=self.hint_ms))
         judged: MoveJudgement | None = await self._queue(owner, judge, (task,), lambda: None, advice=True)
         return judged
 

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from ..bots.analysis import MoveJudgement, judgement_line
+from ..bots.reasons import reason_line
 from ..core import Match, Played, Round
 from ..core.cards import format_cards
 from ..i18n import text
@@ -25,9 +26,11 @@ class Step:
     round: Round
     #: What the move just played did (None before a round's first move).
     played: Played | None
-    #: Moves played so far in the record, and in all.
+    #: Positions before this one in the record, and after the first in all.
     index: int
     count: int
+    #: The moves of this round: its move number N is the N-th of them (as analyze and solve say).
+    round_moves: int
     #: The judgement of the move just played, when the record was analyzed.
     judgement: MoveJudgement | None = None
     #: At the match's last position: the final scores and the winning side.
@@ -40,6 +43,7 @@ class RecordSteps:
 
     def __init__(self, match: Match, judgements: Mapping[tuple[int, int], MoveJudgement] | None = None) -> None:
         self.positions: list[tuple[Round, Played | None]] = []
+        self.round_moves = {recorded.number: len(recorded.history) for recorded in match.rounds}
         for recorded in match.rounds:
             game = Round(match.rules, recorded.deck, recorded.number, recorded.banked)
             self.positions.append((game.copy(), None))
@@ -56,7 +60,8 @@ class RecordSteps:
         game, played = self.positions[index]
         judged = self.judgements.get((game.number, len(game.history))) if played is not None else None
         last = index == len(self) - 1
-        return Step(game, played, index, len(self) - 1, judged, self.result if last else None)
+        moves = self.round_moves[game.number]
+        return Step(game, played, index, len(self) - 1, moves, judged, self.result if last else None)
 
 
 def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
@@ -67,9 +72,10 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         " + ".join(names[seat] for seat in range(rules.players) if rules.side_of(seat) == side)
         for side in range(rules.sides)
     ]
+    position = text("replay_position", lang, index=len(game.history), count=step.round_moves)
     lines = [
         f"{text('round', lang, number=game.number)} · {text('deal', lang, number=game.deal, deals=rules.deals)} · "
-        f"{text('pack', lang, count=game.pack)} · {text('replay_position', lang, index=step.index, count=step.count)}",
+        f"{text('pack', lang, count=game.pack)} · {position}",
         f"{text('scores', lang)}: " + " · ".join(f"{sides[side]} {score}" for side, score in enumerate(game.banked)),
     ]
     if step.played is not None:
@@ -77,6 +83,8 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         lines.append(played_text(played, names[played.seat], sides.__getitem__, lang))
         if step.judgement is not None:
             lines.append("  " + judgement_line(step.judgement, lang))
+            if step.judgement.reason is not None:
+                lines.append("  " + reason_line(step.judgement.reason, lang))
     lines.append(f"{text('table', lang)}: {format_cards(game.table, symbols=True) or text('table_empty', lang)}")
     for seat in range(rules.players):
         marker = "▶" if seat == game.turn and not game.over else " "

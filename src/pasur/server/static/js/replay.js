@@ -94,7 +94,10 @@ export function renderReplay() {
     ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper), cards: step.swept.map(cardLabel).join(" ") }))}</p>` : "";
   const judged = page.analysis && step.move ? page.analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;
   let verdict = "";
-  if (judged) verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
+  if (judged) {
+    verdict = `<p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
+    if (judged.reasons) verdict += `<p class="why">${escapeHtml(judged.reasons[lang])}</p>`;
+  }
   else if (page.analysis && !page.analysis.done && step.move) verdict = `<p class="verdict">${t("judging", { done: persianIf(page.analysis.moves.length), total: persianIf(page.analysis.total) })}</p>`;
   $("#replay-body").innerHTML = `${move}${swept}${verdict}`;
   // the round's end: its breakdown where the table was

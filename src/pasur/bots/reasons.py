@@ -1,0 +1,161 @@
+"""Why one move is better than another, read from the solver's own lines.
+
+The cards the mover cannot see are dealt at random a number of times, consistently with its view;
+on each deal the position after either move is solved exactly (:func:`pasur.solve`) and its
+principal line played out to the round's end. Each line's final breakdown says where the points
+went: Surs, Haft Khaj, the 2♣, the 10♦, Aces and Jacks. The part of the round points that differs
+most between the two moves is the reason, told as what the worse move lets the other side do, or
+what the better move lets the mover's side do, and how often, with its share of the points.
+Two sides only (the solver's open-deck search); elsewhere there is no reason to give.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Move, MoveCode, Round, SideScore
+from ..core.errors import SolveError
+from ..core.solver import solve, solve_problem
+from ..i18n import move_words, number_text, text
+
+__all__ = ["REASON_DEALS", "Reason", "explain", "reason_line"]
+
+#: Deals solved for a reason (each twice: after either move), and how many times more are solved
+#: when none of them favours the better move in any part (Haft Khaj, say, is won in few deals).
+REASON_DEALS = 16
+MORE_DEALS = 4
+
+#: The parts of a side's round points a reason may name, and what each counts in a deal.
+PARTS: dict[str, Any] = {
+    "sur": lambda score: score.surs,
+    "haft_khaj": lambda score: int(score.haft_khaj > 0),
+    "ten_of_diamonds": lambda score: int(score.ten_of_diamonds > 0),
+    "two_of_clubs": lambda score: int(score.two_of_clubs > 0),
+    "aces": lambda score: score.aces,
+    "jacks": lambda score: score.jacks,
+}
+#: Each part's points in a breakdown.
+PART_POINTS: dict[str, Any] = {
+    "sur": lambda score: score.sur_points,
+    "haft_khaj": lambda score: score.haft_khaj,
+    "ten_of_diamonds": lambda score: score.ten_of_diamonds,
+    "two_of_clubs": lambda score: score.two_of_clubs,
+    "aces": lambda score: score.aces,
+    "jacks": lambda score: score.jacks,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Where ``better`` gains most over ``worse`` on the solved deals: the ``part`` of the round
+    points, whose side it is about (``mine``: the better move wins it for the mover's side; else
+    the worse move gives it to the other side), how much of it that side gets after each move (a
+    mean count a deal, or for Surs, Haft Khaj, the 2♣ and the 10♦ the deals where it gets it), and
+    the part's share of the points between the moves."""
+
+    better: MoveCode
+    worse: MoveCode
+    part: str
+    mine: bool
+    after_better: float
+    after_worse: float
+    points: float
+    deals: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "better": Move.from_code(self.better).to_json(),
+            "worse": Move.from_code(self.worse).to_json(),
+            "part": self.part,
+            "mine": self.mine,
+            "after_better": round(self.after_better, 3),
+            "after_worse": round(self.after_worse, 3),
+            "points": round(self.points, 3),
+            "deals": self.deals,
+        }
+
+
+def explain(game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: int = REASON_DEALS) -> Reason | None:
+    """Why ``better`` beats ``worse`` in ``game``'s position, from the view of the seat to play;
+    None with more than two sides, without the native core, or when no part favours ``better``
+    on the deals solved."""
+    if solve_problem(game) is not None or better == worse:
+        return None
+    rng = random.Random(seed)
+    view = game.view(game.turn)
+    side = game.side_of(game.turn)
+    lines: dict[MoveCode, list[list[SideScore]]] = {better: [], worse: []}
+    best_part, best_share = None, 0.0
+    while best_part is None and len(lines[better]) < deals * MORE_DEALS:
+        for _ in range(deals if not lines[better] else deals * (MORE_DEALS - 1)):
+            dealt = Round.from_view(view, rng)
+            for code in (better, worse):
+                lines[code].append(_line_end(dealt, code))
+        for part, points in PART_POINTS.items():
+            share = statistics.fmean(_net(points, end, side) for end in lines[better]) - statistics.fmean(
+                _net(points, end, side) for end in lines[worse]
+            )
+            if share > best_share:
+                best_part, best_share = part, share
+    if best_part is None:
+        return None
+    counted = PARTS[best_part]
+    frequency = best_part not in ("aces", "jacks")
+
+    def gets(code: MoveCode, own: bool) -> float:
+        found = [
+            sum(counted(score) for number, score in enumerate(end) if (number == side) == own) for end in lines[code]
+        ]
+        return float(sum(count > 0 for count in found)) if frequency else statistics.fmean(found)
+
+    mine_gain = gets(better, True) - gets(worse, True)
+    their_gain = gets(worse, False) - gets(better, False)
+    mine = mine_gain > their_gain
+    solved = len(lines[better])
+    return Reason(better, worse, best_part, mine, gets(better, mine), gets(worse, mine), best_share, solved)
+
+
+def _line_end(dealt: Round, code: MoveCode) -> list[SideScore]:
+    """The breakdown at the end of the solver's line after ``code`` on a dealt position."""
+    game = dealt.copy()
+    game.play_code(code)
+    if not game.over:
+        try:
+            line = solve(game).line
+        except SolveError:
+            return game.breakdown()
+        for move in line:
+            game.play(Move.parse(move))
+    return game.breakdown()
+
+
+def _net(points: Any, end: list[SideScore], side: int) -> float:
+    """A part's points to ``side`` less the other side's."""
+    return float(sum(points(score) if number == side else -points(score) for number, score in enumerate(end)))
+
+
+def reason_line(reason: Reason, lang: str = "en", isolate: bool = False) -> str:
+    """The reason in one line: "after 7♠ × 4♦ the other side makes a Sur in 9 of 16 solved deals;
+    after lay 4♣, 1 (Surs: 2.8 points)"."""
+    words = {
+        name: move_words(str(move.card), [str(card) for card in move.take], lang, isolate)
+        for name, move in (("better", Move.from_code(reason.better)), ("worse", Move.from_code(reason.worse)))
+    }
+    first, second = ("better", "worse") if reason.mine else ("worse", "better")
+    counts = (reason.after_better, reason.after_worse) if reason.mine else (reason.after_worse, reason.after_better)
+    frequency = reason.part not in ("aces", "jacks")
+    shown = [number_text(round(count) if frequency else round(count, 1), lang) for count in counts]
+    return text(
+        "reason_line",
+        lang,
+        first=words[first],
+        who=text("reason_you" if reason.mine else "reason_they", lang),
+        event=text(f"reason_event_{reason.part}", lang, count=shown[0], deals=reason.deals),
+        second=words[second],
+        other=shown[1],
+        part=text(f"reason_part_{reason.part}", lang),
+        points=number_text(round(reason.points, 1), lang),
+    )
