@@ -278,27 +278,48 @@ def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_l
     assert move in game.legal_moves() and asked == [1]
 
 
-def test_a_hint_comes_from_the_solver_with_its_edge_and_reason():
+def test_a_hint_names_what_the_move_takes_and_the_known_edge_over_the_next_move():
     game = position("10D 5H", "AC 6S 9C")
     advice = hint(game.view(0), game.legal_moves(), seed=1)
-    assert str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
-    assert advice.reason.startswith("takes A♣ 10♦; about ") and "points a round better than" in advice.reason
+    assert advice is not None and str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
+    # the capture named, with what it adds to the pile (the A♣ counts, but is not said to be taken)
+    assert advice.reason.startswith("A♣ × 10♦ (4 points, 1 club); ")
+    assert "points ± " in advice.reason and "a round better than lay " in advice.reason
     persian = hint(game.view(0), game.legal_moves(), "fa", seed=1)
-    assert persian.move == advice.move and persian.reason.startswith("برمی‌دارد") and "بهتر از" in persian.reason
+    assert persian is not None and persian.move == advice.move and persian.reason.startswith("A♣ × ۱۰♦ (۴ امتیاز، ۱ خاج)؛")
+    for said in (persian.reason, persian.why or ""):
+        assert not re.search("[0-9;,]", said.replace("A♣", "")), said  # Persian digits and punctuation
+
+
+def test_a_hint_compares_with_a_move_that_differs_and_none_is_given_for_a_forced_move():
+    game = position("10D 5H", "5D 5S 9C")  # 5♦ and 5♠ laid down are twins
+    advice = hint(game.view(0), game.legal_moves(), seed=1)
+    assert advice is not None and str(advice.move) in ("5D", "5S")
+    twin = "5♠" if str(advice.move) == "5D" else "5♦"
+    assert twin not in advice.reason and "9♣" in advice.reason
+    forced = position("10D 5H", "9C")
+    assert len(forced.legal_moves()) == 1 and hint(forced.view(0), forced.legal_moves(), seed=1) is None
+
+
+def test_an_edge_not_known_to_be_above_nothing_is_not_given():
+    game = position("10D 5H", "AC 6S 9C")
+    few = hint(game.view(0), game.legal_moves(), seed=1, ms=0.01)  # one batch of deals only
+    assert few is not None
+    assert (few.edge is None) == ("about as good as" in few.reason)
 
 
 def test_a_hint_at_three_sides_comes_from_the_solver_against_the_others():
     game = position("10D 5H", "AC 6S 9C", rules=Rules(players=3))
     advice = hint(game.view(0), game.legal_moves(), seed=1)
-    assert str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
-    assert "points a round better than" in advice.reason
+    assert advice is not None and str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
+    assert "a round better than" in advice.reason
 
 
 def test_a_hint_without_the_native_core_comes_from_pimc_without_an_edge(monkeypatch):
     monkeypatch.setattr(native, "available", lambda: False)
     game = Round(Rules(players=3), deal_deck(random.Random(4), Rules(players=3)), check_deck=False)
     advice = hint(game.view(game.turn), game.legal_moves(), seed=1, ms=20)
-    assert advice.move in game.legal_moves() and advice.edge is None and advice.reason
+    assert advice is not None and advice.move in game.legal_moves() and advice.edge is None and advice.reason
 
 
 def test_omniscient_is_seated_by_the_match_runner_only():

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pasur import CARDS, Match, Rules, replay_record, to_record
-from pasur.bots.hint import hint_reason
+from pasur.bots.hint import move_gain
 from pasur.cli import cli
 from pasur.core import IllegalMove
 from pasur.tui.plain import PlainGame
@@ -89,11 +89,11 @@ def test_any_record_can_be_played_on_with_people_or_bots(tmp_path):
 
 def test_a_hint_is_legal_and_says_why():
     game = versus()
-    move, reason = game.ask_hint()
-    assert move in game.legal_moves() and reason
+    move, said = game.ask_hint()
+    assert move in game.legal_moves() and said[0].startswith("Hint: ")
     lay_down = next((move for move in game.legal_moves() if not move.take), None)
     if lay_down is not None:
-        assert "nothing better" in hint_reason(game.round.copy().play(lay_down))
+        assert move_gain(game.view(game.turn), lay_down).endswith(", taking nothing")
 
 
 # -- --plain ---------------------------------------------------------------------------------------

@@ -1,76 +1,118 @@
-"""A hint for the seat to play: the strongest bot's move, and why, in one line.
+"""A hint for the seat to play: the strongest bot's move, what it takes, and why it is better.
 
-The move comes from ``solver`` (sampled deals, each solved exactly) where it can decide, with what
-the move takes and how much better it is expected to do than the next best move (with 3 sides or
-more: against the others' average); without the native core from ``pimc`` with what the move
-takes. Only the seat's view is used.
+The move comes from ``solver`` (sampled deals, each solved exactly) where it can decide; it is
+compared with the next best move that differs in substance (not a twin card of the same rank and
+worth), with the edge said only when its 95% interval lies above 0, and the reason read from the
+solver's lines (:mod:`.reasons`). Without the native core the move comes from ``pimc`` with what it
+takes. A forced move gets no hint. Only the seat's view is used.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Move, Round, SeatView
-from ..core.cards import format_cards
-from ..core.game import Played
-from ..core.scoring import club_count, point_cards
-from ..i18n import number_text, text
+from ..core.scoring import SUR_POINTS, card_points, club_count
+from ..core.solver import Samples
+from ..i18n import move_words, number_text, text
+from .analysis import weighted_interval
 from .pimc import PimcBot
+from .reasons import explain, reason_line
 from .solver_bot import SolverBot
 
-__all__ = ["Hint", "hint", "hint_reason"]
+__all__ = ["Hint", "hint", "move_gain"]
 
 #: Solved deals behind a hint (a few milliseconds a position on one core).
 HINT_SAMPLES = 1024
+#: Deals solved for a hint's reason.
+HINT_REASON_DEALS = 8
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The move advised, the one-line reason, and its expected edge in points a round over the
-    next best move (None when the advice is not from the solver or there is no other move)."""
+    """The move advised; what it takes and how it compares, in one line; why, from the solver's
+    lines (None when no reason was found); and its expected edge in points a round over the next
+    best move that differs in substance (None unless it is known to be above 0)."""
 
     move: Move
     reason: str
+    why: str | None
     edge: float | None
 
 
-def hint(view: SeatView, legal: Sequence[Move], lang: str = "en", seed: int = 0, ms: float | None = None) -> Hint:
-    """Advice for ``view``'s seat among ``legal``; ``ms`` bounds the thinking."""
+def hint(
+    view: SeatView,
+    legal: Sequence[Move],
+    lang: str = "en",
+    seed: int = 0,
+    ms: float | None = None,
+    isolate: bool = False,
+) -> Hint | None:
+    """Advice for ``view``'s seat among ``legal`` (None when only one move is legal); ``ms``
+    bounds the thinking; ``isolate`` keeps cards left to right in Persian on a page."""
+    if len(legal) < 2:
+        return None
     samples = None if ms is not None else HINT_SAMPLES
-    means = SolverBot(samples=samples, ms=ms, seed=seed).mean_values(view, legal) if len(legal) > 1 else None
-    if means is None:
-        move = legal[0] if len(legal) == 1 else PimcBot(ms=ms, seed=seed).choose(view, legal)
-        return Hint(move, hint_reason(_played(view, move), lang), None)
+    found = SolverBot(samples=samples, ms=ms, seed=seed).sampled(view, legal)
+    if found is None:
+        move = PimcBot(ms=ms, seed=seed).choose(view, legal)
+        return Hint(move, move_gain(view, move, lang, isolate), None, None)
+    means = found.means()
     ranked = sorted(legal, key=lambda move: -means[move.code])
-    move, runner_up = ranked[0], ranked[1]
-    edge = means[move.code] - means[runner_up.code]
-    margin = text(
+    move = ranked[0]
+    other = next((one for one in ranked[1:] if not _same_in_substance(move, one, found)), None)
+    said = move_gain(view, move, lang, isolate)
+    if other is None:
+        return Hint(move, f"{said}{text('hint_join', lang)}{text('hint_all_alike', lang)}", None, None)
+    differences = [b - o for b, o in zip(found.values[move.code], found.values[other.code], strict=True)]
+    edge, spread, _effective = weighted_interval(differences, found.weights)
+    other_words = move_words(str(other.card), [str(card) for card in other.take], lang, isolate)
+    if not math.isfinite(spread) or edge - spread <= 0:
+        compared = text("hint_close", lang, other=other_words)
+        return Hint(move, f"{said}{text('hint_join', lang)}{compared}", None, None)
+    compared = text(
         "hint_edge",
         lang,
         points=number_text(round(edge, 1), lang),
-        other=runner_up.text(symbols=True),
+        margin=number_text(round(spread, 1 if spread >= 0.1 else 2), lang),
+        other=other_words,
     )
-    return Hint(move, f"{hint_reason(_played(view, move), lang)}; {margin}", edge)
+    game = Round.from_view(view, random.Random(seed))
+    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS)
+    why = reason_line(reason, lang, isolate) if reason is not None else None
+    return Hint(move, f"{said}{text('hint_join', lang)}{compared}", why, edge)
 
 
-def _played(view: SeatView, move: Move) -> Played:
-    """What ``move`` would do at the table of ``view`` (the hidden cards do not change it)."""
-    return Round.from_view(view, random.Random(0)).play(move)
+def _same_in_substance(move: Move, other: Move, found: Samples) -> bool:
+    """Whether two moves are twins: the same rank taking the same cards with a card of the same
+    worth (points, and a club or not), or worth the same on every deal solved."""
+    if found.values[move.code] == found.values[other.code]:
+        return True
+    return move.card >> 2 == other.card >> 2 and move.take == other.take and _worth(move.card) == _worth(other.card)
 
 
-def hint_reason(played: Played, lang: str = "en") -> str:
-    """Why a move is good, in one line: what it takes (``played`` is what it would do)."""
-    move = played.move
+def _worth(card: int) -> tuple[int, int]:
+    return card_points(1 << card), club_count(1 << card)
+
+
+def move_gain(view: SeatView, move: Move, lang: str = "en", isolate: bool = False) -> str:
+    """What a move takes and what that is worth: ``10♣ × A♠ (2 points, 1 club)``, a Sur said,
+    ``lay 7♦, taking nothing`` (the points count the played card, which joins the side's pile)."""
+    words = move_words(str(move.card), [str(card) for card in move.take], lang, isolate)
     if not move.take:
-        return text("reason_lay", lang)
-    if played.sur:
-        return text("reason_sur", lang)
+        return text("gain_lay", lang, move=words)
+    sur = Round.from_view(view, random.Random(0)).play(move).sur
     won = move.take_mask | 1 << move.card
-    if point_cards(won):
-        return text("reason_points", lang, points=format_cards(point_cards(won), symbols=True))
-    clubs = club_count(won)
-    if clubs >= 2:
-        return text("reason_clubs", lang, count=clubs)
-    return text("reason_cards", lang, count=len(move.take) + 1)
+    worth = [
+        text(key if count != 1 else f"{key}_one", lang, count=count)
+        for key, count in (
+            ("gain_points", card_points(won) + (SUR_POINTS if sur else 0)),
+            ("gain_clubs", club_count(won)),
+        )
+        if count
+    ]
+    said = text("gain_sur", lang, move=words) if sur else words
+    return f"{said} ({text('list_join', lang).join(worth)})" if worth else said

@@ -147,7 +147,8 @@ def reason_line(reason: Reason, lang: str = "en", isolate: bool = False) -> str:
     first, second = ("better", "worse") if reason.mine else ("worse", "better")
     counts = (reason.after_better, reason.after_worse) if reason.mine else (reason.after_worse, reason.after_better)
     frequency = reason.part not in ("aces", "jacks")
-    shown = [number_text(round(count) if frequency else round(count, 1), lang) for count in counts]
+    places = 1 if frequency or round(counts[0], 1) != round(counts[1], 1) else 2
+    shown = [number_text(round(count) if frequency else round(count, places), lang) for count in counts]
     return text(
         "reason_line",
         lang,

@@ -28,7 +28,7 @@ class Hints:
     def __init__(self, room: Room) -> None:
         self.room = room
         #: (seat, language) → the version the hint is for, and its thinking.
-        self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint]]] = {}
+        self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint | None]]] = {}
         #: (seat, language) → how many askers wait for that hint (none left: it is dropped).
         self._askers: dict[tuple[int, str], int] = {}
 
@@ -43,6 +43,8 @@ class Hints:
             raise TableError("this table gives no hints", "no_hints")
         match = room.round_under_way()
         room.must_be_turn_of(match, seat)
+        if len(match.rounds[-1].legal_codes()) < 2:
+            raise TableError("only one move is legal: there is nothing to advise", "hint_forced")
         assert room.bots is not None
         asked = self._asked.get((seat, lang))
         if asked is None or asked[0] != room.version:
@@ -67,9 +69,10 @@ class Hints:
                 if not thinking_task.done():
                     thinking_task.cancel()  # one still waiting for a worker never takes one
                     self._asked.pop(key, None)
+        assert advice is not None  # a forced move was refused above
         edge = None if advice.edge is None else round(advice.edge, 2)
         move = advice.move
-        return messages.hint_message(version, move.to_json(), move.text(), move.text(symbols=True), advice.reason, edge)
+        return messages.hint_message(version, move.to_json(), move.text(), advice.reason, advice.why, edge)
 
     def moved_on(self) -> None:
         """The table changed: hints still being thought out for an earlier version are dropped

@@ -167,13 +167,13 @@ class BotPool:
         move: Move = await self._queue(owner, choose, (chosen.spec, seed, view, list(legal)), stand_in)
         return move
 
-    async def think_hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint:
+    async def think_hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint | None:
         """A hint for ``view``'s seat, thought out in a worker within the bots' ceiling
-        (``hint_ms``), waiting in line with ``owner``'s bot moves."""
+        (``hint_ms``), waiting in line with ``owner``'s bot moves (None for a forced move)."""
         legal = list(legal)
-        quick = functools.partial(hint, view, legal, lang, seed=seed, ms=1)
-        advise = functools.partial(hint, seed=seed, ms=self.hint_ms)
-        advice: Hint = await self._queue(owner, advise, (view, legal, lang), quick, advice=True)
+        quick = functools.partial(hint, view, legal, lang, seed=seed, ms=1, isolate=True)
+        advise = functools.partial(hint, seed=seed, ms=self.hint_ms, isolate=True)
+        advice: Hint | None = await self._queue(owner, advise, (view, legal, lang), quick, advice=True)
         return advice
 
     async def judge(self, owner: str, task: Task) -> MoveJudgement | None:

@@ -257,9 +257,12 @@ def pace(fast: bool) -> Message:
     return {"type": "pace", "fast": fast}
 
 
-def hint_message(version: int, move: dict[str, Any], text: str, shown: str, reason: str, edge: float | None) -> Message:
-    """A hint: the move (``card``, ``take``), its short text and as shown, why, and the edge."""
-    return {"type": "hint", "version": version, **move, "move": text, "shown": shown, "reason": reason, "edge": edge}
+def hint_message(
+    version: int, move: dict[str, Any], text: str, reason: str, why: str | None, edge: float | None
+) -> Message:
+    """A hint: the move (``card``, ``take``) and its short text, what it takes and how it compares
+    with the next best move, why (from the solver's lines, or None), and its known edge (or None)."""
+    return {"type": "hint", "version": version, **move, "move": text, "reason": reason, "why": why, "edge": edge}
 
 
 def said() -> Message:

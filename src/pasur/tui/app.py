@@ -480,8 +480,8 @@ class PasurApp(App[None]):
 
     def action_hint(self) -> None:
         if self.my_turn():
-            move, reason = self.game.ask_hint(self.lang)
-            self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
+            move, said = self.game.ask_hint(self.lang)
+            self.say("\n".join(said))
             self.selected = list(self.view().hand).index(move.card)
             self.refresh_table()
 

@@ -130,8 +130,9 @@ class PlainGame:
                 self.say(rules_help(self.lang, keys="keys_plain"))
                 continue
             if answer.lower() in ("h", "hint"):
-                move, reason = game.ask_hint(self.lang)
-                self.say(self.t("hint", move=move.text(symbols=True), reason=reason))
+                _move, said = game.ask_hint(self.lang)
+                for line in said:
+                    self.say(line)
                 continue
             if answer.lower() in ("s", "save"):
                 self.say(game.save_reported(self.save_path or DEFAULT_SAVE, self.lang))

@@ -135,10 +135,15 @@ class LocalGame(MatchHost):
         self.log.append(played)
         return played
 
-    def ask_hint(self, lang: str = "en") -> tuple[Move, str]:
-        """The strongest bot's choice for the seat to play, and a one-line reason."""
-        advice = hint(self.view(self.turn), self.round.legal_moves(), lang, seed=len(self.log))
-        return advice.move, advice.reason
+    def ask_hint(self, lang: str = "en") -> tuple[Move, list[str]]:
+        """The strongest bot's choice for the seat to play, and what to say of it: the hint and
+        why, or for a forced move that it is the only one."""
+        legal = self.round.legal_moves()
+        advice = hint(self.view(self.turn), legal, lang, seed=len(self.log))
+        if advice is None:
+            return legal[0], [text("hint_forced", lang)]
+        said = [text("hint", lang, reason=advice.reason)]
+        return advice.move, said + ([text("hint_why", lang, why=advice.why)] if advice.why else [])
 
     # -- saving ------------------------------------------------------------------------------------
 

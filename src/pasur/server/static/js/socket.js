@@ -77,7 +77,7 @@ function receive(message) {
   } else if (message.type === "hint") {
     if (state && message.version === state.version) {
       page.hinted = message;
-      $("#hint-text").textContent = t("hint_line", { move: message.shown, reason: message.reason });
+      $("#hint-text").textContent = t("hint_line", { reason: message.reason }) + (message.why ? `\n${t("hint_why", { why: message.why })}` : "");
       render();
     }
   } else if (message.type === "pace") {

@@ -238,7 +238,8 @@ export function renderBoard() {
   $("#resign").hidden = you === null || over || !twoSides;
   const mine = state.legal.length > 0;
   if (page.hinted && page.hinted.version !== state.version) page.hinted = null;
-  $("#hint").hidden = !(state.table.hints && mine && !state.waiting);
+  // a forced move gets no hint: there is nothing to choose
+  $("#hint").hidden = !(state.table.hints && mine && !state.waiting && (state.legal || []).length > 1);
   if (!page.hinted) $("#hint-text").textContent = "";
   renderSeats();
   // the table
