@@ -11,6 +11,7 @@ from pasur import Match, Move, Round, Rules, to_record
 from pasur.bots.analysis import (
     MoveJudgement,
     Precision,
+    accuracy,
     analysis_tasks,
     judge_move,
     judgement_line,
@@ -45,9 +46,18 @@ def test_a_random_player_loses_more_than_a_greedy_one_and_every_judgement_adds_u
         assert one.loss == pytest.approx(one.values[one.best] - one.values[one.played]) and one.loss >= 0
         low, high = one.loss_interval
         assert low <= one.loss <= high
-    summary = {row["seat"]: row for row in players_summary(judgements)}
+    summary = {row["seat"]: row for row in players_summary([one.to_json() for one in judgements])}
     assert summary[0]["mean_loss"] > summary[1]["mean_loss"]
+    assert summary[0]["accuracy"] < summary[1]["accuracy"] <= 100
     assert summary[0]["mistakes"] + summary[0]["unclear"] >= 1
+    for row in summary.values():
+        # the largest losses, largest first, and the key moments, in order, are the seat's own
+        own = {(one.round, one.move): one for one in judgements if one.seat == row["seat"]}
+        losses = [largest["loss"] for largest in row["largest"]]
+        assert losses == sorted(losses, reverse=True) and len(losses) <= 3
+        assert losses[:1] == [round(max(one.loss for one in own.values()), 3)][: len(losses)]
+        moments = [(moment["round"], moment["move"]) for moment in row["key_moments"]]
+        assert moments == sorted(moments) and all(own[moment].verdict != "good" for moment in moments)
 
 
 def test_a_judgement_does_not_depend_on_the_cards_the_mover_cannot_see():
@@ -63,6 +73,10 @@ def test_a_judgement_does_not_depend_on_the_cards_the_mover_cannot_see():
     swapped = [pack_card if card == other_card else other_card if card == pack_card else card for card in deck]
     original = judge_move(tasks[5], Precision.fixed(12))
     assert judge_move((rules, tuple(swapped), number, banked, before, played, seed), Precision.fixed(12)) == original
+
+
+def test_accuracy_is_100_for_no_loss_and_halves_with_every_035_points_lost_a_move():
+    assert accuracy(0.0) == 100 and accuracy(0.35) == 50 and accuracy(0.7) == 25 and accuracy(1.0) == 14
 
 
 def test_t_quantiles_match_the_table_and_weights_count_as_fewer_samples():

@@ -471,13 +471,18 @@ def test_replay_view_with_analysis_shows_each_verdict(tmp_path):
         pass
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_record(match)))
-    for lang, words in (("en", ("deals solved", "best")), ("fa", ("چینش حل‌شده", "بهترین"))):
+    for lang, words, summary in (
+        ("en", ("deals solved", "best"), "accuracy"),
+        ("fa", ("چینش حل‌شده", "بهترین"), "دقت"),
+    ):
         result = CliRunner().invoke(
             cli, ["replay", str(path), "--view", "--plain", "--analyze", "--samples", "4", "--lang", lang]
         )
         assert result.exit_code == 0, result.output
         judged = [line for line in result.output.splitlines() if all(word in line for word in words)]
         assert len(judged) == 48  # one line under every move played
+        # the last position sums each player up: the accuracy score, explained, and the verdicts
+        assert sum(summary in line for line in result.output.splitlines()) == 2
     refused = CliRunner().invoke(cli, ["replay", str(path), "--analyze"])
     assert refused.exit_code == 2 and "--view" in refused.output
 

@@ -182,6 +182,18 @@ CATALOG: dict[str, tuple[str, str]] = {
     "judged_deals": ("{count} deals solved", "{count} چینش حل‌شده"),
     "under_a_tenth": ("under 0.1", "کمتر از ۰٫۱"),
     "lay_card": ("lay {card}", "گذاشتن {card}"),
+    "review_summary": (
+        "{name}: accuracy {accuracy} of 100 (a mean loss of {loss} points over {choices} moves with a choice; "
+        "100 when every move is the best, halved by every 0.35 points lost a move); "
+        "mistakes: {mistakes}, inaccuracies: {inaccuracies}, unclear: {unclear}",
+        "{name}: دقت {accuracy} از ۱۰۰ (میانگین {loss} امتیاز از دست رفته در {choices} حرکتِ دارای انتخاب؛ "
+        "۱۰۰ یعنی همه حرکت‌ها بهترین بودند و هر ۰٫۳۵ امتیاز از دست رفته در هر حرکت آن را نصف می‌کند)؛ "
+        "اشتباه: {mistakes}، نادقیق: {inaccuracies}، نامعلوم: {unclear}",
+    ),
+    "review_largest": (
+        "  round {round} move {move}: {played} lost {loss} points (best {best})",
+        "  دور {round} حرکت {move}: {played}، {loss} امتیاز از دست رفت (بهترین: {best})",
+    ),
     "reason_line": (
         "after {first} {who} {event}; after {second}, {other} ({part}: {points} points)",
         "پس از {first}، {who} {event}؛ پس از {second}: {other} ({part}: {points} امتیاز)",

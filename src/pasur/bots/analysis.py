@@ -311,36 +311,91 @@ def _points(value: float, lang: str) -> str:
     return number_text(round(value, 1), lang)
 
 
-def players_summary(judgements: Sequence[MoveJudgement]) -> list[dict[str, Any]]:
-    """Per seat: moves judged, mean loss a move, mistakes (loss over 1 point), inaccuracies and
-    the largest loss."""
-    seats = sorted({judgement.seat for judgement in judgements})
-    return [{"seat": seat, **_summary([one for one in judgements if one.seat == seat])} for seat in seats]
+#: A move lost this many points on average halves the accuracy score (:func:`accuracy`).
+HALVING_LOSS = 0.35
 
 
-def rounds_summary(judgements: Sequence[MoveJudgement]) -> list[dict[str, Any]]:
+def accuracy(mean_loss: float) -> int:
+    """A 0–100 score of a mean loss a move: 100 when every move was the best, halved with every
+    :data:`HALVING_LOSS` points lost a move on average (0.1 gives 82, 1 point gives 14)."""
+    score: float = 100 * 0.5 ** (mean_loss / HALVING_LOSS)
+    return round(score)
+
+
+def is_key_moment(judged: dict[str, Any]) -> bool:
+    """Whether a judged move (:meth:`MoveJudgement.to_json`) is one to look at again: an
+    inaccuracy, a mistake, or an unclear move that may have lost that much."""
+    return judged["verdict"] in ("inaccuracy", "mistake") or (
+        judged["verdict"] == "unclear" and judged["loss"] >= INACCURACY
+    )
+
+
+def players_summary(judged: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per seat, from judged moves as :meth:`MoveJudgement.to_json` writes them: the moves judged
+    and those with a choice, the mean loss a move with a choice and its accuracy score, the
+    mistakes, inaccuracies and unclear moves, the three largest losses, and the key moments."""
+    seats = sorted({one["seat"] for one in judged})
+    return [{"seat": seat, **_summary([one for one in judged if one["seat"] == seat])} for seat in seats]
+
+
+def rounds_summary(judged: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The same per round and seat."""
-    keys = sorted({(judgement.round, judgement.seat) for judgement in judgements})
+    keys = sorted({(one["round"], one["seat"]) for one in judged})
     rows = []
     for number, seat in keys:
-        own = [judgement for judgement in judgements if (judgement.round, judgement.seat) == (number, seat)]
+        own = [one for one in judged if (one["round"], one["seat"]) == (number, seat)]
         rows.append({"round": number, "seat": seat, **_summary(own)})
     return rows
 
 
-def _summary(own: Sequence[MoveJudgement]) -> dict[str, Any]:
-    worst = max(own, key=lambda judgement: judgement.loss)
+def _summary(own: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    chosen = [one for one in own if len(one["values"]) > 1]
+    mean_loss = statistics.fmean(one["loss"] for one in chosen) if chosen else 0.0
+    largest = sorted((one for one in chosen if one["loss"] > 0), key=lambda one: -one["loss"])[:3]
     return {
         "moves": len(own),
-        "mean_loss": round(statistics.fmean(judgement.loss for judgement in own), 3),
-        "mistakes": sum(judgement.verdict == "mistake" for judgement in own),
-        "inaccuracies": sum(judgement.verdict == "inaccuracy" for judgement in own),
-        "unclear": sum(judgement.verdict == "unclear" for judgement in own),
-        "largest": {
-            "round": worst.round,
-            "move": worst.move,
-            "played": worst.played,
-            "words": move_words(*_card_texts(worst.played_code)),
-            "loss": round(worst.loss, 3),
-        },
+        "choices": len(chosen),
+        "mean_loss": round(mean_loss, 3),
+        "accuracy": accuracy(mean_loss),
+        **{plural: sum(one["verdict"] == verdict for one in own) for verdict, plural in _VERDICT_COUNTS},
+        "largest": [
+            {key: one[key] for key in ("round", "move", "played_move", "best_move", "loss", "verdict")}
+            for one in largest
+        ],
+        "key_moments": [{"round": one["round"], "move": one["move"]} for one in own if is_key_moment(one)],
     }
+
+
+_VERDICT_COUNTS = (("mistake", "mistakes"), ("inaccuracy", "inaccuracies"), ("unclear", "unclear"))
+
+
+def summary_lines(row: dict[str, Any], name: str, lang: str = "en") -> list[str]:
+    """A player's summary (a row of :func:`players_summary`) for people: the accuracy score and
+    what it comes from, the verdicts counted, and the three largest losses."""
+    lines = [
+        text(
+            "review_summary",
+            lang,
+            name=name,
+            accuracy=row["accuracy"],
+            loss=number_text(round(row["mean_loss"], 2), lang),
+            choices=row["choices"],
+            mistakes=row["mistakes"],
+            inaccuracies=row["inaccuracies"],
+            unclear=row["unclear"],
+        )
+    ]
+    for one in row["largest"]:
+        played, best = (one[key] for key in ("played_move", "best_move"))
+        lines.append(
+            text(
+                "review_largest",
+                lang,
+                round=one["round"],
+                move=one["move"],
+                played=move_words(played["card"], played["take"], lang),
+                loss=_points(one["loss"], lang),
+                best=move_words(best["card"], best["take"], lang),
+            )
+        )
+    return lines

@@ -12,7 +12,6 @@ from typing import Any
 import click
 
 from ..bots.analysis import (
-    MISTAKE,
     MoveJudgement,
     Precision,
     analysis_tasks,
@@ -20,6 +19,7 @@ from ..bots.analysis import (
     judgement_line,
     players_summary,
     rounds_summary,
+    summary_lines,
 )
 from ..bots.reasons import reason_line
 from ..core import (
@@ -220,9 +220,10 @@ def analyze_command(
     except SolveError as error:
         raise click.ClickException(str(error)) from None
     judgements = judge_moves(tasks, chosen_precision(samples, width, most), jobs, progress=not as_json)
-    players, rounds = players_summary(judgements), rounds_summary(judgements)
+    judged = [one.to_json() for one in judgements]
+    players = players_summary(judged)
     if as_json:
-        click.echo(json.dumps({"moves": [one.to_json() for one in judgements], "players": players, "rounds": rounds}))
+        click.echo(json.dumps({"moves": judged, "players": players, "rounds": rounds_summary(judged)}))
         return
     for one in judgements:
         if one.verdict != "good":
@@ -230,13 +231,7 @@ def analyze_command(
             if one.reason is not None:
                 click.echo(f"    why: {reason_line(one.reason)}")
     for row in players:
-        largest = row["largest"]
-        click.echo(
-            f"seat {row['seat']}: {row['moves']} moves, mean loss {row['mean_loss']:.2f} points a move, "
-            f"{row['mistakes']} mistakes ({MISTAKE:g} point or more), {row['inaccuracies']} inaccuracies, "
-            f"{row['unclear']} unclear; largest {largest['loss']:.2f} (round {largest['round']} move "
-            f"{largest['move']}, {largest['words']})"
-        )
+        click.echo("\n".join(summary_lines(row, f"seat {row['seat']}")))
 
 
 def judge_moves(tasks: list[Any], precision: Precision, jobs: int | None, progress: bool) -> list[MoveJudgement]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from ..bots.analysis import MoveJudgement, judgement_line
+from ..bots.analysis import MoveJudgement, is_key_moment, judgement_line, players_summary, summary_lines
 from ..bots.reasons import reason_line
 from ..core import Match, Played, Round
 from ..core.cards import format_cards
@@ -35,6 +35,8 @@ class Step:
     judgement: MoveJudgement | None = None
     #: At the match's last position: the final scores and the winning side.
     result: tuple[tuple[int, ...], int] | None = None
+    #: At the match's last position, when the record was analyzed: each judged player's summary.
+    review: tuple[dict[str, Any], ...] = ()
 
 
 class RecordSteps:
@@ -51,6 +53,15 @@ class RecordSteps:
                 played = game.play(code)
                 self.positions.append((game.copy(), played))
         self.judgements = judgements or {}
+        self.review = tuple(players_summary([one.to_json() for one in self.judgements.values()]))
+        #: The positions just after a move worth looking at again, in order.
+        self.key_moments = [
+            index
+            for index, (game, played) in enumerate(self.positions)
+            if played is not None
+            and (judged := self.judgements.get((game.number, len(game.history)))) is not None
+            and is_key_moment(judged.to_json())
+        ]
         self.result = (tuple(match.scores), match.winner) if match.over and match.winner is not None else None
 
     def __len__(self) -> int:
@@ -61,7 +72,9 @@ class RecordSteps:
         judged = self.judgements.get((game.number, len(game.history))) if played is not None else None
         last = index == len(self) - 1
         moves = self.round_moves[game.number]
-        return Step(game, played, index, len(self) - 1, moves, judged, self.result if last else None)
+        if not last:
+            return Step(game, played, index, len(self) - 1, moves, judged)
+        return Step(game, played, index, len(self) - 1, moves, judged, self.result, self.review)
 
 
 def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
@@ -94,6 +107,8 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
     if step.result is not None:
         scores, winner = step.result
         lines.append(result_text(scores, winner, sides.__getitem__, lang))
+    for row in step.review:
+        lines.extend(summary_lines(row, names[row["seat"]], lang))
     return lines
 
 
@@ -109,6 +124,8 @@ class ReplayApp(App[None]):
         Binding("pageup", "step(-10)", "-10", show=False),
         Binding("home", "jump(0)", "start"),
         Binding("end", "jump(-1)", "end"),
+        Binding("n", "moment(1)", "next mistake"),
+        Binding("p", "moment(-1)", "previous mistake"),
         Binding("q,escape", "quit", "quit"),
     ]
 
@@ -143,3 +160,11 @@ class ReplayApp(App[None]):
     def action_jump(self, index: int) -> None:
         self.index = index % len(self.steps)
         self.show()
+
+    def action_moment(self, direction: int) -> None:
+        """To the next (1) or previous (-1) move worth looking at again: an inaccuracy, a mistake."""
+        moments = self.steps.key_moments if direction > 0 else self.steps.key_moments[::-1]
+        found = next((index for index in moments if (index - self.index) * direction > 0), None)
+        if found is not None:
+            self.index = found
+            self.show()
