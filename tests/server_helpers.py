@@ -29,6 +29,7 @@ TEST_SETTINGS = ServerSettings(
     messages_per_second=100_000,
     joins_per_minute=10_000,
     advice_seconds=10_000,
+    analysis_ms=200,
 )
 
 

@@ -286,7 +286,9 @@ def test_a_hint_names_what_the_move_takes_and_the_known_edge_over_the_next_move(
     assert advice.reason.startswith("A♣ × 10♦ (4 points, 1 club); ")
     assert "points ± " in advice.reason and "a round better than lay " in advice.reason
     persian = hint(game.view(0), game.legal_moves(), "fa", seed=1)
-    assert persian is not None and persian.move == advice.move and persian.reason.startswith("A♣ × ۱۰♦ (۴ امتیاز، ۱ خاج)؛")
+    assert (
+        persian is not None and persian.move == advice.move and persian.reason.startswith("A♣ × ۱۰♦ (۴ امتیاز، ۱ خاج)؛")
+    )
     for said in (persian.reason, persian.why or ""):
         assert not re.search("[0-9;,]", said.replace("A♣", "")), said  # Persian digits and punctuation
 

@@ -60,7 +60,7 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         config = uvicorn.Config(
-            create_app(self.database, ServerSettings(bot_delay=0.05)),
+            create_app(self.database, ServerSettings(bot_delay=0.05, analysis_ms=300)),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
@@ -336,11 +336,43 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     page.click("#replay-close")  # back to the result, where Rematch and the record are
     page.wait_for_selector("#finished:not([hidden])")
     assert not page.is_visible("#replay") and page.is_visible("#rematch")
+    check_the_review(page, lang)
     linked = page.context.new_page()  # a link to a position opens there
     linked.goto(url + "#replay=1.5")
     linked.wait_for_selector("#replay:not([hidden])")
     assert said["move_5"] in linked.inner_text("#replay-position")
     snap(linked, f"replay-{lang}")
+
+
+def check_the_review(page: Any, lang: str) -> None:
+    """The result panel's review: the person's accuracy as the server summed it up, and each key
+    moment opening the position before its move, the card played and the best one marked."""
+    page.wait_for_function("pasur.page.analysis && pasur.page.analysis.done", timeout=120_000)
+    summary = page.evaluate("pasur.page.analysis.players")
+    assert [player["seat"] for player in summary] == [0]
+    digits = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
+    shown = page.inner_text("#review .accuracy b").translate(digits)
+    assert shown == str(summary[0]["accuracy"]) and 0 <= summary[0]["accuracy"] <= 100
+    moments = summary[0]["key_moments"]
+    assert page.locator("#review .moment").count() == len(moments)
+    if not moments:
+        return
+    page.locator("#review .moment").first.click()
+    page.wait_for_selector("#replay:not([hidden])")
+    first = moments[0]
+    assert page.url.endswith(f"#replay={first['round']}.{first['move'] - 1}")  # before the move
+    judged = page.evaluate("pasur.page.moment")
+    assert page.locator(f"#hand .card.mark-played[data-card='{judged['played_move']['card']}']").count() == 1
+    assert page.locator(f"#hand .card.mark-best[data-card='{judged['best_move']['card']}']").count() == 1
+    assert page.locator("#replay-body .tag.played").count() == 1 and page.is_visible("#replay-body .verdict")
+    assert page.is_disabled("#replay-prev-moment") and page.is_disabled("#replay-next-moment") == (len(moments) == 1)
+    if len(moments) > 1:
+        page.click("#replay-next-moment")
+        second = moments[1]
+        page.wait_for_function(f"pasur.page.moment && pasur.page.moment.move === {second['move']}")
+        assert page.url.endswith(f"#replay={second['round']}.{second['move'] - 1}")
+    page.click("#replay-close")
+    page.wait_for_selector("#finished:not([hidden])")
 
 
 def test_a_rematch_turns_the_seats_and_starts_at_once_against_bots(server, browser):

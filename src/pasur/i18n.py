@@ -171,10 +171,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     "hint_close": ("about as good as {other}", "تقریباً هم‌ارزِ {other}"),
     "hint_all_alike": ("the other moves come to the same", "حرکت‌های دیگر همان نتیجه را دارند"),
     "replay_position": ("move {index} of {count}", "حرکت {index} از {count}"),
-    "judged": ("{verdict}: {loss} ({deals}) · best {best}", "{verdict}: {loss} ({deals}) | بهترین: {best}"),
-    "judged_best": ("{verdict}: the best move ({deals})", "{verdict}: بهترین حرکت ({deals})"),
-    "judged_loss": ("loses {loss} points, ± {margin}", "{loss} امتیاز از دست رفت، ± {margin}"),
-    "judged_between": ("loses between {low} and {high} points", "بین {low} و {high} امتیاز از دست رفت"),
+    "judged": ("{verdict}: {loss} · best {best} · {deals}", "{verdict}: {loss} | بهترین: {best} | {deals}"),
+    "judged_best": ("{verdict}: the best move · {deals}", "{verdict}: بهترین حرکت | {deals}"),
+    "judged_loss": (
+        "loses {loss} points (between {low} and {high}, 95% sure)",
+        "{loss} امتیاز از دست رفت (بین {low} و {high}، با ۹۵٪ اطمینان)",
+    ),
     "judged_unbounded": (
         "loses about {loss} points, too few deals to say how surely",
         "حدود {loss} امتیاز از دست رفت؛ نمونه‌ها برای سنجیدن اطمینان کم است",

@@ -227,8 +227,17 @@ def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
     best = max(codes, key=means.__getitem__)
     if means[played] == means[best]:
         best = played  # the move played is as good as any
-    differences = [b - p for b, p in zip(found.values[best], found.values[played], strict=True)]
-    loss, spread, effective = weighted_interval(differences, found.weights)
+    # the loss is the most any other move gains over the one played: each gain has its interval,
+    # the levels split between them (Bonferroni), so that the best move's being unknown counts too
+    others = [code for code in codes if code != played]
+    level = 1 - 0.025 / max(1, len(others))
+    lows, highs, effective = [0.0], [0.0], float(len(found.weights))
+    for code in others:
+        gains = [o - p for o, p in zip(found.values[code], found.values[played], strict=True)]
+        gain, spread, effective = weighted_interval(gains, found.weights, level)
+        lows.append(gain - spread)
+        highs.append(gain + spread)
+    loss = means[best] - means[played]
     texts = {code: game.move_text(code) for code in codes}
     return MoveJudgement(
         round=game.number,
@@ -237,20 +246,23 @@ def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
         played=texts[played],
         best=texts[best],
         loss=loss,
-        loss_interval=(loss - spread, loss + spread),
+        loss_interval=(max(lows) if len(lows) > 1 else 0.0, max(highs)),
         values={texts[code]: means[code] for code in codes},
-        samples=len(differences),
+        samples=len(found.weights),
         effective=effective,
         played_code=played,
         best_code=best,
     )
 
 
-def weighted_interval(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float, float]:
-    """The weighted mean of ``values``, the half-width of its 95% interval and the effective
-    sample size (Kish's: the weights' sum squared over their squares' sum). The interval is
-    Student's t on the effective size less one degree of freedom (none when it is below 2: the
-    spread is then infinite unless the mean is 0: a forced move, solved once)."""
+def weighted_interval(
+    values: Sequence[float], weights: Sequence[float], level: float = 0.975
+) -> tuple[float, float, float]:
+    """The weighted mean of ``values``, the half-width of its interval (two-sided, each side
+    leaving out ``1 - level``: 95% by default) and the effective sample size (Kish's: the
+    weights' sum squared over their squares' sum). The interval is Student's t on the effective
+    size less one degree of freedom (none when it is below 2: the spread is then infinite unless
+    the mean is 0: a forced move, solved once)."""
     total = sum(weights)
     mean = sum(weight * value for weight, value in zip(weights, values, strict=True)) / total
     effective = total**2 / sum(weight * weight for weight in weights)
@@ -260,16 +272,16 @@ def weighted_interval(values: Sequence[float], weights: Sequence[float]) -> tupl
     if effective < 2:
         return mean, math.inf, effective
     variance = squares / total**2 * effective / (effective - 1)
-    return mean, t_quantile(effective - 1) * math.sqrt(variance), effective
+    return mean, t_quantile(effective - 1, level) * math.sqrt(variance), effective
 
 
-def t_quantile(freedom: float) -> float:
-    """Student's t at 97.5% for ``freedom`` degrees of freedom (1 or more; between 1 and 2 the
-    value at 1): the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5), within 1% from 2
-    on and within 0.001% from 10 on."""
+def t_quantile(freedom: float, level: float = 0.975) -> float:
+    """Student's t quantile at ``level`` for ``freedom`` degrees of freedom (1 or more; between 1
+    and 2 the value at 1, exactly): the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5),
+    at 97.5% within 1% from 2 degrees on and within 0.001% from 10 on."""
     if freedom < 2:
-        return 12.706204736174698
-    z = statistics.NormalDist().inv_cdf(0.975)
+        return math.tan(math.pi * (level - 0.5))
+    z = statistics.NormalDist().inv_cdf(level)
     terms = (
         (z**3 + z) / 4,
         (5 * z**5 + 16 * z**3 + 3 * z) / 96,
@@ -290,10 +302,14 @@ def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = F
     low, high = judgement.loss_interval
     if not math.isfinite(judgement.margin):
         loss = text("judged_unbounded", lang, loss=_points(judgement.loss, lang))
-    elif judgement.verdict == "unclear":
-        loss = text("judged_between", lang, low=_points(max(low, 0.0), lang), high=_points(high, lang))
     else:
-        loss = text("judged_loss", lang, loss=_points(judgement.loss, lang), margin=_points(judgement.margin, lang))
+        loss = text(
+            "judged_loss",
+            lang,
+            loss=_points(judgement.loss, lang),
+            low=_points(max(low, 0.0), lang),
+            high=_points(high, lang),
+        )
     words = move_words(*_card_texts(judgement.best_code), lang, isolate)
     return text("judged", lang, verdict=verdict, loss=loss, deals=deals, best=words)
 

@@ -63,6 +63,13 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     help="most a bot thinks a move",
 )
 @click.option(
+    "--analysis-ms",
+    type=click.IntRange(10, 60_000),
+    default=SERVER_DEFAULTS.analysis_ms,
+    show_default=True,
+    help="most one move of a finished match is judged for",
+)
+@click.option(
     "--bot-workers",
     type=click.IntRange(1, 64),
     default=None,
@@ -157,6 +164,7 @@ def serve(
     sign_ups_per_day: int,
     allowed_hosts: tuple[str, ...],
     bot_ms: int,
+    analysis_ms: int,
     bot_workers: int | None,
     extra_levels: tuple[str, ...],
     connections_per_address: int,
@@ -194,6 +202,7 @@ def serve(
         allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
         bot_delay=bot_pause,
         bot_ms=bot_ms,
+        analysis_ms=analysis_ms,
         bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
         extra_levels=levels,
         tables_per_minute=tables_per_minute,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..bots.analysis import Task, analysis_tasks, judgement_line
+from ..bots.analysis import Task, analysis_tasks, judgement_line, players_summary
 from ..bots.hint import Hint
 from ..bots.reasons import reason_line
 from ..core.errors import SolveError
@@ -110,7 +110,9 @@ class Analysis:
                 return {"done": True, "moves": [], "total": 0, "unavailable": str(error)}
             self._judging = asyncio.ensure_future(self._judge_all(tasks))
             self._total = len(tasks)
-        return {"done": self._judging.done(), "moves": list(self._judged), "total": self._total}
+        done = self._judging.done()
+        players = players_summary(self._judged) if done else []
+        return {"done": done, "moves": list(self._judged), "total": self._total, "players": players}
 
     async def _judge_all(self, tasks: list[Task]) -> None:
         room = self.room

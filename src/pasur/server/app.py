@@ -153,6 +153,7 @@ def create_app(
         settings.bot_delay,
         settings.bot_ms,
         advice_budget=settings.advice_seconds,
+        analysis_ms=settings.analysis_ms,
     )
     lobby = Lobby(store, bots, settings.spectators_per_table)
     lobby.restore()

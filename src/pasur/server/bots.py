@@ -144,11 +144,12 @@ class BotPool:
     workers: int = 1
     #: Seconds a bot waits before it moves, so people can follow.
     delay: float = SERVER_DEFAULTS.bot_delay
-    #: The most a hint, or judging one move of a finished match, thinks, in milliseconds (the
-    #: searching bots' ceiling).
+    #: The most a hint thinks, in milliseconds (the searching bots' ceiling).
     hint_ms: float = SERVER_DEFAULTS.bot_ms
     #: The workers' CPU seconds an owner's advice may take a minute.
     advice_budget: float = SERVER_DEFAULTS.advice_seconds
+    #: The most one move of a finished match is judged for, in milliseconds.
+    analysis_ms: float = SERVER_DEFAULTS.analysis_ms
     clock: Callable[[], float] = time.monotonic
     #: Bot moves, then advice, waiting: owner → its jobs in order.
     _moves: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
@@ -177,10 +178,9 @@ class BotPool:
         return advice
 
     async def judge(self, owner: str, task: Task) -> MoveJudgement | None:
-        """One move of a finished match judged in a worker as ``pasur analyze`` does, within the
-        bots' ceiling (``hint_ms``), waiting in line with ``owner``'s bot moves; None if the worker
-        died."""
-        judge = functools.partial(judge_move, precision=Precision(ms=self.hint_ms))
+        """One move of a finished match judged in a worker as ``pasur analyze`` does, within
+        ``analysis_ms``, waiting in line with ``owner``'s bot moves; None if the worker died."""
+        judge = functools.partial(judge_move, precision=Precision(ms=self.analysis_ms))
         judged: MoveJudgement | None = await self._queue(owner, judge, (task,), lambda: None, advice=True)
         return judged
 

@@ -9,6 +9,7 @@ import { loadLeaders, renderLeaders, wireLeaders } from "./leaders.js";
 import { formDigits, ratedChoice, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
 import { wireReplay } from "./replay.js";
+import { wireReview } from "./review.js";
 import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
 import { loadProfile, renderProfile } from "./profile.js";
@@ -108,6 +109,7 @@ wireAccount();
 wireFriends();
 wireChat();
 wireReplay();
+wireReview();
 wireRematch();
 wireTable();
 

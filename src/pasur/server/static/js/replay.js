@@ -3,22 +3,26 @@
 // are judged by the server in the background; a position has its own link (#replay=round.move).
 
 import { cardButton } from "./cards.js";
+import { loadAnalysis, nextMoment } from "./review.js";
 import { $, page, seatName, sideName, tableId } from "./state.js";
 import { breakdownTable, render, renderScorebar, renderSeats, tableCardWidth } from "./table.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, sep, t } from "./words.js";
+import { cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
 
 export async function openReplay() {
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
-  if (!response.ok) return;
-  page.replaySteps = await response.json();
+  if (!page.replaySteps) {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+    if (!response.ok) return;
+    page.replaySteps = await response.json();
+    const rounds = [...new Set(page.replaySteps.map((step) => step.round))];
+    $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
+  }
   page.replayIndex = 0;
+  page.moment = null;
   const wanted = /^#replay=(\d+)\.(\d+)$/.exec(location.hash);
   if (wanted) {
     const found = stepIndex(Number(wanted[1]), Number(wanted[2]));
     if (found >= 0) page.replayIndex = found;
   }
-  const rounds = [...new Set(page.replaySteps.map((step) => step.round))];
-  $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
   page.replaying = true;
   document.body.classList.add("replaying");  // the live move log gives way to the replay's bar
   render();
@@ -35,15 +39,6 @@ function closeReplay() {
   $("#open-replay").focus();
 }
 
-async function loadAnalysis() {
-  // The people's moves judged by the server in the background; asked again until all are.
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis`).catch(() => null);
-  if (!response || !response.ok) return;
-  page.analysis = await response.json();
-  if (page.replaySteps) renderReplay();
-  if (!page.analysis.done) setTimeout(loadAnalysis, 2000);
-}
-
 function stepIndex(round, move) {
   const first = page.replaySteps.findIndex((step) => step.round === round);
   if (first < 0) return -1;
@@ -53,7 +48,16 @@ function stepIndex(round, move) {
 
 function goTo(index) {
   page.replayIndex = Math.max(0, Math.min(page.replaySteps.length - 1, index));
+  page.moment = null;
   renderReplay();
+}
+
+/** The position before a judged move, with the move played and the best one marked. */
+export function showMoment(judged) {
+  page.replayIndex = stepIndex(judged.round, judged.move - 1);
+  page.moment = judged;
+  renderReplay();
+  $("#replay-body").focus();
 }
 
 export function renderReplay() {
@@ -61,6 +65,7 @@ export function renderReplay() {
   const first = page.replaySteps.findIndex((other) => other.round === step.round);
   const last = page.replaySteps.findLastIndex((other) => other.round === step.round);
   const moveInRound = page.replayIndex - first;
+  const moment = page.moment && page.moment.round === step.round && page.moment.move === moveInRound + 1 ? page.moment : null;
   history.replaceState(null, "", `#replay=${step.round}.${moveInRound}`);  // a link to this position
   $("#arena").hidden = false;
   $("#replay").hidden = false;
@@ -76,18 +81,25 @@ export function renderReplay() {
   renderSeats(view, step.hands);
   const bottom = page.state.table.you ?? 0;
   const table = $("#table-cards");
-  table.replaceChildren(...step.table.map(still));
+  table.replaceChildren(...step.table.map((card) => marked(still(card), card, moment, "take")));
   table.style.setProperty("--table-w", `${tableCardWidth(step.table.length)}px`);
   const hand = step.hands[bottom];
   $("#hand").replaceChildren(...hand.map((card, index) => {
-    const button = still(card);
+    const button = marked(still(card), card, moment && moment.seat === bottom ? moment : null, "card");
     button.style.setProperty("--fan", String(index - (hand.length - 1) / 2));
     return button;
   }));
+  $("#replay-prev-moment").disabled = !nextMoment(-1);
+  $("#replay-next-moment").disabled = !nextMoment(1);
+  if (moment) {
+    $("#replay-body").innerHTML = momentHtml(moment);
+    $("#replay-breakdown").hidden = true;
+    return;
+  }
   // what the move did, and how the server judged it
   const sur = step.sur ? ` <b class="sur-mark">${t("sur")}</b>` : "";
   const move = step.move
-    ? `<p>${escapeHtml(seatName(step.seat))}: ${cardsHtml([step.move.card])}${step.move.take.length ? " × " + cardsHtml(step.move.take) : ""}${sur}</p>`
+    ? `<p>${escapeHtml(seatName(step.seat))}: ${moveHtml(step.move)}${sur}</p>`
     : `<p>${t("replay_start")}</p>`;
   // the last move of a round: what was left on the table goes to the last capturer
   const swept = step.swept.length
@@ -107,6 +119,24 @@ export function renderReplay() {
   breakdown.innerHTML = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
 }
 
+/** A key moment in words: whose move, the move played and the best one, the verdict, and why. */
+function momentHtml(judged) {
+  const said = `<p>${escapeHtml(seatName(judged.seat))}${sep()}${escapeHtml(t("move_n", { n: persianIf(judged.move) }))}</p>
+    <p class="moment-moves"><span class="tag played">${escapeHtml(t("played"))}</span> ${moveHtml(judged.played_move)}
+    <span class="tag best">${escapeHtml(t("best"))}</span> ${moveHtml(judged.best_move)}</p>
+    <p class="verdict ${judged.verdict}">${escapeHtml(judged.lines[lang])}</p>`;
+  return said + (judged.reasons ? `<p class="why">${escapeHtml(judged.reasons[lang])}</p>` : "");
+}
+
+/** A card marked when a key moment's move played it (or took it), or the best move would. */
+function marked(button, card, moment, part) {
+  if (!moment) return button;
+  const uses = (move) => (part === "card" ? move.card === card : move.take.includes(card));
+  if (uses(moment.played_move)) button.classList.add("mark-played");
+  if (uses(moment.best_move)) button.classList.add("mark-best");
+  return button;
+}
+
 /** A card shown in the replay: looked at, not played. */
 function still(card) {
   const button = cardButton(card);
@@ -123,6 +153,12 @@ export function wireReplay() {
   $("#replay-next").addEventListener("click", () => goTo(page.replayIndex + 1));
   $("#replay-last").addEventListener("click", () => goTo(stepIndex(here().round, 1000)));
   $("#replay-close").addEventListener("click", closeReplay);
+  for (const [id, direction] of [["#replay-prev-moment", -1], ["#replay-next-moment", 1]]) {
+    $(id).addEventListener("click", () => {
+      const found = nextMoment(direction);
+      if (found) showMoment(found);
+    });
+  }
   $("#replay-round").addEventListener("change", (event) => goTo(stepIndex(Number(event.target.value), 0)));
   $("#replay-move").addEventListener("input", (event) => goTo(stepIndex(here().round, Number(event.target.value))));
   $("#replay").addEventListener("keydown", (event) => {

@@ -34,6 +34,7 @@ export const page = {
   replaying: false,        // whether the felt shows the replay of the finished match
   replayIndex: 0,
   analysis: null,          // the people's moves of the finished match judged so far (the server's answer)
+  moment: null,            // the judged move whose position the replay shows, before it was played
 };
 
 export function seatName(seat) {

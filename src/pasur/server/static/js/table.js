@@ -5,6 +5,7 @@
 import { backSvg, cardButton, cardSvg, ordered } from "./cards.js";
 import { renderRematch } from "./rematch.js";
 import { openReplay, renderReplay } from "./replay.js";
+import { loadAnalysis, renderReview } from "./review.js";
 import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
@@ -438,6 +439,8 @@ function renderFinished() {
   $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
   $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   renderRematch();
+  loadAnalysis();  // the review: started once, shown as it comes
+  renderReview();
   if (!page.replaySteps && location.hash.startsWith("#replay=")) openReplay();
 }
 

@@ -20,7 +20,13 @@ export const I18N = {
     match_score: "Match score", winner: "{name} wins the match, {scores}", winners: "{name} win the match, {scores}",
     winner_you: "You win the match, {scores}", winner_you_and: "You and {name} win the match, {scores}", and: " and ", spectating: "You are watching",
     connected: "connected", reconnecting: "reconnecting…", seconds_left: "{n} s left", to: "to {n}",
-    laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
+    laid: "{name}: lay {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
+    lay_card: "lay {card}", move_n: "move {n}", played: "played", best: "best", review: "Review",
+    accuracy: "accuracy", accuracy_explained: "Accuracy: 100 when every move was the best; each 0.35 points lost a move on average halves it (0.1 a move gives 82, 1 point gives 14).",
+    review_counts: "a mean loss of {loss} points a move · mistakes {mistakes} · inaccuracies {inaccuracies} · unclear {unclear}",
+    key_moments: "Key moments", no_key_moments: "No move lost a clear 0.3 points: nothing to look at again.",
+    loses: "loses {n}", review_first: "Review the key moments", previous_moment: "Previous key moment", next_moment: "Next key moment",
+    verdict_good: "good", verdict_inaccuracy: "inaccuracy", verdict_mistake: "mistake", verdict_unclear: "unclear",
     cards_left: "{n} cards", cards_left_one: "1 card", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "Quick game against a bot", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
@@ -83,7 +89,13 @@ export const I18N = {
     match_score: "امتیاز بازی", winner: "{name} بازی را برد، {scores}", winners: "{name} بازی را بردند، {scores}",
     winner_you: "شما بازی را بردید، {scores}", winner_you_and: "شما و {name} بازی را بردید، {scores}", and: " و ", spectating: "شما تماشاگرید",
     connected: "وصل", reconnecting: "در حال وصل شدن…", seconds_left: "{n} ثانیه مانده", to: "تا {n}",
-    laid: "{name}: {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
+    laid: "{name}: گذاشتن {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
+    lay_card: "گذاشتن {card}", move_n: "حرکت {n}", played: "بازی‌شده", best: "بهترین", review: "بازبینی",
+    accuracy: "دقت", accuracy_explained: "دقت: ۱۰۰ یعنی همه حرکت‌ها بهترین بودند؛ هر ۰٫۳۵ امتیاز از دست رفته در هر حرکت (به‌طور میانگین) آن را نصف می‌کند (۰٫۱ در هر حرکت ۸۲ می‌شود و ۱ امتیاز ۱۴).",
+    review_counts: "میانگین {loss} امتیاز از دست رفته در هر حرکت | اشتباه {mistakes} | نادقیق {inaccuracies} | نامعلوم {unclear}",
+    key_moments: "لحظه‌های مهم", no_key_moments: "هیچ حرکتی آشکارا ۰٫۳ امتیاز از دست نداد: چیزی برای دوباره دیدن نیست.",
+    loses: "{n} امتیاز از دست رفت", review_first: "دیدن لحظه‌های مهم", previous_moment: "لحظه مهم پیشین", next_moment: "لحظه مهم بعدی",
+    verdict_good: "خوب", verdict_inaccuracy: "نادقیق", verdict_mistake: "اشتباه", verdict_unclear: "نامعلوم",
     cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master,grandmaster",
     quick_game: "بازی سریع با ربات", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
     open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
@@ -178,6 +190,11 @@ export function cardLabel(card) {
 /** Card names inside text: they read left to right, in Persian text too. */
 export function cardsHtml(cards) {
   return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
+}
+
+/** A move for people, always naming what it takes: "10♣ × A♠", "lay 7♦" (``{card, take}``). */
+export function moveHtml(move) {
+  return move.take.length ? `${cardsHtml([move.card])} × ${cardsHtml(move.take)}` : t("lay_card", { card: cardsHtml([move.card]) });
 }
 
 /** What separates the parts of a line: a middle dot in English; in Persian a bar, since a middle
