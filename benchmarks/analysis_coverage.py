@@ -128,7 +128,7 @@ def main() -> None:
     args = parser.parse_args()
     matches = read_matches(args.records)
     figures = {
-        "default": {"width": Precision().width, "least": Precision().least, "most": Precision().most},
+        "default": {key: getattr(Precision(), key) for key in ("width", "least", "most", "ms")},
         "reference_samples": args.reference,
         "jobs": args.jobs,
         "whole_match": whole_match(matches[0], args.jobs),

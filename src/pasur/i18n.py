@@ -184,6 +184,25 @@ CATALOG: dict[str, tuple[str, str]] = {
     "judged_deals": ("{count} deals solved", "{count} چینش حل‌شده"),
     "under_a_tenth": ("under 0.1", "کمتر از ۰٫۱"),
     "lay_card": ("lay {card}", "گذاشتن {card}"),
+    "puzzle_number": ("Puzzle {number} of {count} ({id})", "معمای {number} از {count} ({id})"),
+    "puzzle_title": (
+        "Deal {deal} of {deals}: you to play. One move is best by {points} points or more: find it.",
+        "دست {deal} از {deals}: نوبت شماست. یک حرکت دست‌کم {points} امتیاز بهتر از بقیه است: پیدایش کنید.",
+    ),
+    "puzzle_piles": (
+        "Your side has taken {mine} cards ({clubs} clubs, {surs} Surs); the other side {theirs} ({their_surs} Surs)",
+        "طرف شما {mine} کارت برداشته ({clubs} خاج، {surs} سور)؛ طرف مقابل {theirs} ({their_surs} سور)",
+    ),
+    "puzzle_other_hand": (
+        "The other player holds {count} cards; the pack {pack}",
+        "بازیکن دیگر {count} کارت در دست دارد؛ دسته {pack}",
+    ),
+    "puzzle_hand": ("Your hand", "دست شما"),
+    "your_move": ("Your move (number or text, q quits): ", "حرکت شما (شماره یا متن؛ q برای خروج): "),
+    "puzzle_right": ("Right: {move} is best.", "درست است: {move} بهترین است."),
+    "puzzle_wrong": ("Not the best: {move}.", "بهترین نیست: {move}."),
+    "puzzle_answer": ("The answer: {moves}. Each move's points, exact:", "پاسخ: {moves}. امتیاز دقیق هر حرکت:"),
+    "puzzle_score": ("{right} of {count} right.", "{right} از {count} درست."),
     "review_summary": (
         "{name}: accuracy {accuracy} of 100 (a mean loss of {loss} points over {choices} moves with a choice; "
         "100 when every move is the best, halved by every 0.35 points lost a move); "

@@ -54,12 +54,14 @@ BANDS = (("good", -math.inf, INACCURACY), ("inaccuracy", INACCURACY, MISTAKE), (
 class Precision:
     """How long a move is judged: at least ``least`` deals, then more in growing batches until the
     loss's 95% interval is at most ``width`` points either side and lies within one verdict's
-    band, or ``most`` deals or ``ms`` milliseconds are spent. ``least == most`` fixes the count."""
+    band, or ``most`` deals or ``ms`` milliseconds are spent (None: no time limit). ``least ==
+    most`` fixes the count. The time limit bites on a round's first moves, whose deals are the
+    dearest to solve (a few milliseconds each on one core)."""
 
     width: float = 0.3
     least: int = 32
     most: int = 2048
-    ms: float | None = None
+    ms: float | None = 2000.0
 
     @classmethod
     def fixed(cls, samples: int, ms: float | None = None) -> Precision:

@@ -19,6 +19,7 @@ from ..core.scoring import SUR_POINTS, card_points, club_count
 from ..core.solver import Samples
 from ..i18n import move_words, number_text, text
 from .analysis import weighted_interval
+from .judgement import move_substance
 from .pimc import PimcBot
 from .reasons import explain, reason_line
 from .solver_bot import SolverBot
@@ -87,15 +88,11 @@ def hint(
 
 
 def _same_in_substance(move: Move, other: Move, found: Samples) -> bool:
-    """Whether two moves are twins: the same rank taking the same cards with a card of the same
-    worth (points, and a club or not), or worth the same on every deal solved."""
-    if found.values[move.code] == found.values[other.code]:
-        return True
-    return move.card >> 2 == other.card >> 2 and move.take == other.take and _worth(move.card) == _worth(other.card)
-
-
-def _worth(card: int) -> tuple[int, int]:
-    return card_points(1 << card), club_count(1 << card)
+    """Whether two moves are twins: the same in substance (:func:`move_substance`), or worth the
+    same on every deal solved."""
+    return found.values[move.code] == found.values[other.code] or move_substance(move.code) == move_substance(
+        other.code
+    )
 
 
 def move_gain(view: SeatView, move: Move, lang: str = "en", isolate: bool = False) -> str:

@@ -145,3 +145,14 @@ class Position:
             expected += gained * chance * none_better
             none_better *= 1 - chance
         return expected
+
+
+def move_substance(code: int) -> tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:
+    """What a move is, twin cards aside: the played card's rank, points and club, and the same of
+    each card it takes (a 6♥ taking 2♣ 3♥ is the 6♦ taking 2♣ 3♠; a 5♣ is not a 5♦)."""
+    card, take = code & 63, code >> 6
+    return _worth(card), tuple(sorted(_worth(taken) for taken in range(52) if take >> taken & 1))
+
+
+def _worth(card: int) -> tuple[int, int, int]:
+    return card >> 2, card_points(1 << card), club_count(1 << card)

@@ -16,12 +16,12 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Move, MoveCode, Round, SideScore
+from ..core import Card, Move, MoveCode, Round, SideScore
 from ..core.errors import SolveError
 from ..core.solver import solve, solve_problem
 from ..i18n import move_words, number_text, text
 
-__all__ = ["REASON_DEALS", "Reason", "explain", "reason_line"]
+__all__ = ["REASON_DEALS", "Reason", "explain", "reason_from_json", "reason_line"]
 
 #: Deals solved for a reason (each twice: after either move), and how many times more are solved
 #: when none of them favours the better move in any part (Haft Khaj, say, is won in few deals).
@@ -76,6 +76,31 @@ class Reason:
             "points": round(self.points, 3),
             "deals": self.deals,
         }
+
+
+def reason_from_json(data: Any) -> Reason:
+    """A reason as :meth:`Reason.to_json` wrote it (a puzzle file, a kept analysis); ValueError
+    saying what is wrong."""
+    try:
+        better, worse = (
+            Move(Card.parse(data[key]["card"]), tuple(Card.parse(card) for card in data[key]["take"]))
+            for key in ("better", "worse")
+        )
+        part = str(data["part"])
+        if part not in PARTS:
+            raise ValueError(f"no part of the points is called {part!r}")
+        return Reason(
+            better.code,
+            worse.code,
+            part,
+            bool(data["mine"]),
+            float(data["after_better"]),
+            float(data["after_worse"]),
+            float(data["points"]),
+            int(data["deals"]),
+        )
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"the reason is malformed: {error}") from None
 
 
 def explain(game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: int = REASON_DEALS) -> Reason | None:

@@ -12,6 +12,7 @@ from ..core import native
 from .analysis import analyze_command, solve_command
 from .measure import bench_command, match_command
 from .play import bots_command, demo, play
+from .puzzles import puzzle_command, puzzles_command
 from .records import deal, replay, rules_command
 from .serve import db, serve
 
@@ -35,6 +36,8 @@ for command in (
     analyze_command,
     bots_command,
     match_command,
+    puzzles_command,
+    puzzle_command,
 ):
     cli.add_command(command)
 

@@ -176,15 +176,22 @@ def precision_options(command: Any) -> Any:
                 show_default=True,
                 help="deals a move at most",
             ),
+            click.option(
+                "--move-ms",
+                type=click.FloatRange(1, 3_600_000),
+                default=DEFAULT_PRECISION.ms,
+                show_default=True,
+                help="milliseconds a move is judged for at most",
+            ),
         )
     ):
         command = option(command)
     return command
 
 
-def chosen_precision(samples: int | None, width: float, most: int) -> Precision:
-    """The precision the options ask for."""
-    return Precision.fixed(samples) if samples is not None else Precision(width=width, most=most)
+def chosen_precision(samples: int | None, width: float, most: int, move_ms: float) -> Precision:
+    """The precision the options ask for (``--samples`` fixes the count, with no time limit)."""
+    return Precision.fixed(samples) if samples is not None else Precision(width=width, most=most, ms=move_ms)
 
 
 @click.command(name="analyze")
@@ -202,6 +209,7 @@ def analyze_command(
     samples: int | None,
     width: float,
     most: int,
+    move_ms: float,
     jobs: int | None,
     seed: int,
     as_json: bool,
@@ -219,7 +227,7 @@ def analyze_command(
         tasks = analysis_tasks(match, seats or None, seed)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
-    judgements = judge_moves(tasks, chosen_precision(samples, width, most), jobs, progress=not as_json)
+    judgements = judge_moves(tasks, chosen_precision(samples, width, most, move_ms), jobs, progress=not as_json)
     judged = [one.to_json() for one in judgements]
     players = players_summary(judged)
     if as_json:

@@ -52,6 +52,7 @@ def replay(
     samples: int | None,
     width: float,
     most: int,
+    move_ms: float,
 ) -> None:
     """Check a pasur-record/1 file against the rules and print the result.
 
@@ -91,7 +92,7 @@ def replay(
                 tasks = analysis_tasks(match, None, seed=1)
             except SolveError as error:
                 raise click.ClickException(str(error)) from None
-            precision = chosen_precision(samples, width, most)
+            precision = chosen_precision(samples, width, most, move_ms)
             judgements = {(one.round, one.move): one for one in judge_moves(tasks, precision, jobs, progress=True)}
         _view_record(match, record, plain, lang, judgements)
         return

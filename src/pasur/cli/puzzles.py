@@ -1,0 +1,99 @@
+"""The puzzle commands: ``pasur puzzles`` finds exact puzzles in records or self-play, ``pasur
+puzzle`` asks them in the terminal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..bots.puzzles import MARGIN, Puzzle, find_puzzles, read_puzzles, shipped_puzzles
+from ..core import Match, Rules
+from ..core.errors import RecordError
+from ..core.record import from_record, load_json
+from ..host import MatchHost, seat_bots
+from ..i18n import LANGUAGES
+from ..tui.puzzle import PlainPuzzles
+from .common import open_text
+
+#: The levels that play the self-play matches puzzles are found in.
+SELF_PLAY = ("solver", "pimc")
+
+
+@click.command(name="puzzles")
+@click.argument("records", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
+@click.option(
+    "--self-play",
+    type=click.IntRange(0, 1000),
+    default=0,
+    help="also play this many matches, grandmaster against master",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="seed of the first self-play match")
+@click.option(
+    "--margin",
+    type=click.FloatRange(0.1, 50),
+    default=MARGIN,
+    show_default=True,
+    help="points the best move must win by",
+)
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), help="write the puzzles here [standard output]")
+def puzzles_command(records: tuple[str, ...], self_play: int, seed: int, margin: float, out: str | None) -> None:
+    """Find exact puzzles in 2-player records (one or many a file, JSON Lines) or self-play: the
+    positions of the last two deals where one move beats every other by --margin points, every
+    move's worth solved exactly from the player's view (the last deal as it lies, the deal before
+    over every arrangement of the unseen cards). Writes pasur-puzzle/1 JSON Lines."""
+    if not records and not self_play:
+        raise click.UsageError("give RECORD files or --self-play N")
+    matches = [match for file in records for match in _matches(file)] + [_self_play(seed + n) for n in range(self_play)]
+    found: dict[str, Puzzle] = {}
+    for match in matches:
+        for puzzle in find_puzzles(match, margin):
+            found.setdefault(puzzle.id, puzzle)
+    lines = "".join(json.dumps(puzzle.to_json(), ensure_ascii=False) + "\n" for puzzle in found.values())
+    if out:
+        Path(out).write_text(lines, encoding="utf-8")
+    else:
+        click.echo(lines, nl=False)
+    click.echo(f"{len(found)} puzzles from {len(matches)} matches", err=True)
+
+
+def _matches(file: str) -> list[Match]:
+    with open_text(file) as stream:
+        text = stream.read()
+    try:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+            return [from_record(load_json(line)) for line in lines]
+        return [from_record(load_json(text))]
+    except RecordError as error:
+        raise click.ClickException(f"{file}: invalid record: {error}") from None
+
+
+def _self_play(seed: int) -> Match:
+    match = Match(Rules(), seed=seed)
+    for _ in MatchHost(match, seat_bots(list(SELF_PLAY), seed)).play_bots():
+        pass
+    return match
+
+
+@click.command(name="puzzle")
+@click.argument("file", required=False, type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--difficulty", type=click.Choice(("easy", "medium", "hard")), help="only puzzles this hard")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", help="English or Persian")
+def puzzle_command(file: str | None, difficulty: str | None, lang: str) -> None:
+    """Solve exact puzzles from real play in the terminal: find the best move, then see every
+    move's exact worth and why. FILE is pasur-puzzle/1 JSON Lines [the puzzles that come with pasur]."""
+    if file is None:
+        puzzles = list(shipped_puzzles())
+    else:
+        with open_text(file) as stream:
+            try:
+                puzzles = read_puzzles(stream.read())
+            except ValueError as error:
+                raise click.ClickException(f"{file}: {error}") from None
+    chosen = [puzzle for puzzle in puzzles if difficulty in (None, puzzle.difficulty)]
+    if not chosen:
+        raise click.ClickException("no puzzle to ask")
+    PlainPuzzles(chosen, lang, sys.stdin, sys.stdout).run()

@@ -1,0 +1,147 @@
+"""Exact puzzles: every arrangement of the unseen cards solved once, the puzzles found in play hold
+when solved again, a puzzle file is checked at the door, the terminal asks them, and every puzzle
+that comes with pasur is right."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import math
+import random
+
+import pytest
+
+from pasur import Match, Rules, solve
+from pasur.bots.puzzles import (
+    FORMAT,
+    Puzzle,
+    _arrangements,
+    exact_values,
+    find_puzzles,
+    puzzle_problem,
+    read_puzzles,
+    shipped_puzzles,
+)
+from pasur.core import Round, native
+from pasur.host import MatchHost, seat_bots
+from pasur.tui.puzzle import PlainPuzzles
+
+from .test_cli import assert_one_line_error, pasur
+
+if not native.available():
+    pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
+
+
+@functools.cache
+def puzzles_of(seed: int) -> tuple[Puzzle, ...]:
+    """The puzzles of one played round (found once; positions of up to 3,150 arrangements, a
+    second or so each: the first moves of the fifth deal have 34,650)."""
+    return tuple(find_puzzles(played(seed), most_arrangements=3150))
+
+
+def played(seed: int) -> Match:
+    match = Match(Rules(target=1), seed=seed)
+    for _ in MatchHost(match, seat_bots(["expert", "greedy"], seed)).play_bots():
+        pass
+    return match
+
+
+def position(match: Match, pack: int, hand: int | None = None) -> Round:
+    """The first position of the match's round with ``pack`` cards in the pack (and the other
+    player holding ``hand``)."""
+    recorded = match.rounds[0]
+    game = Round(match.rules, recorded.deck, recorded.number, recorded.banked, check_deck=False)
+    for code in recorded.history:
+        other = game.hands[1 - game.turn].bit_count()
+        if game.pack == pack and (hand is None or other == hand) and len(game.legal_codes()) > 1:
+            return game
+        game.play_code(code)
+    raise AssertionError("no such position")
+
+
+def test_every_arrangement_of_the_unseen_cards_is_solved_once_and_agrees_with_the_view():
+    game = position(played(3), pack=8, hand=1)
+    view = game.view(game.turn)
+    template = Round.from_view(view, random.Random(5))
+    seen = set()
+    for arranged in _arrangements(template, view):
+        assert arranged.view(view.seat) == view  # the player sees the same position in each
+        other, first = arranged.hands[1 - view.seat], arranged.deck[44:48]
+        seen.add((other, tuple(sorted(first))))
+    unseen = len(view.unseen())
+    assert len(seen) == math.comb(unseen, 1) * math.comb(unseen - 1, 4) == 9 * 70
+    values, exact, count = exact_values(view)
+    assert (exact, count) == ("every_arrangement", 630)
+    assert game.legal_codes() and set(values) == set(game.legal_codes())
+
+
+def test_in_the_last_deal_the_values_are_the_solvers_on_the_cards_as_they_lie():
+    game = position(played(4), pack=0)
+    values, exact, count = exact_values(game.view(game.turn))
+    sign = 1 if game.side_of(game.turn) == 0 else -1
+    assert (exact, count) == ("last_deal", 1)
+    assert values == {move.code: sign * move.value for move in solve(game).moves}
+    assert exact_values(position(played(4), pack=16).view(0)) is None  # earlier deals are not exact
+
+
+def test_the_puzzles_found_in_play_hold_when_solved_again_and_a_changed_one_does_not():
+    puzzles = [puzzle for seed in (5, 6) for puzzle in puzzles_of(seed)]
+    assert puzzles
+    for puzzle in puzzles:
+        assert puzzle.margin >= 1 and puzzle.difficulty in ("easy", "medium", "hard")
+        back = Puzzle.from_json(json.loads(json.dumps(puzzle.to_json())))
+        assert back.id == puzzle.id and back.answers == puzzle.answers
+        assert puzzle_problem(back) is None
+        best = max(puzzle.values.values())
+        assert all(puzzle.values[answer] == best for answer in puzzle.answers)
+        assert all(
+            best - value >= puzzle.margin - 1e-9 for text, value in puzzle.values.items() if text not in puzzle.answers
+        )
+    puzzle = puzzles[0]
+    wrong = next(text for text in puzzle.values if text not in puzzle.answers)
+    changed = Puzzle.from_json({**puzzle.to_json(), "answers": [wrong]})
+    assert "best moves" in (puzzle_problem(changed) or "")
+
+
+def test_a_puzzle_file_is_checked_at_the_door():
+    good = json.dumps(puzzles_of(5)[0].to_json())
+    assert len(read_puzzles(good + "\n\n" + good)) == 2
+    for hostile, words in (
+        ("{not json", "not JSON"),
+        (json.dumps({"format": "other"}), FORMAT),
+        (good.replace('"answers": [', '"answers": ["KS", '), "legal"),
+        ("[" * 70_000, "more than a puzzle file may hold"),
+        ("[" * 20_000 + "]" * 20_000, "nested too deep"),
+        (json.dumps({**json.loads(good), "values": {}}), "values"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            read_puzzles(good + "\n" + hostile)
+
+
+def test_the_terminal_asks_a_puzzle_and_says_the_answer_and_why(tmp_path):
+    puzzle = puzzles_of(5)[0]
+    for answer, said in (
+        (puzzle.answers[0], "Right:"),
+        (next(t for t in puzzle.values if t not in puzzle.answers), "Not the best"),
+    ):
+        out = io.StringIO()
+        right = PlainPuzzles([puzzle], "en", io.StringIO(f"nonsense\n{answer}\n"), out).run()
+        shown = out.getvalue()
+        assert said in shown and "The answer:" in shown and "Legal moves:" in shown
+        assert right == (said == "Right:")
+        assert "nonsense" in shown or "not" in shown.lower()  # the bad answer was refused in words
+    persian = io.StringIO()
+    PlainPuzzles([puzzle], "fa", io.StringIO("۱\n"), persian).run()  # Persian digits choose a move
+    assert "پاسخ:" in persian.getvalue()
+    path = tmp_path / "puzzles.jsonl"
+    path.write_text(json.dumps(puzzle.to_json()) + "\n")
+    result = pasur("puzzle", str(path), stdin="q\n")
+    assert result.returncode == 0 and "Legal moves:" in result.stdout
+    path.write_text("{not json\n")
+    assert "line 1" in assert_one_line_error(pasur("puzzle", str(path)), 1)
+
+
+@pytest.mark.parametrize("puzzle", shipped_puzzles(), ids=lambda puzzle: puzzle.id)
+def test_every_puzzle_that_comes_with_pasur_is_right(puzzle):
+    assert puzzle_problem(puzzle) is None
