@@ -1177,3 +1177,28 @@ def test_a_player_invited_by_name_sees_it_in_the_lobby_joins_and_can_block(serve
     bahar.wait_for_function("document.querySelector('#block').textContent === 'Unblock'")
     assert httpx.get(f"{server.base}/api/players/Ava").status_code == 200
     snap(bahar, "friends-blocked")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_puzzle_page_asks_a_puzzle_and_answers_a_tap_with_every_moves_worth(server, browser, lang):
+    page, _frames = recorded_page(browser)
+    in_language(page, server.base, lang)
+    page.goto(server.base + "/puzzles")
+    page.wait_for_selector("#puzzle-hand .card")
+    shown = page.evaluate("document.querySelector('#puzzle-task').textContent")
+    assert ("one move is best" in shown) if lang == "en" else ("یک حرکت" in shown)
+    page.click("#puzzles-page [data-difficulty='easy']")
+    page.wait_for_function("document.querySelector('#puzzle-title').textContent.length > 0")
+    hand = page.locator("#puzzle-hand .card")
+    hand.first.click()
+    if page.locator("#puzzle-choices .choice").count():
+        page.locator("#puzzle-choices .choice").first.click()
+    page.wait_for_selector("#puzzle-verdict:not([hidden])")
+    # the verdict, the best move ringed green on the felt, and every legal move's exact worth
+    assert page.locator("#puzzle-verdict .verdict").count() == 1
+    assert page.locator("#puzzles-page .card.mark-best").count() >= 1
+    legal = page.evaluate("document.querySelectorAll('#puzzle-verdict .puzzle-values li').length")
+    assert legal >= 2 and page.is_disabled("#puzzle-hand .card >> nth=0")
+    snap(page, f"puzzle-{lang}")
+    page.click("#puzzle-next")  # the next puzzle, not yet tried
+    page.wait_for_selector("#puzzle-verdict", state="hidden")

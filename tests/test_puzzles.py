@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from pasur import Match, Rules, solve
+from pasur import Match, Move, Rules, solve
 from pasur.bots.puzzles import (
     FORMAT,
     Puzzle,
@@ -145,3 +145,52 @@ def test_the_terminal_asks_a_puzzle_and_says_the_answer_and_why(tmp_path):
 @pytest.mark.parametrize("puzzle", shipped_puzzles(), ids=lambda puzzle: puzzle.id)
 def test_every_puzzle_that_comes_with_pasur_is_right(puzzle):
     assert puzzle_problem(puzzle) is None
+
+
+def test_the_web_api_gives_puzzles_without_their_answers_and_checks_a_move_tried(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from pasur.server.app import create_app
+
+    from .server_helpers import TEST_SETTINGS
+
+    shipped = shipped_puzzles()
+    assert shipped, "pasur comes with puzzles"
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'pasur.db'}", TEST_SETTINGS)) as client:
+        daily = client.get("/api/puzzles/daily").json()
+        assert daily["puzzle"]["id"] in {puzzle.id for puzzle in shipped}
+        for difficulty in ("easy", "medium", "hard"):
+            count = sum(puzzle.difficulty == difficulty for puzzle in shipped)
+            answer = client.get("/api/puzzles", params={"difficulty": difficulty, "index": count + 1})
+            if not count:
+                assert answer.status_code == 404
+                continue
+            given = answer.json()
+            assert given["count"] == count and given["index"] == (count + 1) % count
+            assert given["puzzle"]["difficulty"] == difficulty
+        given = client.get("/api/puzzles").json()["puzzle"]
+        assert not {"answers", "values", "reason"} & set(given)  # the answer comes after a try
+        puzzle = next(one for one in shipped if one.id == given["id"])
+        assert sorted(move["move"] for move in given["legal"]) == sorted(puzzle.values)
+        for tried, right in (
+            (puzzle.answers[0], True),
+            (next(t for t in puzzle.values if t not in puzzle.answers), False),
+        ):
+            said = client.post(f"/api/puzzles/{puzzle.id}/answer", json={"move": tried}).json()
+            assert (
+                said["right"] is right and said["answers"][0]["card"] == Move.parse(puzzle.answers[0]).to_json()["card"]
+            )
+            assert [one["value"] for one in said["values"]] == sorted(
+                (round(v, 2) for v in puzzle.values.values()), reverse=True
+            )
+        for hostile, status in (
+            (("/api/puzzles/nothex/answer", {"move": "7C"}), 422),
+            (("/api/puzzles/000000000000/answer", {"move": "7C"}), 404),
+            ((f"/api/puzzles/{puzzle.id}/answer", {"move": "x" * 500}), 422),
+            ((f"/api/puzzles/{puzzle.id}/answer", {"move": "KS", "extra": 1}), 422),
+        ):
+            assert client.post(hostile[0], json=hostile[1]).status_code == status, hostile
+        illegal = next(card for card in ("KS", "KH", "KD", "KC", "QS") if card not in given["view"]["hand"])
+        refused = client.post(f"/api/puzzles/{puzzle.id}/answer", json={"move": illegal})
+        assert refused.status_code == 400 and refused.json()["messages"]["fa"]
+        assert client.get("/api/puzzles", params={"difficulty": "wizard"}).status_code == 400

@@ -27,6 +27,7 @@ from ..core import Match, Move, MoveCode, Round, Rules
 from ..core.errors import SolveError
 from ..core.solver import Samples, sampled_within, solve_problem
 from ..i18n import move_words, number_text, text
+from .judgement import move_substance
 from .reasons import Reason, explain
 
 __all__ = [
@@ -46,6 +47,10 @@ __all__ = [
 MISTAKE = 1.0
 #: A loss of this many points or more (and below a mistake's) is an inaccuracy.
 INACCURACY = 0.3
+#: Deals on which two moves that differ in substance must be worth the same before they are taken
+#: to be worth the same (a swing that comes one deal in twenty is missed by 32 deals one time in
+#: five, by 128 one time in 700).
+SAME_AFTER = 128
 #: Each verdict's band of losses, in points.
 BANDS = (("good", -math.inf, INACCURACY), ("inaccuracy", INACCURACY, MISTAKE), ("mistake", MISTAKE, math.inf))
 
@@ -219,6 +224,8 @@ def _joined(found: Samples, more: Samples) -> Samples:
 
 def _needed(judgement: MoveJudgement, width: float, count: int) -> int:
     """About how many deals bring the interval to ``width`` either side."""
+    if not math.isfinite(judgement.margin):
+        return 2 * count
     return math.ceil(count * (judgement.margin / width) ** 2) if judgement.margin > width else count
 
 
@@ -237,6 +244,8 @@ def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
     for code in others:
         gains = [o - p for o, p in zip(found.values[code], found.values[played], strict=True)]
         gain, spread, effective = weighted_interval(gains, found.weights, level)
+        if spread == 0 and len(gains) < SAME_AFTER and move_substance(code) != move_substance(played):
+            spread = math.inf  # never seen to differ, but too few deals to say it never does
         lows.append(gain - spread)
         highs.append(gain + spread)
     loss = means[best] - means[played]

@@ -31,7 +31,15 @@ from .account_routes import account_routes
 from .accounts import COOKIE, Accounts
 from .bots import BOT_RATINGS, BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS
-from .errors import Forbidden, NoSuchTable, NotSignedIn, StorageUnavailable, TableError, TooManyRequests
+from .errors import (
+    Forbidden,
+    NoSuchPuzzle,
+    NoSuchTable,
+    NotSignedIn,
+    StorageUnavailable,
+    TableError,
+    TooManyRequests,
+)
 from .guard import Guard
 from .lobby import LISTED_TABLES, Lobby
 from .messages import (
@@ -52,6 +60,7 @@ from .messages import (
 )
 from .outbox import GONE, Outbox
 from .players import leaderboard, player_record
+from .puzzle_routes import puzzle_routes
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
 from .tables import TableRoom
@@ -184,6 +193,7 @@ def create_app(
             app.add_middleware(ForwardedHeader)
     app.state.accounts = Accounts(store, settings)
     app.include_router(account_routes(app.state.accounts, lobby))
+    app.include_router(puzzle_routes())
 
     @app.exception_handler(TableError)
     async def refused(_: Request, error: TableError) -> JSONResponse:
@@ -199,9 +209,10 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/p/{name}", include_in_schema=False)
     @app.get("/leaders", include_in_schema=False)
+    @app.get("/puzzles", include_in_schema=False)
     async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
-        """The page: the lobby, a table, a player's page or the leaderboard (it reads which from
-        its address)."""
+        """The page: the lobby, a table, a player's page, the leaderboard or the puzzles (it reads
+        which from its address)."""
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     def sitting_as(request: Request, typed: str) -> tuple[str, int | None]:
@@ -495,7 +506,7 @@ async def _answer(
 
 def _status(error: TableError) -> int:
     """The HTTP status of a refusal."""
-    if isinstance(error, NoSuchTable):
+    if isinstance(error, NoSuchTable | NoSuchPuzzle):
         return 404
     if isinstance(error, TooManyRequests):
         return 429

@@ -13,6 +13,10 @@ class NoSuchTable(TableError):
     """A table id this server does not know."""
 
 
+class NoSuchPuzzle(TableError):
+    """A puzzle this server does not have."""
+
+
 class TooManyRequests(TableError):
     """Requests coming faster than this server takes them."""
 

@@ -63,6 +63,14 @@ class Credentials(BaseModel):
     password: Password
 
 
+class PuzzleAnswer(BaseModel):
+    """A move tried on a puzzle, in the short text (``7Cx4H``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    move: str = Field(min_length=1, max_length=40)
+
+
 class ChangePassword(BaseModel):
     """A new password for the one in use (every session ends; this browser gets a new one)."""
 

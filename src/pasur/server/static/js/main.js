@@ -14,7 +14,8 @@ import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
 import { loadProfile, renderProfile } from "./profile.js";
 import { connect, reconnect } from "./socket.js";
-import { $, leadersPage, page, playerName, tableId } from "./state.js";
+import { loadPuzzle, renderPuzzle, wirePuzzles } from "./puzzles.js";
+import { $, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { answerError, lang, setLanguage, t } from "./words.js";
 
@@ -48,12 +49,13 @@ function applyLanguage() {
     option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
   });
   phraseOptions();
-  if (!tableId && !playerName && !leadersPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); }
+  if (!tableId && !playerName && !leadersPage && !puzzlesPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); }
   render();
   renderChat();
   renderAccount();
   renderProfile();
   renderLeaders();
+  if (puzzlesPage) renderPuzzle();
   renderInvitations();
   if (playerName) renderBlock();
 }
@@ -125,6 +127,9 @@ if (tableId) {
 } else if (leadersPage) {
   wireLeaders();
   loadLeaders();
+} else if (puzzlesPage) {
+  wirePuzzles();
+  loadPuzzle();
 } else {
   $("#lobby").hidden = false;
   wireLobby();

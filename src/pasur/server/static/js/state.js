@@ -12,6 +12,9 @@ export const playerName = location.pathname.startsWith("/p/") ? decodeURICompone
 /** Whether this is the leaderboard's page (``/leaders``). */
 export const leadersPage = location.pathname === "/leaders";
 
+/** Whether this is the puzzles' page (``/puzzles``). */
+export const puzzlesPage = location.pathname === "/puzzles";
+
 export const page = {
   state: null,             // the state on screen
   version: null,           // the newest version the server sent

@@ -1,0 +1,118 @@
+// The puzzles (/puzzles): exact positions from real play, the puzzle of the day or a stream by
+// difficulty. The page gets a puzzle as its player's view and legal moves; a tap on a card (and,
+// when it can take in several ways, a choice) tries a move, and the server says whether it was
+// best, every move's exact worth and why.
+
+import { cardButton } from "./cards.js";
+import { $ } from "./state.js";
+import { answerError, cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
+
+const chosen = { difficulty: "", index: 0, daily: true };
+let shown = null;   // the puzzle on screen (the server's answer)
+let result = null;  // the answer to the move tried, once tried
+
+export async function loadPuzzle() {
+  $("#puzzles-page").hidden = false;
+  const query = new URLSearchParams({ difficulty: chosen.difficulty, index: String(chosen.index) });
+  const address = chosen.daily ? "/api/puzzles/daily" : `/api/puzzles?${query}`;
+  const response = await fetch(address).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
+  shown = response && response.ok ? answer : null;
+  result = null;
+  renderPuzzle();
+}
+
+async function tryMove(move) {
+  const response = await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move: move.move }),
+  }).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
+  if (response && response.ok) result = answer;
+  renderPuzzle();
+}
+
+/** Draw the puzzle (again after a language change): the position, then the verdict once tried. */
+export function renderPuzzle() {
+  document.querySelectorAll("#puzzles-page [data-difficulty]").forEach((tab) => {
+    tab.setAttribute("aria-selected", String(!chosen.daily && tab.dataset.difficulty === chosen.difficulty));
+  });
+  $("#puzzle-daily").setAttribute("aria-selected", String(chosen.daily));
+  if (!shown) return;
+  const puzzle = shown.puzzle;
+  const view = puzzle.view;
+  const side = view.seat;  // two players: a seat is its side
+  const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
+  $("#puzzle-title").textContent = chosen.daily
+    ? t("puzzle_of_the_day", { date: new Date(`${shown.date}T12:00:00Z`).toLocaleDateString(lang === "fa" ? "fa-IR" : "en-GB", { dateStyle: "long", timeZone: "UTC" }) })
+    : t("puzzle_n", { n: shown.index + 1, count: shown.count });
+  $("#puzzle-task").textContent = t("puzzle_task", { deal: view.deal, points: persianIf(puzzle.margin.toFixed(1)) });
+  $("#puzzle-facts").textContent = [
+    t(`difficulty_${puzzle.difficulty}`),
+    t("puzzle_piles", { mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length }),
+    t("puzzle_other", { n: view.hands[1 - side], pack: view.pack }),
+  ].join(sep());
+  const table = $("#puzzle-table");
+  table.replaceChildren(...view.table.map((card) => marked(cardButton(card), card, "take")));
+  const hand = $("#puzzle-hand");
+  hand.replaceChildren(...view.hand.map((card) => {
+    const button = marked(cardButton(card), card, "card");
+    button.disabled = Boolean(result);
+    button.addEventListener("click", () => chooseCard(card));
+    return button;
+  }));
+  $("#puzzle-choices").replaceChildren();
+  const verdict = $("#puzzle-verdict");
+  verdict.hidden = !result;
+  if (!result) return;
+  const values = result.values.map((one) => `<li>${moveHtml(one)}: <b>${persianIf(one.value.toFixed(2))}</b></li>`).join("");
+  verdict.innerHTML = `
+    <p class="verdict ${result.right ? "good" : "mistake"}">${escapeHtml(t(result.right ? "puzzle_right" : "puzzle_wrong"))}: ${moveHtml(result.tried)}</p>
+    <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
+    ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
+    <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>
+    <ol class="puzzle-values">${values}</ol>`;
+}
+
+/** Once tried: the card played ringed red (green when it was best), the best move's green. */
+function marked(button, card, part) {
+  if (!result) return button;
+  const uses = (move) => (part === "card" ? move.card === card : move.take.includes(card));
+  if (uses(result.tried) && !result.right) button.classList.add("mark-played");
+  if (result.answers.some(uses)) button.classList.add("mark-best");
+  return button;
+}
+
+function chooseCard(card) {
+  const moves = shown.puzzle.legal.filter((move) => move.card === card);
+  if (moves.length === 1) {
+    tryMove(moves[0]);
+    return;
+  }
+  // a card that can take in several ways (or be laid instead): the person picks one
+  $("#puzzle-choices").replaceChildren(...moves.map((move) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    button.textContent = move.take.length ? t("takes", { cards: move.take.map(cardLabel).join("+") }) : t("lay_down");
+    button.addEventListener("click", () => tryMove(move));
+    return button;
+  }));
+}
+
+export function wirePuzzles() {
+  document.querySelectorAll("#puzzles-page [data-difficulty]").forEach((tab) => tab.addEventListener("click", () => {
+    Object.assign(chosen, { difficulty: tab.dataset.difficulty, index: 0, daily: false });
+    loadPuzzle();
+  }));
+  $("#puzzle-daily").addEventListener("click", () => {
+    chosen.daily = true;
+    loadPuzzle();
+  });
+  $("#puzzle-next").addEventListener("click", () => {
+    chosen.index = chosen.daily ? 0 : chosen.index + 1;
+    chosen.daily = false;
+    loadPuzzle();
+  });
+}
