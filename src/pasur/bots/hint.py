@@ -28,8 +28,8 @@ __all__ = ["Hint", "hint", "move_gain"]
 
 #: Solved deals behind a hint (a few milliseconds a position on one core).
 HINT_SAMPLES = 1024
-#: Deals solved for a hint's reason.
-HINT_REASON_DEALS = 8
+#: Deals solved for a hint's reason (said only when its part surely favours the move advised).
+HINT_REASON_DEALS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ def hint(
         other=other_words,
     )
     game = Round.from_view(view, random.Random(seed))
-    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS)
+    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True)
     why = reason_line(reason, lang, isolate) if reason is not None else None
     return Hint(move, f"{said}{text('hint_join', lang)}{compared}", why, edge)
 

@@ -11,6 +11,7 @@ Two sides only (the solver's open-deck search); elsewhere there is no reason to 
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -25,8 +26,8 @@ __all__ = ["REASON_DEALS", "Reason", "explain", "reason_from_json", "reason_line
 
 #: Deals solved for a reason (each twice: after either move), and how many times more are solved
 #: when none of them favours the better move in any part (Haft Khaj, say, is won in few deals).
-REASON_DEALS = 16
-MORE_DEALS = 4
+REASON_DEALS = 64
+MORE_DEALS = 2
 
 #: The parts of a side's round points a reason may name, and what each counts in a deal.
 PARTS: dict[str, Any] = {
@@ -103,10 +104,13 @@ def reason_from_json(data: Any) -> Reason:
         raise ValueError(f"the reason is malformed: {error}") from None
 
 
-def explain(game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: int = REASON_DEALS) -> Reason | None:
+def explain(
+    game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: int = REASON_DEALS, sure: bool = False
+) -> Reason | None:
     """Why ``better`` beats ``worse`` in ``game``'s position, from the view of the seat to play;
     None with more than two sides, without the native core, or when no part favours ``better``
-    on the deals solved."""
+    on the deals solved (with ``sure``, also when the part's 95% interval over the deals reaches
+    0: a reason that may be the deals' luck is left unsaid)."""
     if solve_problem(game) is not None or better == worse:
         return None
     rng = random.Random(seed)
@@ -118,15 +122,24 @@ def explain(game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: in
         for _ in range(deals if not lines[better] else deals * (MORE_DEALS - 1)):
             dealt = Round.from_view(view, rng)
             for code in (better, worse):
-                lines[code].append(_line_end(dealt, code))
+                lines[code].append(line_end(dealt, code))
         for part, points in PART_POINTS.items():
-            share = statistics.fmean(_net(points, end, side) for end in lines[better]) - statistics.fmean(
-                _net(points, end, side) for end in lines[worse]
+            share = statistics.fmean(net_points(points, end, side) for end in lines[better]) - statistics.fmean(
+                net_points(points, end, side) for end in lines[worse]
             )
             if share > best_share:
                 best_part, best_share = part, share
     if best_part is None:
         return None
+    if sure:
+        points = PART_POINTS[best_part]
+        paired = [
+            net_points(points, after, side) - net_points(points, before, side)
+            for after, before in zip(lines[better], lines[worse], strict=True)
+        ]
+        spread = 1.96 * statistics.stdev(paired) / len(paired) ** 0.5 if len(paired) > 1 else math.inf
+        if best_share - spread <= 0:
+            return None
     counted = PARTS[best_part]
     frequency = best_part not in ("aces", "jacks")
 
@@ -143,7 +156,7 @@ def explain(game: Round, better: MoveCode, worse: MoveCode, seed: int, deals: in
     return Reason(better, worse, best_part, mine, gets(better, mine), gets(worse, mine), best_share, solved)
 
 
-def _line_end(dealt: Round, code: MoveCode) -> list[SideScore]:
+def line_end(dealt: Round, code: MoveCode) -> list[SideScore]:
     """The breakdown at the end of the solver's line after ``code`` on a dealt position."""
     game = dealt.copy()
     game.play_code(code)
@@ -157,14 +170,14 @@ def _line_end(dealt: Round, code: MoveCode) -> list[SideScore]:
     return game.breakdown()
 
 
-def _net(points: Any, end: list[SideScore], side: int) -> float:
+def net_points(points: Any, end: list[SideScore], side: int) -> float:
     """A part's points to ``side`` less the other side's."""
     return float(sum(points(score) if number == side else -points(score) for number, score in enumerate(end)))
 
 
 def reason_line(reason: Reason, lang: str = "en", isolate: bool = False) -> str:
-    """The reason in one line: "after 7♠ × 4♦ the other side makes a Sur in 9 of 16 solved deals;
-    after lay 4♣, 1 (Surs: 2.8 points)"."""
+    """The reason in one line: "the other side makes a Sur in 9 of 64 solved deals after 7♠ × 4♦,
+    in 1 after lay 4♣ (Surs: 2.8 points)"."""
     words = {
         name: move_words(str(move.card), [str(card) for card in move.take], lang, isolate)
         for name, move in (("better", Move.from_code(reason.better)), ("worse", Move.from_code(reason.worse)))
@@ -174,14 +187,20 @@ def reason_line(reason: Reason, lang: str = "en", isolate: bool = False) -> str:
     frequency = reason.part not in ("aces", "jacks")
     places = 1 if frequency or round(counts[0], 1) != round(counts[1], 1) else 2
     shown = [number_text(round(count) if frequency else round(count, places), lang) for count in counts]
+    event = text(
+        f"reason_event_{reason.part}",
+        lang,
+        first=words[first],
+        count=shown[0],
+        deals=reason.deals,
+        other=shown[1],
+        second=words[second],
+    )
     return text(
         "reason_line",
         lang,
-        first=words[first],
         who=text("reason_you" if reason.mine else "reason_they", lang),
-        event=text(f"reason_event_{reason.part}", lang, count=shown[0], deals=reason.deals),
-        second=words[second],
-        other=shown[1],
+        event=event,
         part=text(f"reason_part_{reason.part}", lang),
         points=number_text(round(reason.points, 1), lang),
     )
