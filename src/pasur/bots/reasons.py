@@ -123,23 +123,19 @@ def explain(
             dealt = Round.from_view(view, rng)
             for code in (better, worse):
                 lines[code].append(line_end(dealt, code))
-        for part, points in PART_POINTS.items():
-            share = statistics.fmean(net_points(points, end, side) for end in lines[better]) - statistics.fmean(
-                net_points(points, end, side) for end in lines[worse]
-            )
-            if share > best_share:
-                best_part, best_share = part, share
+        # the largest gain among the parts that surely favour the better move (95% above 0); if
+        # none does, the surest one (the largest mean less a standard error), so that a certain
+        # 2♣ outweighs a Haft Khaj won or lost by chance in a few deals
+        gains = {part: _paired(points, lines[better], lines[worse], side) for part, points in PART_POINTS.items()}
+        surely = [(share, part) for part, (share, error) in gains.items() if share - 1.96 * error > 0]
+        if surely:
+            best_share, best_part = max(surely)
+        elif not sure:
+            surest = max(gains, key=lambda part: gains[part][0] - gains[part][1])
+            if gains[surest][0] > 0:
+                best_part, best_share = surest, gains[surest][0]
     if best_part is None:
         return None
-    if sure:
-        points = PART_POINTS[best_part]
-        paired = [
-            net_points(points, after, side) - net_points(points, before, side)
-            for after, before in zip(lines[better], lines[worse], strict=True)
-        ]
-        spread = 1.96 * statistics.stdev(paired) / len(paired) ** 0.5 if len(paired) > 1 else math.inf
-        if best_share - spread <= 0:
-            return None
     counted = PARTS[best_part]
     frequency = best_part not in ("aces", "jacks")
 
@@ -154,6 +150,18 @@ def explain(
     mine = mine_gain > their_gain
     solved = len(lines[better])
     return Reason(better, worse, best_part, mine, gets(better, mine), gets(worse, mine), best_share, solved)
+
+
+def _paired(points: Any, after: list[list[SideScore]], before: list[list[SideScore]], side: int) -> tuple[float, float]:
+    """A part's mean net gain after one move over the other on the same deals, and its standard
+    error (infinite from one deal)."""
+    gains = [
+        net_points(points, one, side) - net_points(points, other, side)
+        for one, other in zip(after, before, strict=True)
+    ]
+    if len(gains) < 2:
+        return statistics.fmean(gains), math.inf
+    return statistics.fmean(gains), statistics.stdev(gains) / math.sqrt(len(gains))
 
 
 def line_end(dealt: Round, code: MoveCode) -> list[SideScore]:
