@@ -8,8 +8,11 @@ with its view, and the same deal is played to the round's end by grandmaster in 
 either move. The mean difference of the round's points (the mover's side minus the other), with
 its 95% interval, says which move does better when grandmaster itself plays on.
 
-    .venv/bin/python benchmarks/judge_vs_grandmaster.py [--matches 4] [--rollouts 64] [--jobs 2]
-        [--json OUT]
+    .venv/bin/python benchmarks/judge_vs_grandmaster.py [RECORD...] [--matches 4] [--rollouts 64]
+        [--jobs 2] [--json OUT]
+
+RECORD files are matches grandmaster played in seat 0 (docs/analysis/records); without them it
+plays ``--matches`` of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from pasur import Match, Rules
+from pasur import Match, Rules, from_record
 from pasur.bots import make_bot
 from pasur.bots.analysis import INACCURACY, MoveJudgement, Precision, analysis_tasks, judge_move, weighted_interval
 from pasur.core import MoveCode, Round
@@ -82,6 +85,7 @@ def settle(match: Match, judged: MoveJudgement, rollouts: int, pool: Any) -> dic
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("records", nargs="*")
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--rollouts", type=int, default=64)
     parser.add_argument("--jobs", type=int, default=2)
@@ -90,8 +94,8 @@ def main() -> None:
     questioned: list[dict[str, Any]] = []
     judged_moves = 0
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        for seed in range(1, args.matches + 1):
-            match = played_match(seed)
+        matches = [from_record(json.loads(Path(path).read_text(encoding="utf-8"))) for path in args.records]
+        for seed, match in enumerate(matches or (played_match(seed) for seed in range(1, args.matches + 1)), 1):
             tasks = analysis_tasks(match, [0], seed)
             judgements = pool.starmap(judge_move, [(task, Precision()) for task in tasks])
             judged_moves += len(judgements)
@@ -100,7 +104,7 @@ def main() -> None:
                     questioned.append({"match": seed, **settle(match, judged, args.rollouts, pool)})
                     print(json.dumps(questioned[-1]), flush=True)
     figures = {
-        "matches": args.matches,
+        "matches": args.records or args.matches,
         "rollouts": args.rollouts,
         "grandmaster_moves_judged": judged_moves,
         "questioned": len(questioned),

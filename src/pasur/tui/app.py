@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from ..core import Card, IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
-from ..i18n import number_text, refusal, rules_help, text
+from ..i18n import move_words, number_text, refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
     PERSIAN_LAYOUT,
@@ -412,7 +412,7 @@ class PasurApp(App[None]):
         options = self.query_one("#choices", OptionList)
         options.clear_options()
         for number, move in enumerate(choices, start=1):
-            label = move.text(symbols=True) if move.take else f"{card.symbol()}: {self.t('lay_down_option')}"
+            label = move_words(str(move.card), [str(taken) for taken in move.take], self.lang)
             options.add_option(Option(f"{number_text(number, self.lang)}) {label}"))
         options.add_class("open")
         options.highlighted = 0

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from ..core import IllegalMove, Played
-from ..i18n import refusal, rules_help, text
+from ..i18n import move_words, refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
     PERSIAN_LAYOUT,
@@ -100,7 +100,7 @@ class PlainGame:
         self.say(f"{self.t('hand_of', name=game.name(seat))}: " + " ".join(card.symbol() for card in view.hand))
         self.say(self.t("legal_moves"))
         for number, move in enumerate(game.legal_moves(), start=1):
-            self.say(f"  {number}) {move.text(symbols=True)}")
+            self.say(f"  {number}) {move_words(str(move.card), [str(card) for card in move.take], self.lang)}")
 
     def ask(self) -> Played | None:
         """Read until a legal move is given; None at the end of input or on ``q``."""

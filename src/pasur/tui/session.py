@@ -17,7 +17,7 @@ from ..core.errors import RecordError
 from ..core.record import load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import bot_name, number_text, text
+from ..i18n import bot_name, move_words, number_text, text
 
 #: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
 #: Persian character → the key it stands for.
@@ -278,12 +278,8 @@ def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
 
 def played_text(played: Played, name: str, side_name: Callable[[int], str], lang: str = "en") -> str:
     """A move ``name`` played, in words: what it took, a Sur, and the sweep at the round's end."""
-    card = played.move.card.symbol()
-    if not played.move.take:
-        line = text("lays_down", lang, name=name, card=card)
-    else:
-        take = format_cards(played.move.take_mask, symbols=True)
-        line = text("takes_sur" if played.sur else "takes", lang, name=name, card=card, take=take)
+    move = move_words(str(played.move.card), [str(card) for card in played.move.take], lang)
+    line = text("played_sur" if played.sur else "played_move", lang, name=name, move=move)
     if played.swept and played.sweeper is not None:
         taker = side_name(played.sweeper)
         line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept, symbols=True))
