@@ -1,0 +1,44 @@
+"""How long a hint takes on one core (``pasur.bots.hint.hint`` with its default 1,024 solved deals,
+and the reason's 32 deals): the median and slowest over positions met in random 2-player play.
+
+    .venv/bin/python benchmarks/hint_speed.py [--positions 40] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from pasur import Round, Rules, deal_deck
+from pasur.bots.hint import hint
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    seconds: list[float] = []
+    whys = 0
+    while len(seconds) < args.positions:
+        game = Round(Rules(), deal_deck(rng, Rules()))
+        for _ in range(rng.randrange(48)):
+            game.play_code(rng.choice(game.legal_codes()))
+        if game.over or len(game.legal_codes()) < 2:
+            continue
+        started = time.process_time()
+        advice = hint(game.view(game.turn), game.legal_moves(), seed=len(seconds))
+        seconds.append(time.process_time() - started)
+        whys += advice is not None and advice.why is not None
+    ms = sorted(1000 * one for one in seconds)
+    print(
+        f"{len(ms)} positions: median {statistics.median(ms):.0f} ms, 90% {ms[int(0.9 * len(ms))]:.0f} ms, "
+        f"largest {ms[-1]:.0f} ms; a reason said in {whys}"
+    )
+
+
+if __name__ == "__main__":
+    main()
