@@ -64,7 +64,7 @@ class Precision:
     dearest to solve (a few milliseconds each on one core)."""
 
     width: float = 0.3
-    least: int = 32
+    least: int = 128
     most: int = 2048
     ms: float | None = 2000.0
 
