@@ -4,9 +4,10 @@ For every move of the chosen seats, the cards that seat could not see are dealt 
 times, consistently with its view, and each deal is solved exactly (:func:`pasur.solve`): every
 legal move gets its expected final round points (the mover's side minus the other side) over the
 same samples. The best move has the highest mean; a move's **loss** is the best mean minus its
-mean, with a 95% interval from the paired differences (the same deals for every move): Student's t
-on the effective sample size of the deals' weights. Deals are added (:class:`Precision`) until the
-interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
+mean. Its 95% interval comes from every other move's gain over it on the same deals (paired),
+each with Student's t on the effective sample size of the deals' weights and the 5% split between
+them, so that not knowing which move is best counts too (docs/ANALYSIS.md). Deals are added
+(:class:`Precision`) until the interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
 **inaccuracy** (0.3 to 1) or **mistake** (1 or more) — or the samples or time allowed run out; then
 the verdict is **unclear**. With 3 players, or 4 each for themselves, the values are the mover's
 points minus the others' average, the others searched as one coalition (:mod:`pasur.core.solver`).
