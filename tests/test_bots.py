@@ -18,6 +18,7 @@ from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
 from pasur.core import native, short_texts
+from pasur.core.solver import Samples
 from pasur.host import MatchHost
 from pasur.i18n import refusal
 from pasur.server.bots import server_levels
@@ -303,11 +304,23 @@ def test_a_hint_compares_with_a_move_that_differs_and_none_is_given_for_a_forced
     assert len(forced.legal_moves()) == 1 and hint(forced.view(0), forced.legal_moves(), seed=1) is None
 
 
-def test_an_edge_not_known_to_be_above_nothing_is_not_given():
+def test_an_edge_not_known_to_be_above_nothing_is_not_given(monkeypatch):
     game = position("10D 5H", "AC 6S 9C")
-    few = hint(game.view(0), game.legal_moves(), seed=1, ms=0.01)  # one batch of deals only
-    assert few is not None
-    assert (few.edge is None) == ("about as good as" in few.reason)
+    legal = game.legal_moves()
+    best = next(move for move in legal if move.take)
+
+    def deals_worth(gains: list[float]) -> Samples:
+        """Deals on which ``best`` gains ``gains`` over every other move."""
+        return Samples(
+            {move.code: list(gains) if move == best else [0.0] * len(gains) for move in legal}, [1.0] * len(gains)
+        )
+
+    for gains, known in (([9.0, -8.0, 9.0, -8.0, 9.0, -8.0], False), ([1.0, 1.2, 0.9, 1.1, 1.0, 1.0], True)):
+        monkeypatch.setattr(solver_bot.SolverBot, "sampled", lambda self, view, legal, gains=gains: deals_worth(gains))
+        advice = hint(game.view(0), legal, seed=1)
+        assert advice is not None and advice.move == best
+        assert (advice.edge is not None) == known
+        assert ("about as good as" in advice.reason) == (not known)
 
 
 def test_a_hint_at_three_sides_comes_from_the_solver_against_the_others():
