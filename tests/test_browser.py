@@ -361,6 +361,8 @@ def check_the_review(page: Any, lang: str) -> None:
     page.wait_for_selector("#replay:not([hidden])")
     first = moments[0]
     assert page.url.endswith(f"#replay={first['round']}.{first['move'] - 1}")  # before the move
+    said = {"en": f"before move {first['move']}", "fa": "پیش از حرکت"}[lang]
+    assert said in page.inner_text("#replay-position")
     judged = page.evaluate("pasur.page.moment")
     assert page.locator(f"#hand .card.mark-played[data-card='{judged['played_move']['card']}']").count() == 1
     assert page.locator(f"#hand .card.mark-best[data-card='{judged['best_move']['card']}']").count() == 1

@@ -74,7 +74,9 @@ export function renderReplay() {
   slider.min = "0";
   slider.max = String(last - first);
   slider.value = String(moveInRound);
-  $("#replay-position").textContent = `${t("round", { n: step.round })}${sep()}${t("move_of", { i: moveInRound, n: last - first })}`;
+  // at a key moment the position is the one before the move: said so, by the move's own number
+  const where = moment ? t("before_move", { n: moment.move }) : t("move_of", { i: moveInRound, n: last - first });
+  $("#replay-position").textContent = `${t("round", { n: step.round })}${sep()}${where}`;
   // the felt as it stood: the seats with their hands face up, the table, the hand along the edge
   const view = { ...step, hands: step.hands.map((hand) => hand.length) };
   renderScorebar(view, step.scores);  // the match score as it stood in this round, not the final one
