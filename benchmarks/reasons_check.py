@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 from pathlib import Path
 
 from pasur import from_record
-from pasur.bots.reasons import PART_POINTS, line_end, net_points, reason_from_json, reason_line
+from pasur.bots.reasons import PART_POINTS, line_end, paired_gain, reason_from_json, reason_line
 from pasur.core import Round, SideScore
 
 
@@ -35,11 +34,7 @@ def part_shares(game: Round, better: int, worse: int, deals: int, seed: int) -> 
         dealt = Round.from_view(view, rng)
         for code in (better, worse):
             ends[code].append(line_end(dealt, code))
-    return {
-        part: statistics.fmean(net_points(points, end, side) for end in ends[better])
-        - statistics.fmean(net_points(points, end, side) for end in ends[worse])
-        for part, points in PART_POINTS.items()
-    }
+    return {part: paired_gain(points, ends[better], ends[worse], side)[0] for part, points in PART_POINTS.items()}
 
 
 def main() -> None:

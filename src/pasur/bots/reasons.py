@@ -126,7 +126,7 @@ def explain(
         # the largest gain among the parts that surely favour the better move (95% above 0); if
         # none does, the surest one (the largest mean less a standard error), so that a certain
         # 2♣ outweighs a Haft Khaj won or lost by chance in a few deals
-        gains = {part: _paired(points, lines[better], lines[worse], side) for part, points in PART_POINTS.items()}
+        gains = {part: paired_gain(points, lines[better], lines[worse], side) for part, points in PART_POINTS.items()}
         surely = [(share, part) for part, (share, error) in gains.items() if share - 1.96 * error > 0]
         if surely:
             best_share, best_part = max(surely)
@@ -152,7 +152,9 @@ def explain(
     return Reason(better, worse, best_part, mine, gets(better, mine), gets(worse, mine), best_share, solved)
 
 
-def _paired(points: Any, after: list[list[SideScore]], before: list[list[SideScore]], side: int) -> tuple[float, float]:
+def paired_gain(
+    points: Any, after: list[list[SideScore]], before: list[list[SideScore]], side: int
+) -> tuple[float, float]:
     """A part's mean net gain after one move over the other on the same deals, and its standard
     error (infinite from one deal)."""
     gains = [
