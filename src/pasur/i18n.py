@@ -250,6 +250,121 @@ CATALOG: dict[str, tuple[str, str]] = {
     "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
     "verdict_mistake": ("mistake", "اشتباه"),
     "verdict_unclear": ("unclear", "نامعلوم"),
+    # the first-game lesson (pasur.bots.lesson): each rule told once, as it first arises
+    "lesson_welcome": (
+        "Welcome to Pasur! You and your opponent take turns playing one card. A card can take cards"
+        " from the table; what you take is yours, and some cards are worth points. Follow the tips,"
+        " or play as you like.",
+        "به پاسور خوش آمدید! شما و حریف به نوبت یک کارت بازی می‌کنید. هر کارت می‌تواند کارت‌هایی از"
+        " زمین بردارد؛ آنچه برمی‌دارید مال شماست و بعضی کارت‌ها امتیاز دارند. راهنمایی‌ها را دنبال کنید،"
+        " یا هر طور خواستید بازی کنید.",
+    ),
+    "lesson_eleven_now": (
+        "A numeral takes the table's numerals that add up with it to 11: play {move} ({sum}).",
+        "کارت عددی، کارت‌های عددی زمین را برمی‌دارد که با آن جمعشان ۱۱ شود: {move} را بازی کنید ({sum}).",
+    ),
+    "lesson_eleven_you": (
+        "You took with a numeral: {move} ({sum}). A numeral takes numerals that add up with it to 11.",
+        "با کارت عددی برداشتید: {move} ({sum}). کارت عددی، عددهایی را برمی‌دارد که با آن ۱۱ شوند.",
+    ),
+    "lesson_eleven_other": (
+        "Your opponent took with a numeral: {move} ({sum}). A numeral takes numerals that add up with it to 11.",
+        "حریف با کارت عددی برداشت: {move} ({sum}). کارت عددی، عددهایی را برمی‌دارد که با آن ۱۱ شوند.",
+    ),
+    "lesson_faces_now": (
+        "A King takes one King from the table, and a Queen one Queen: play {move}.",
+        "شاه یک شاه از زمین برمی‌دارد و بی‌بی یک بی‌بی: {move} را بازی کنید.",
+    ),
+    "lesson_faces_you": (
+        "You played {move}: a King takes one King, and a Queen one Queen.",
+        "{move} را بازی کردید: شاه یک شاه برمی‌دارد و بی‌بی یک بی‌بی.",
+    ),
+    "lesson_faces_other": (
+        "Your opponent played {move}: a King takes one King, and a Queen one Queen.",
+        "حریف {move} را بازی کرد: شاه یک شاه برمی‌دارد و بی‌بی یک بی‌بی.",
+    ),
+    "lesson_jack_now": (
+        "A Jack takes every numeral and Jack on the table, but never a King or a Queen: play {move}."
+        " Clearing the table with a Jack is no Sur.",
+        "سرباز همه کارت‌های عددی و سربازهای زمین را برمی‌دارد، ولی هرگز شاه یا بی‌بی را: {move} را بازی کنید."
+        " خالی کردن زمین با سرباز سور نیست.",
+    ),
+    "lesson_jack_you": (
+        "You played {move}: a Jack takes every numeral and Jack on the table, never a King or a Queen,"
+        " and clearing the table with it is no Sur.",
+        "{move} را بازی کردید: سرباز همه عددها و سربازهای زمین را برمی‌دارد، هرگز شاه یا بی‌بی را،"
+        " و خالی کردن زمین با آن سور نیست.",
+    ),
+    "lesson_jack_other": (
+        "Your opponent played {move}: a Jack takes every numeral and Jack on the table, never a King or a"
+        " Queen, and clearing the table with it is no Sur.",
+        "حریف {move} را بازی کرد: سرباز همه عددها و سربازهای زمین را برمی‌دارد، هرگز شاه یا بی‌بی را،"
+        " و خالی کردن زمین با آن سور نیست.",
+    ),
+    "lesson_sur_now": (
+        "{move} takes every card on the table: that is a Sur, worth 5 points.",
+        "{move} همه کارت‌های زمین را برمی‌دارد: این «سور» است و ۵ امتیاز دارد.",
+    ),
+    "lesson_sur_you": (
+        "Sur! You cleared the table with {move}: 5 points. Surs cancel one for one between the sides.",
+        "سور! با {move} زمین را خالی کردید: ۵ امتیاز. سورهای دو طرف یکی‌یکی هم را خنثی می‌کنند.",
+    ),
+    "lesson_sur_other": (
+        "Sur: your opponent cleared the table with {move}, for 5 points. One Sur of yours cancels it.",
+        "سور: حریف با {move} زمین را خالی کرد و ۵ امتیاز گرفت. یک سور شما آن را خنثی می‌کند.",
+    ),
+    "lesson_must_now": (
+        "A card that can take must take: {cards} cannot be laid down now. You may play another card"
+        " instead; one that takes nothing stays on the table.",
+        "کارتی که بتواند بردارد باید بردارد: {cards} را حالا نمی‌شود روی زمین گذاشت. می‌توانید کارت دیگری"
+        " بازی کنید؛ کارتی که چیزی برنمی‌دارد روی زمین می‌ماند.",
+    ),
+    "lesson_points_you": (
+        "You took {cards}. At the round's end the 10♦ is worth 3 points, the 2♣ 2, and each Ace and Jack 1.",
+        "{cards} را برداشتید. در پایان دست ۱۰♦ سه امتیاز دارد، ۲♣ دو امتیاز، و هر تک و هر سرباز یک امتیاز.",
+    ),
+    "lesson_points_other": (
+        "Your opponent took {cards}. At the round's end the 10♦ is worth 3 points, the 2♣ 2, and each Ace and Jack 1.",
+        "حریف {cards} را برداشت. در پایان دست ۱۰♦ سه امتیاز دارد، ۲♣ دو امتیاز، و هر تک و هر سرباز یک امتیاز.",
+    ),
+    "lesson_haft_khaj_you": (
+        "You hold 7 clubs: Haft Khaj, 7 points at the round's end, whatever happens now.",
+        "۷ خاج دارید: «هفت خاج»، ۷ امتیاز در پایان دست، هر چه بعد پیش بیاید.",
+    ),
+    "lesson_haft_khaj_other": (
+        "Your opponent holds 7 clubs: Haft Khaj, 7 points to them at the round's end.",
+        "حریف ۷ خاج دارد: «هفت خاج»، ۷ امتیاز برای او در پایان دست.",
+    ),
+    "lesson_deal": (
+        "A new deal: 4 more cards each, and none to the table. Six deals make a round.",
+        "پخش تازه: هر کدام ۴ کارت دیگر، و کارتی به زمین نمی‌آید. هر دست شش پخش است.",
+    ),
+    "lesson_last_deal": (
+        "The last deal: no Sur now. When it ends, whoever took last takes every card left on the table.",
+        "پخش آخر: حالا سوری نیست. در پایان، هر کس آخرین بار برداشته همه کارت‌های مانده روی زمین را برمی‌دارد.",
+    ),
+    "lesson_last_sweep_you": (
+        "You took last, so the {count} cards left on the table are yours.",
+        "آخرین بار شما برداشتید، پس {count} کارت مانده روی زمین مال شماست.",
+    ),
+    "lesson_last_sweep_other": (
+        "Your opponent took last, so the {count} cards left on the table are theirs.",
+        "آخرین بار حریف برداشت، پس {count} کارت مانده روی زمین مال اوست.",
+    ),
+    "lesson_scoring": (
+        "The round is scored: 7 clubs or more (Haft Khaj) 7 points, the 2♣ 2, the 10♦ 3, each Ace and"
+        " Jack 1, each Sur 5 less the other side's. You took {clubs} clubs and scored {points}; your"
+        " opponent {other_clubs} clubs and {other_points}.",
+        "امتیاز دست: ۷ خاج یا بیشتر (هفت خاج) ۷ امتیاز، ۲♣ دو، ۱۰♦ سه، هر تک و سرباز یک، و هر سور ۵"
+        " منهای سورهای طرف دیگر. شما {clubs} خاج برداشتید و {points} امتیاز گرفتید؛ حریف {other_clubs}"
+        " خاج و {other_points} امتیاز.",
+    ),
+    "lesson_play_on": (
+        "Those are all the rules. Play on: the match goes on, round after round, until a side has"
+        " {target} points. No more tips from here.",
+        "همه قانون‌ها همین بود. بازی را ادامه دهید: دست‌ها پشت هم بازی می‌شوند تا طرفی به {target} امتیاز"
+        " برسد. از اینجا راهنمایی دیگری نیست.",
+    ),
 }
 
 

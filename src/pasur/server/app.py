@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from ..bots.lesson import LESSON_LEVEL
 from ..core import Rules, RulesError
 from ..i18n import RULES_SUMMARY
 from . import messages
@@ -56,6 +57,7 @@ from .messages import (
     RematchMessage,
     ResignMessage,
     SeatMessage,
+    StartLesson,
     StartMessage,
 )
 from .outbox import GONE, Outbox
@@ -263,6 +265,18 @@ def create_app(
             hints=body.hints,
             account=account,
             rated=body.rated,
+        )
+        return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
+
+    @app.post("/api/lesson")
+    async def start_lesson(request: Request, body: StartLesson) -> dict[str, Any]:
+        """A first-game lesson: two players, the gentle bot, the lesson's first deal, tips."""
+        client = visitor(request, settings)
+        if not creations.allow(client):
+            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+        name, account = sitting_as(request, body.name)
+        table_id, token = await lobby.create(
+            name, Rules(), [LESSON_LEVEL], 0, LESSON_LEVEL, owner=client, hints=True, account=account, lesson=True
         )
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 

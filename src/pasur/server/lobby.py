@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..bots.lesson import LESSON_DECK
 from ..core import Rules
 from .audience import Audience
 from .bots import BotPool
@@ -276,13 +277,15 @@ class Lobby:
         hints: bool | None = None,
         account: int | None = None,
         rated: bool = False,
+        lesson: bool = False,
     ) -> tuple[str, str]:
         """A new table with its creator in seat 0; ``seats`` says, for every other seat, "friend"
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
         whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
         default, when everyone else at the table is a bot); ``account`` the creator's, when signed
-        in; ``rated`` whether the match changes ratings (:func:`check_rated`). The table id and
-        the creator's token."""
+        in; ``rated`` whether the match changes ratings (:func:`check_rated`); ``lesson`` whether it
+        is a first-game lesson (its chosen first deal, tips for seat 0). The table id and the
+        creator's token."""
         if len(seats) != rules.players - 1:
             raise TableError(
                 f"seats: say who sits in each of the other {rules.players - 1} seats",
@@ -310,6 +313,7 @@ class Lobby:
             public=public,
             hints=("friend" not in seats if hints is None else hints) and not rated,
             rated=rated,
+            lesson_deck=LESSON_DECK if lesson else None,
         )
         return await self._open(settings, owner), token
 

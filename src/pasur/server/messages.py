@@ -43,6 +43,14 @@ class CreateTable(BaseModel):
     rated: bool = False
 
 
+class StartLesson(BaseModel):
+    """A first-game lesson: the learner's name (the rest is the lesson's own)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+
+
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

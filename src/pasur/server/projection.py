@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots.lesson import LEARNER, lesson_tips
 from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..i18n import LANGUAGES, bot_name, bot_persona
 from . import messages
@@ -34,6 +35,7 @@ def table_json(
         "rematch": settings.rematch,
         "rated": settings.rated,
         "resigned": settings.resigned,
+        "lesson": settings.lesson,
     }
 
 
@@ -66,7 +68,8 @@ def state_json(
     """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
     last move did (sent while its round is the one shown); ``surs``, by round number, which of
     its plays (from 0) made a Sur that counts, sent for the round shown (``sur_plays``). Between
-    rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal."""
+    rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal.
+    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.bots.lesson`)."""
     state = messages.state(version, table)
     if match is None:
         return state
@@ -83,6 +86,9 @@ def state_json(
     state["scores"] = list(match.scores)
     state["winner"] = match.winner
     state["rounds"] = [round_summary(done) for done in match.rounds if done.over]
+    state["lesson"] = (
+        [tip.to_json() for tip in lesson_tips(game.view(seat))] if table.get("lesson") and seat == LEARNER else []
+    )
     return state
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..core import Match
 from .room import Room
 from .seats import TableStatus
 from .store import StoredMove
@@ -161,7 +160,7 @@ class Replication:
         room.audience.seats = len(room.settings.seats)
         status = TableStatus(stored.status)
         if status is not TableStatus.OPEN and room.match is None:
-            room.match = Match(room.rules, seed=room.settings.seed)
+            room.match = room.settings.new_match()
         if room.status is not TableStatus.FINISHED:
             room.status = status
         return True

@@ -1,5 +1,6 @@
 """A table's settings as the store keeps them: the rules, the seed, the seats (people, bots, open),
-the host, the turn timer and the level that fills open seats; and a table's status."""
+the host, the turn timer and the level that fills open seats (and a lesson's first deal); and a
+table's status."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ..core import Rules
+from ..core import Match, Rules
+from ..core.cards import Card, card_of
 from ..host import STAND_IN
 from .errors import TableError
 
@@ -87,6 +89,16 @@ def _seat_number(value: Any, seats: int) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats else None
 
 
+def _deck(value: Any) -> tuple[Card, ...] | None:
+    """A stored deck (card texts, top first), or None; ValueError if it is not 52 cards. Whether
+    it may be dealt is the engine's to say (:class:`pasur.core.DeckError`)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 52:
+        raise ValueError("a lesson's deck must list 52 cards")
+    return tuple(card_of(str(text)) for text in value)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -131,6 +143,24 @@ class TableSettings:
     rated: bool = False
     #: The seat that resigned, when one did (its side lost).
     resigned: int | None = None
+    #: A first-game lesson's chosen first deal, top card first (None: every round is shuffled);
+    #: kept with the table so that its moves replay whatever later versions deal.
+    lesson_deck: tuple[Card, ...] | None = None
+
+    @property
+    def lesson(self) -> bool:
+        """Whether the table is a first-game lesson (:mod:`pasur.bots.lesson`)."""
+        return self.lesson_deck is not None
+
+    def new_match(self) -> Match:
+        """The table's match before its first move: the lesson's deal first, when it has one, and
+        every other round shuffled from the seed."""
+        if self.lesson_deck is None:
+            return Match(self.rules, seed=self.seed)
+        match = Match(self.rules, auto_deal=False)
+        match.next_round(self.lesson_deck)
+        match.keep_dealing(self.seed)
+        return match
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
@@ -143,7 +173,9 @@ class TableSettings:
         """The same table again, seats turned by one so that the next seat opens: the bots keep
         their levels and the people their names and tokens; ``host_hash`` starts it."""
         turned = self.seats[1:] + self.seats[:1]
-        return replace(self, seed=seed, seats=turned, host_hash=host_hash, rematch=None, resigned=None)
+        return replace(
+            self, seed=seed, seats=turned, host_hash=host_hash, rematch=None, resigned=None, lesson_deck=None
+        )
 
     def bot_levels(self) -> list[str]:
         """Every bot level the table names: its fill level and its bots'."""
@@ -164,6 +196,7 @@ class TableSettings:
             "rematch": self.rematch,
             "rated": self.rated,
             "resigned": self.resigned,
+            "lesson_deck": None if self.lesson_deck is None else [str(card) for card in self.lesson_deck],
         }
 
     @classmethod
@@ -182,6 +215,7 @@ class TableSettings:
             rematch=_table_id(data.get("rematch")),
             rated=data.get("rated", False) is True,
             resigned=_seat_number(data.get("resigned"), len(data["seats"])),
+            lesson_deck=_deck(data.get("lesson_deck")),
         )
 
     def listing(self, table_id: str) -> dict[str, Any]:

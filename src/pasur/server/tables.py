@@ -117,7 +117,7 @@ class TableRoom:
         room = cls(stored.id, offered(stored, bots), TableStatus(stored.status), store, bots, hub, owner=stored.id)
         room.revision = stored.revision
         if room.status is not TableStatus.OPEN:
-            room.match = Match(room.rules, seed=room.settings.seed)
+            room.match = room.settings.new_match()
             room.replay(store.moves(stored.id))
         room.chat.read_stored()
         return room
@@ -367,7 +367,7 @@ class TableRoom:
         )
         await self._save(settings, TableStatus.PLAYING)
         self.settings = settings
-        self.match = Match(self.rules, seed=self.settings.seed)
+        self.match = self.settings.new_match()
         self.status = TableStatus.PLAYING
 
     # -- moves ----------------------------------------------------------------------------------

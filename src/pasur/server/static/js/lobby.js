@@ -76,10 +76,11 @@ async function createTable(event) {
   location.href = answer.url;
 }
 
-async function quickGame() {
+/** A table against a bot that starts at once: a quick game, or the first-game lesson. */
+async function startAgainstBot(url, extra) {
   const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
-  const body = { name, rules: {}, seats: ["medium"], timer: 0 };
-  const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const body = { name, ...extra };
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) { $("#lobby-error").textContent = answerError(answer); return; }
   localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
@@ -162,7 +163,8 @@ export function wireLobby() {
   form.rated.addEventListener("change", ratedChoice);
   accountWatchers.push(ratedChoice, loadInvitations);
   ratedChoice();
-  $("#quick").addEventListener("click", quickGame);
+  $("#quick").addEventListener("click", () => startAgainstBot("/api/tables", { rules: {}, seats: ["medium"], timer: 0 }));
+  $("#learn").addEventListener("click", () => startAgainstBot("/api/lesson", {}));
   form.name.value = localStorage.getItem("pasur-name") || "";
   refreshTables();
   loadRatings();

@@ -5,6 +5,7 @@
 import { backSvg, cardButton, cardSvg, ordered } from "./cards.js";
 import { renderRematch } from "./rematch.js";
 import { openReplay, renderReplay } from "./replay.js";
+import { placeCoach, renderLesson, suggestedMove, wireLesson } from "./lesson.js";
 import { loadAnalysis, renderReview } from "./review.js";
 import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
@@ -243,6 +244,8 @@ export function renderBoard() {
   $("#hint").hidden = !(state.table.hints && mine && !state.waiting && (state.legal || []).length > 1);
   if (!page.hinted) $("#hint-text").textContent = "";
   renderSeats();
+  renderLesson();
+  const suggested = mine ? suggestedMove() : null;
   // the table
   const chosen = page.chosen;
   const options = chosen ? state.legal.filter((move) => move.card === chosen) : [];
@@ -253,6 +256,7 @@ export function renderBoard() {
     if (page.picked.has(card)) classes.push("taken");
     const pickable = chosen && options.some((move) => move.take.includes(card));
     if (pickable) classes.push("pick");
+    if (suggested && suggested.take.includes(card)) classes.push("suggested");
     const button = cardButton(card, classes);
     button.tabIndex = pickable ? 0 : -1;  // a tab stop only while it may be picked
     button.addEventListener("click", () => pickTableCard(card));
@@ -267,9 +271,10 @@ export function renderBoard() {
   $("#deal-on").hidden = !(state.waiting && state.waiting.includes(you) && last && page.closedRound === last.number
     && page.dealtOnRound !== last.number);
   renderChoices(options);
-  renderHand(mine);
+  renderHand(mine, suggested);
   renderLog();
   renderRoundEnd();
+  placeCoach();
   if (over) renderFinished();
 }
 
@@ -315,7 +320,7 @@ function renderChoices(options) {
   }
 }
 
-function renderHand(mine) {
+function renderHand(mine, suggested) {
   // the hand fanned, keeping the keyboard where it was
   const state = page.state;
   const hand = $("#hand");
@@ -329,7 +334,8 @@ function renderHand(mine) {
   cards.forEach((card, index) => {
     const playable = mine && state.legal.some((move) => move.card === card);
     const advised = page.hinted && page.hinted.card === card ? "hinted" : "";
-    const button = cardButton(card, [playable ? "playable" : "", page.chosen === card ? "chosen" : "", advised].filter(Boolean));
+    const lesson = suggested && suggested.card === card ? "suggested" : "";
+    const button = cardButton(card, [playable ? "playable" : "", page.chosen === card ? "chosen" : "", advised, lesson].filter(Boolean));
     button.style.setProperty("--fan", String(index - (cards.length - 1) / 2));
     button.setAttribute("aria-disabled", String(!playable));
     button.addEventListener("click", () => { if (playable) chooseCard(card); });
@@ -491,6 +497,7 @@ export function dealOn() {
 
 export function wireTable() {
   $("#start").addEventListener("click", () => send({ type: "start" }));
+  wireLesson(render);
   $("#copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite").value));
   $("#hint").addEventListener("click", () => {
     // once a position: the server thinks one hint a position, and one at a time a socket

@@ -1,0 +1,83 @@
+// The first-game lesson: the server sends the learner's seat every tip its position gives
+// (pasur.bots.lesson); the page tells each topic once (remembered for the table in this browser),
+// in a bubble above the hand, and marks the move a tip suggests: its card in the hand and what it
+// takes on the table. "No more tips" stops them for this table.
+
+import { $, page, tableId } from "./state.js";
+import { escapeHtml, lang } from "./words.js";
+
+const toldKey = () => `pasur-lesson-told-${tableId}`;
+const offKey = () => `pasur-lesson-off-${tableId}`;
+
+/** The topics already told at this table. */
+function told() {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(toldKey()) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The tips on show for this position: the untold ones, in the server's order, up to and
+ *  including the first that suggests a move (at most three); else those already on show. Each
+ *  state is read once: the page draws it again and again. */
+function currentTips(state) {
+  if (page.lessonVersion === state.version) return page.lessonTips || [];
+  page.lessonVersion = state.version;
+  const known = told();
+  const fresh = [];
+  for (const tip of state.lesson || []) {
+    if (known.has(tip.topic) || fresh.length === 3) continue;
+    fresh.push(tip);
+    if (tip.card) break;
+  }
+  if (fresh.length) {
+    fresh.forEach((tip) => known.add(tip.topic));
+    sessionStorage.setItem(toldKey(), JSON.stringify([...known]));
+    page.lessonTips = fresh;
+  }
+  return page.lessonTips || [];
+}
+
+/** A tip's words: the cards (kept left to right in Persian by the server's isolates) as
+ *  left-to-right islands, the red suits inked red. */
+function tipHtml(words) {
+  const inked = (cards) => cards.replace(/((?:[0-9۰-۹]{1,2}|[AJQK])[♥♦])/gu, '<span class="red-suit">$1</span>');
+  return inked(escapeHtml(words)).replace(/\u2066([^\u2069]*)\u2069/gu, '<bdi dir="ltr">$1</bdi>');
+}
+
+/** The move the tips on show suggest, when it is legal now. */
+export function suggestedMove() {
+  const state = page.state;
+  const tip = (page.lessonTips || []).find((one) => one.card);
+  if (!tip || $("#coach").hidden) return null;
+  return (state.legal || []).find((move) => move.card === tip.card && move.take.join() === tip.take.join()) || null;
+}
+
+export function renderLesson() {
+  const state = page.state;
+  const coach = $("#coach");
+  const learning = Boolean(state.table.lesson) && state.table.you === 0 && !sessionStorage.getItem(offKey());
+  const tips = learning ? currentTips(state) : [];
+  coach.hidden = !tips.length || page.lessonClosed === tips;
+  if (coach.hidden) return;
+  $("#coach-text").innerHTML = tips.map((tip) => `<p>${tipHtml(tip.text[lang] || tip.text.en)}</p>`).join("");
+}
+
+/** The coach's place: inside the round's breakdown while that is open (it says what the round's
+ *  end did), else above the hand. */
+export function placeCoach() {
+  const home = $("#round-dialog").open ? $("#round-coach") : $("#coach-home");
+  if ($("#coach").parentElement !== home) home.append($("#coach"));
+}
+
+export function wireLesson(rerender) {
+  $("#coach-close").addEventListener("click", () => {
+    page.lessonClosed = page.lessonTips;
+    rerender();
+  });
+  $("#coach-off").addEventListener("click", () => {
+    sessionStorage.setItem(offKey(), "1");
+    rerender();
+  });
+}
