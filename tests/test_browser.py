@@ -819,6 +819,51 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
     page.wait_for_function("document.querySelector('#hint-text').textContent === ''")
 
 
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_learn_to_play_guides_a_first_game_with_tips_and_marks_the_move_they_suggest(server, browser, lang):
+    page, _ = recorded_page(browser)
+    in_language(page, server.base, lang)
+    page.click("#learn")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function(READY)
+    coach = page.locator("#coach")
+    assert coach.is_visible()
+    said = coach.inner_text()
+    assert ("Welcome to Pasur" if lang == "en" else "به پاسور خوش آمدید") in said
+    assert ("5 + 6 = 11" if lang == "en" else "۵ + ۶ = ۱۱") in said  # the numeral's 11, in the page's digits
+    # the move the tip suggests glows: the 5♥ in the hand and the 6♣ it takes on the table
+    assert page.locator("#hand .card.suggested").get_attribute("data-card") == "5H"
+    assert [one.get_attribute("data-card") for one in page.locator("#table-cards .card.suggested").all()] == ["6C"]
+    snap(page, f"lesson-start-{lang}")
+    page.click("#hand .card.suggested")
+    page.wait_for_function(f"{READY} && pasur.page.state.version >= 2")
+    # the bot's Queen took a Queen, and now the learner can clear the table: a Sur
+    said = coach.inner_text()
+    assert ("Queen one Queen" if lang == "en" else "بی‌بی یک بی‌بی") in said and ("Sur" if lang == "en" else "سور") in said
+    assert page.locator("#hand .card.suggested").get_attribute("data-card") == "6H"
+    # a tip is told once: drawn again, the page says nothing new; No more tips ends them at this table
+    page.click("#coach-off")
+    assert not coach.is_visible() and page.locator(".card.suggested").count() == 0
+    page.reload()
+    page.wait_for_function(READY)
+    assert not page.locator("#coach").is_visible()
+
+
+def test_the_rules_draw_captures_with_the_games_own_cards(server, browser):
+    page, _ = recorded_page(browser)
+    in_language(page, server.base, "fa")
+    page.click("#rules-link")
+    page.wait_for_selector("#rules-examples figure")
+    figures = page.locator("#rules-examples figure")
+    assert figures.count() == 4
+    # the Jack's picture: J♠ played, the 3♦, J♣ and 5♠ taken, the Q♥ left
+    jack = figures.nth(2)
+    assert jack.locator(".example-card svg").count() == 5
+    assert jack.locator(".example-card.taken").count() == 3
+    assert "می‌ماند" in jack.locator("figcaption").inner_text()
+    snap(page, "rules-pictures-fa")
+
+
 # -- following a game ------------------------------------------------------------------------------
 
 #: A deal in which seat 0's first card (the 2♣) clears the table: a Sur.

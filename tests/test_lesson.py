@@ -1,7 +1,10 @@
-"""The first-game lesson: its chosen deal, the tips each position gives the learner, and the
-lesson table on the web server (its deal kept with the table, tips only to the learner's seat)."""
+"""The first-game lesson: its chosen deal, the tips each position gives the learner, the lesson
+table on the web server (its deal kept with the table, tips only to the learner's seat), and the
+rules' pictures of captures."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -9,8 +12,11 @@ from fastapi.testclient import TestClient
 from pasur import Match, Rules
 from pasur.bots import make_bot
 from pasur.bots.lesson import LEARNER, LESSON_DECK, Tip, lesson_tips
-from pasur.core import Move, Round
+from pasur.core import Move, Round, mask_of
+from pasur.core.captures import hand_moves
+from pasur.core.cards import card_of
 from pasur.core.scoring import clears_table
+from pasur.i18n import RULES_EXAMPLES, card_words, left_to_right, text
 from pasur.server.app import create_app
 
 from .server_helpers import TEST_SETTINGS, next_state, seated, start
@@ -182,3 +188,26 @@ def test_a_quick_game_is_no_lesson_and_a_lesson_takes_only_a_name(database):
         refused = client.post("/api/lesson", json={"name": "Ava", "deck": [str(card) for card in LESSON_DECK]})
         assert refused.status_code == 422 and "deck" in refused.text
         assert client.post("/api/lesson", json={"name": "x" * 201}).status_code == 422
+
+
+# -- the rules' pictures ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("card", "table", "take", "key"), RULES_EXAMPLES)
+def test_each_pictured_capture_is_a_legal_move_and_its_caption_names_only_pictured_cards(card, table, take, key):
+    legal = hand_moves(mask_of([card_of(card)]), mask_of(card_of(one) for one in table), True)
+    assert Move(card_of(card), tuple(card_of(one) for one in take)).code in legal
+    pictured = {card_words(one) for one in (card, *table)}
+    named = set(re.findall(r"(?:10|[2-9AJQK])[♣♦♥♠]", text(key, "en")))
+    assert named and named <= pictured
+    persian = text(key, "fa")  # the same cards, in Persian digits, each kept left to right
+    assert all(left_to_right(card_words(str(card_of(one)), "fa")) in persian for one in named)
+
+
+def test_the_help_sends_the_pictures_with_their_captions_in_each_language(database):
+    with TestClient(create_app(database, TEST_SETTINGS)) as client:
+        examples = client.get("/api/help").json()["examples"]
+    assert [(one["card"], one["take"]) for one in examples] == [
+        (card, list(take)) for card, _, take, _ in RULES_EXAMPLES
+    ]
+    assert all(set(one["caption"]) == {"en", "fa"} for one in examples)

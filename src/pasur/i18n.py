@@ -14,6 +14,21 @@ _SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 #: Unicode's left-to-right isolate and its end: cards inside Persian text keep their order.
 _LEFT_TO_RIGHT, _END_ISOLATE = "\u2066", "\u2069"
 
+
+def left_to_right(words: str) -> str:
+    """``words`` kept left to right inside Persian text (cards, sums)."""
+    return f"{_LEFT_TO_RIGHT}{words}{_END_ISOLATE}"
+
+
+#: Captures drawn on the Rules dialog with the game's own cards: the card played, the table, what
+#: it takes, and the caption's catalog key (a test plays each through the engine).
+RULES_EXAMPLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
+    ("7H", ("AH", "2C", "2D", "4S", "10C"), ("4S",), "example_eleven"),
+    ("KS", ("KD", "KC", "5H"), ("KD",), "example_faces"),
+    ("JS", ("QH", "3D", "JC", "5S"), ("3D", "5S", "JC"), "example_jack"),
+    ("AC", ("10D",), ("10D",), "example_sur"),
+)
+
 #: Names the bots at a table go by, in seat order, so that seats are told apart.
 BOT_PERSONAS = {"en": ("Shirin", "Bahram", "Laleh"), "fa": ("شیرین", "بهرام", "لاله")}
 #: The levels people choose from, as Persian players call them.
@@ -250,6 +265,27 @@ CATALOG: dict[str, tuple[str, str]] = {
     "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
     "verdict_mistake": ("mistake", "اشتباه"),
     "verdict_unclear": ("unclear", "نامعلوم"),
+    # the Rules dialog's pictures (RULES_EXAMPLES)
+    "example_eleven": (
+        "A numeral takes numerals that make 11 with it: the 7♥ takes the 4♠ (7 + 4 = 11), or the 2♣ and"
+        " the 2♦ instead; the A♥ and the 10♣ stay.",
+        f"کارت عددی، عددهایی را برمی‌دارد که با آن ۱۱ شوند: با {left_to_right('۷♥')} می‌شود {left_to_right('۴♠')} را برداشت"
+        f" ({left_to_right('۷ + ۴ = ۱۱')})، یا به جای آن {left_to_right('۲♣')} و {left_to_right('۲♦')} را؛ {left_to_right('A♥')} و {left_to_right('۱۰♣')} می‌مانند.",
+    ),
+    "example_faces": (
+        "A King takes one King, and a Queen one Queen: the K♠ takes the K♦ or the K♣, never both.",
+        f"شاه یک شاه برمی‌دارد و بی‌بی یک بی‌بی: با {left_to_right('K♠')} می‌شود {left_to_right('K♦')} یا {left_to_right('K♣')} را"
+        " برداشت، هرگز هر دو را.",
+    ),
+    "example_jack": (
+        "A Jack takes every numeral and Jack on the table, never a King or a Queen: the Q♥ stays.",
+        f"سرباز همه عددها و سربازهای زمین را برمی‌دارد، هرگز شاه یا بی‌بی را: {left_to_right('Q♥')} می‌ماند.",
+    ),
+    "example_sur": (
+        "Taking every card on the table is a Sur, 5 points: the A♣ takes the lone 10♦ (1 + 10 = 11).",
+        f"برداشتن همه کارت‌های زمین «سور» است، ۵ امتیاز: {left_to_right('A♣')} تنها کارت زمین، {left_to_right('۱۰♦')}، را"
+        f" برمی‌دارد ({left_to_right('۱ + ۱۰ = ۱۱')}).",
+    ),
     # the first-game lesson (pasur.bots.lesson): each rule told once, as it first arises
     "lesson_welcome": (
         "Welcome to Pasur! You and your opponent take turns playing one card. A card can take cards"
@@ -526,7 +562,7 @@ def cards_words(cards: Sequence[str], lang: str = "en", isolate: bool = False) -
     """Cards joined by ``+`` (``A♠+3♣``); ``isolate`` keeps them left to right inside Persian
     text on a page (Unicode isolates; a terminal leaves them out)."""
     shown = "+".join(card_words(card, lang) for card in cards)
-    return f"{_LEFT_TO_RIGHT}{shown}{_END_ISOLATE}" if isolate and lang == "fa" else shown
+    return left_to_right(shown) if isolate and lang == "fa" else shown
 
 
 def move_words(card: str, take: Sequence[str], lang: str = "en", isolate: bool = False) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from ..core import Card, Move, SeatView, cards_in, mask_of
 from ..core.cards import ACES, JACK, JACKS, KING, QUEEN, TEN_OF_DIAMONDS, TWO_OF_CLUBS, card_of
 from ..core.scoring import HAFT_KHAJ_CLUBS, breakdown, clears_table, club_count, sur_counts
-from ..i18n import LANGUAGES, cards_words, move_words, number_text, text
+from ..i18n import LANGUAGES, cards_words, left_to_right, move_words, number_text, text
 from .simple import immediate_value
 
 __all__ = ["LEARNER", "LESSON_DECK", "LESSON_LEVEL", "Tip", "lesson_tips"]
@@ -235,4 +235,4 @@ def _sum_text(move: Move) -> Any:
 
 def _isolated(words: str, lang: str) -> str:
     """``words`` kept left to right inside Persian text (Unicode isolates)."""
-    return f"\u2066{words}\u2069" if lang == "fa" else words
+    return left_to_right(words) if lang == "fa" else words

@@ -26,7 +26,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..bots.lesson import LESSON_LEVEL
 from ..core import Rules, RulesError
-from ..i18n import RULES_SUMMARY
+from ..i18n import LANGUAGES, RULES_EXAMPLES, RULES_SUMMARY, text
 from . import messages
 from .account_routes import account_routes
 from .accounts import COOKIE, Accounts
@@ -235,8 +235,16 @@ def create_app(
 
     @app.get("/api/help")
     async def rules_help() -> dict[str, Any]:
-        """The rules in brief, in every language of the page."""
-        return {lang: {"title": title, "lines": lines} for lang, (title, lines) in RULES_SUMMARY.items()}
+        """The rules in brief, in every language of the page, with pictures of captures (``examples``:
+        the card played, the table, what it takes, the caption in each language)."""
+        examples = [
+            {"card": card, "table": table, "take": take, "caption": {lang: text(key, lang) for lang in LANGUAGES}}
+            for card, table, take, key in RULES_EXAMPLES
+        ]
+        return {
+            "examples": examples,
+            **{lang: {"title": title, "lines": lines} for lang, (title, lines) in RULES_SUMMARY.items()},
+        }
 
     @app.get("/api/levels")
     async def bot_levels() -> dict[str, Any]:

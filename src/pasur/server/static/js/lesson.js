@@ -4,7 +4,7 @@
 // takes on the table. "No more tips" stops them for this table.
 
 import { $, page, tableId } from "./state.js";
-import { escapeHtml, lang } from "./words.js";
+import { isolatedHtml, lang } from "./words.js";
 
 const toldKey = () => `pasur-lesson-told-${tableId}`;
 const offKey = () => `pasur-lesson-off-${tableId}`;
@@ -39,13 +39,6 @@ function currentTips(state) {
   return page.lessonTips || [];
 }
 
-/** A tip's words: the cards (kept left to right in Persian by the server's isolates) as
- *  left-to-right islands, the red suits inked red. */
-function tipHtml(words) {
-  const inked = (cards) => cards.replace(/((?:[0-9۰-۹]{1,2}|[AJQK])[♥♦])/gu, '<span class="red-suit">$1</span>');
-  return inked(escapeHtml(words)).replace(/\u2066([^\u2069]*)\u2069/gu, '<bdi dir="ltr">$1</bdi>');
-}
-
 /** The move the tips on show suggest, when it is legal now. */
 export function suggestedMove() {
   const state = page.state;
@@ -61,7 +54,7 @@ export function renderLesson() {
   const tips = learning ? currentTips(state) : [];
   coach.hidden = !tips.length || page.lessonClosed === tips;
   if (coach.hidden) return;
-  $("#coach-text").innerHTML = tips.map((tip) => `<p>${tipHtml(tip.text[lang] || tip.text.en)}</p>`).join("");
+  $("#coach-text").innerHTML = tips.map((tip) => `<p>${isolatedHtml(tip.text[lang] || tip.text.en)}</p>`).join("");
 }
 
 /** The coach's place: inside the round's breakdown while that is open (it says what the round's

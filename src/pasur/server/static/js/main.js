@@ -17,7 +17,8 @@ import { connect, reconnect } from "./socket.js";
 import { loadPuzzle, renderPuzzle, wirePuzzles } from "./puzzles.js";
 import { $, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
-import { answerError, lang, setLanguage, t } from "./words.js";
+import { cardSvg } from "./cards.js";
+import { answerError, isolatedHtml, lang, setLanguage, t } from "./words.js";
 
 let rules = null;  // the rules' help, in both languages, once fetched
 
@@ -34,7 +35,20 @@ async function openRules() {
     item.textContent = line;
     return item;
   }));
+  $("#rules-examples").replaceChildren(...(rules ? rules.examples : []).map(examplePicture));
   if (!dialog.open) dialog.showModal();
+}
+
+/** A capture drawn with the game's cards: the card played, an arrow, the table with what it takes
+ *  raised and ringed; the caption under it. */
+function examplePicture(example) {
+  const figure = document.createElement("figure");
+  figure.className = "example";
+  const cards = (list, taken) => list.map((card) => `<span class="example-card${taken.includes(card) ? " taken" : ""}">${cardSvg(card)}</span>`).join("");
+  figure.innerHTML = `<div class="example-cards" dir="ltr">${cards([example.card], [])}<span class="example-arrow" aria-hidden="true">→</span>`
+    + `<span class="example-table">${cards(example.table, example.take)}</span></div>`
+    + `<figcaption>${isolatedHtml(example.caption[lang] || example.caption.en)}</figcaption>`;
+  return figure;
 }
 
 function applyLanguage() {

@@ -35,7 +35,7 @@ export const I18N = {
     loses: "loses {n}", review_first: "Review the key moments", previous_moment: "Previous key moment", next_moment: "Next key moment",
     verdict_good: "good", verdict_inaccuracy: "inaccuracy", verdict_mistake: "mistake", verdict_unclear: "unclear",
     cards_left: "{n} cards", cards_left_one: "1 card", levels: "beginner,easy,medium,hard,master,grandmaster",
-    quick_game: "Quick game against a bot", learn: "Learn to play", learn_note: "New to Pasur? Learn to play is a first game with tips, against a gentle bot.",
+    quick_game: "Quick game against a bot", learn: "Learn to play", rules_examples: "What a card takes: examples", learn_note: "New to Pasur? Learn to play is a first game with tips, against a gentle bot.",
     coach_close: "Got it", coach_off: "No more tips", public: "List it in the lobby for anyone to join",
     open_tables: "Open tables", no_tables: "No open tables right now: create one.",
     live_tables: "Games to watch", live_entry: "round {round} · {scores} · to {target}", watch: "Watch",
@@ -112,7 +112,7 @@ export const I18N = {
     loses: "{n} امتیاز از دست رفت", review_first: "دیدن لحظه‌های مهم", previous_moment: "لحظه مهم پیشین", next_moment: "لحظه مهم بعدی",
     verdict_good: "خوب", verdict_inaccuracy: "نادقیق", verdict_mistake: "اشتباه", verdict_unclear: "نامعلوم",
     cards_left: "{n} کارت", levels: "beginner,easy,medium,hard,master,grandmaster",
-    quick_game: "بازی سریع با ربات", learn: "یادگیری بازی", learn_note: "پاسور را تازه شروع کرده‌اید؟ «یادگیری بازی» یک بازی با راهنمایی است، در برابر رباتی آسان‌گیر.",
+    quick_game: "بازی سریع با ربات", learn: "یادگیری بازی", rules_examples: "نمونه‌های برداشتن", learn_note: "پاسور را تازه شروع کرده‌اید؟ «یادگیری بازی» یک بازی با راهنمایی است، در برابر رباتی آسان‌گیر.",
     coach_close: "فهمیدم", coach_off: "دیگر راهنمایی نکن", public: "در فهرست میزها بیاید تا هر کسی بنشیند",
     open_tables: "میزهای باز", no_tables: "اکنون میز بازی نیست: یکی بسازید.",
     live_tables: "بازی‌هایی برای تماشا", live_entry: "دست {round} · {scores} · تا {target}", watch: "تماشا",
@@ -206,6 +206,13 @@ export function cardLabel(card) {
 /** Card names inside text: they read left to right, in Persian text too. */
 export function cardsHtml(cards) {
   return `<bdi dir="ltr">${cards.map(cardLabel).join("+")}</bdi>`;
+}
+
+/** Words the server wrote, as HTML: what it kept left to right in Persian (Unicode isolates) as
+ *  left-to-right islands, and the red suits inked red. */
+export function isolatedHtml(words) {
+  const inked = (text) => text.replace(/((?:[0-9۰-۹]{1,2}|[AJQK])[♥♦])/gu, '<span class="red-suit">$1</span>');
+  return inked(escapeHtml(words)).replace(/\u2066([^\u2069]*)\u2069/gu, '<bdi dir="ltr">$1</bdi>');
 }
 
 /** A move for people, always naming what it takes: "10♣ × A♠", "lay 7♦" (``{card, take}``). */
