@@ -269,13 +269,15 @@ CATALOG: dict[str, tuple[str, str]] = {
     "example_eleven": (
         "A numeral takes numerals that make 11 with it: the 7♥ takes the 4♠ (7 + 4 = 11), or the 2♣ and"
         " the 2♦ instead; the A♥ and the 10♣ stay.",
-        f"کارت عددی، عددهایی را برمی‌دارد که با آن ۱۱ شوند: با {left_to_right('۷♥')} می‌شود {left_to_right('۴♠')} را برداشت"
-        f" ({left_to_right('۷ + ۴ = ۱۱')})، یا به جای آن {left_to_right('۲♣')} و {left_to_right('۲♦')} را؛ {left_to_right('A♥')} و {left_to_right('۱۰♣')} می‌مانند.",
+        "کارت عددی، عددهایی را برمی‌دارد که با آن ۱۱ شوند:"
+        f" با {left_to_right('۷♥')} می‌شود {left_to_right('۴♠')} را برداشت ({left_to_right('۷ + ۴ = ۱۱')})،"
+        f" یا به جای آن {left_to_right('۲♣')} و {left_to_right('۲♦')} را؛"
+        f" {left_to_right('A♥')} و {left_to_right('۱۰♣')} می‌مانند.",
     ),
     "example_faces": (
         "A King takes one King, and a Queen one Queen: the K♠ takes the K♦ or the K♣, never both.",
-        f"شاه یک شاه برمی‌دارد و بی‌بی یک بی‌بی: با {left_to_right('K♠')} می‌شود {left_to_right('K♦')} یا {left_to_right('K♣')} را"
-        " برداشت، هرگز هر دو را.",
+        "شاه یک شاه برمی‌دارد و بی‌بی یک بی‌بی:"
+        f" با {left_to_right('K♠')} می‌شود {left_to_right('K♦')} یا {left_to_right('K♣')} را برداشت، هرگز هر دو را.",
     ),
     "example_jack": (
         "A Jack takes every numeral and Jack on the table, never a King or a Queen: the Q♥ stays.",
@@ -283,8 +285,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "example_sur": (
         "Taking every card on the table is a Sur, 5 points: the A♣ takes the lone 10♦ (1 + 10 = 11).",
-        f"برداشتن همه کارت‌های زمین «سور» است، ۵ امتیاز: {left_to_right('A♣')} تنها کارت زمین، {left_to_right('۱۰♦')}، را"
-        f" برمی‌دارد ({left_to_right('۱ + ۱۰ = ۱۱')}).",
+        "برداشتن همه کارت‌های زمین «سور» است، ۵ امتیاز:"
+        f" {left_to_right('A♣')} تنها کارت زمین، {left_to_right('۱۰♦')}، را برمی‌دارد ({left_to_right('۱ + ۱۰ = ۱۱')}).",
     ),
     # the first-game lesson (pasur.bots.lesson): each rule told once, as it first arises
     "lesson_welcome": (
