@@ -15,7 +15,7 @@ import statistics
 
 from pasur import Match, Rules
 from pasur.bots import make_bot
-from pasur.bots.lesson import LEARNER, LESSON_DECK, lesson_tips
+from pasur.bots.lesson import LEARNER, LESSON_DECK, lesson_tips, untold
 from pasur.core import Card
 
 #: Every topic a first round should tell.
@@ -28,19 +28,14 @@ LEARNERS = ("greedy", "random", "expert")
 
 def learner_margin(deck: list[Card], bot_seed: int, learner: str) -> tuple[int, set[str]]:
     """Round 1 on ``deck``: the learner's points less the bot's, and the topics told."""
-    match = Match(Rules(), auto_deal=False)
-    game = match.next_round(deck)
+    match = Match.first_dealt(Rules(), deck)
+    game = match.rounds[0]
     bot, own = make_bot("easy", seed=bot_seed), make_bot(learner, seed=bot_seed + 99)
     told: set[str] = set()
     while True:
         view = game.view(LEARNER)
-        suggested = None
-        for tip in lesson_tips(view):
-            if tip.topic not in told:
-                told.add(tip.topic)
-                if tip.move is not None:
-                    suggested = tip.move
-                    break
+        shown = untold(lesson_tips(view), told)
+        suggested = shown[-1].move if shown else None
         if game.over:
             points = game.points()
             return points[0] - points[1], told

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from pasur import Match, Rules
 from pasur.bots import make_bot
-from pasur.bots.lesson import LEARNER, LESSON_DECK, Tip, lesson_tips
+from pasur.bots.lesson import LEARNER, LESSON_DECK, Tip, lesson_match, lesson_tips, untold
 from pasur.core import Move, Round, mask_of
 from pasur.core.captures import hand_moves
 from pasur.core.cards import card_of
@@ -28,36 +28,23 @@ EVERY_TOPIC = {
 }  # fmt: skip
 
 
-def lesson_match(seed: int = 5) -> Match:
-    match = Match(Rules(), auto_deal=False)
-    match.next_round(LESSON_DECK)
-    match.keep_dealing(seed)
-    return match
-
-
-def first_untold(tips: list[Tip], told: list[str]) -> tuple[list[Tip], Move | None]:
-    """What the page shows: the untold tips up to the first that suggests a move, and that move."""
-    shown: list[Tip] = []
-    for tip in tips:
-        if tip.topic in told:
-            continue
-        shown.append(tip)
-        if tip.move is not None:
-            return shown, tip.move
-    return shown, None
+def told_now(tips: list[Tip], told: set[str], order: list[str]) -> Move | None:
+    """Tell what the page would; the move suggested, if any (``order`` gets the topics told)."""
+    shown = untold(tips, told)
+    order += [tip.topic for tip in shown]
+    return shown[-1].move if shown else None
 
 
 def play_the_lesson(bot_seed: int, learner: str, follow: bool = True) -> tuple[Match, list[str]]:
     """Round 1 of a lesson: the learner follows each suggestion (when ``follow``), else plays as
     ``learner``; the gentle bot answers. The topics in the order first told."""
-    match = lesson_match()
+    match = lesson_match(5)
     game = match.rounds[0]
     bot, own = make_bot("easy", seed=bot_seed), make_bot(learner, seed=bot_seed + 1)
     told: list[str] = []
     while True:
         view = game.view(LEARNER)
-        shown, suggested = first_untold(lesson_tips(view), told)
-        told += [tip.topic for tip in shown]
+        suggested = told_now(lesson_tips(view), set(told), told)
         if game.over:
             return match, told
         legal = game.legal_moves()
@@ -92,16 +79,15 @@ def test_every_rule_is_told_whatever_the_learner_plays(learner):
 
 
 def test_the_first_suggestions_are_the_numerals_eleven_then_the_sur_then_the_jack():
-    match = lesson_match()
+    match = lesson_match(5)
     game = match.rounds[0]
     told: list[str] = []
     suggestions = []
     while len(suggestions) < 3:
-        shown, suggested = first_untold(lesson_tips(game.view(LEARNER)), told)
-        told += [tip.topic for tip in shown]
+        suggested = told_now(lesson_tips(game.view(LEARNER)), set(told), told)
         if game.turn == LEARNER:
             assert suggested is not None
-            suggestions.append((shown[-1].topic, str(suggested.card), [str(card) for card in suggested.take]))
+            suggestions.append((told[-1], str(suggested.card), [str(card) for card in suggested.take]))
             match.play(suggested)
         else:
             match.play(make_bot("easy", seed=1).choose(game.view(game.turn), game.legal_moves()))
@@ -109,7 +95,7 @@ def test_the_first_suggestions_are_the_numerals_eleven_then_the_sur_then_the_jac
 
 
 def test_a_sur_is_suggested_only_where_the_move_clears_the_table_and_counts():
-    match = lesson_match()
+    match = lesson_match(5)
     game = match.rounds[0]
     for _ in range(200):
         if game.over:
@@ -123,7 +109,7 @@ def test_a_sur_is_suggested_only_where_the_move_clears_the_table_and_counts():
 
 
 def test_the_rule_that_a_card_which_can_take_must_take_names_exactly_those_cards():
-    game = lesson_match().rounds[0]
+    game = lesson_match(5).rounds[0]
     must = next(tip for tip in lesson_tips(game.view(LEARNER)) if tip.topic == "must")
     assert must.move is None
     # 5♥, 6♥ and J♥ can take; K♦ cannot, so it alone may be laid
@@ -131,7 +117,7 @@ def test_the_rule_that_a_card_which_can_take_must_take_names_exactly_those_cards
 
 
 def test_tips_speak_each_language_with_its_digits_and_cards_left_to_right():
-    tips = lesson_tips(lesson_match().rounds[0].view(LEARNER))
+    tips = lesson_tips(lesson_match(5).rounds[0].view(LEARNER))
     eleven = next(tip for tip in tips if tip.topic == "eleven")
     assert "play 5♥ × 6♣ (5 + 6 = 11)" in eleven.words["en"]
     persian = eleven.words["fa"]

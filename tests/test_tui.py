@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pasur import CARDS, Match, Rules, replay_record, to_record
 from pasur.bots.hint import move_gain
 from pasur.cli import cli
-from pasur.core import IllegalMove
+from pasur.core import IllegalMove, Move
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, SeatPlan, seat_plans
 
@@ -693,3 +693,34 @@ async def test_red_suits_meet_4_5_to_1_in_both_themes():
             colours = app.get_css_variables()
             for background in ("background", "surface", "panel"):
                 assert contrast(red, colours[background]) >= 4.5, (theme, background)
+
+
+# -- the first-game lesson -------------------------------------------------------------------------
+
+
+def test_plain_lesson_tells_each_rule_once_and_the_round_end():
+    result = CliRunner().invoke(cli, ["play", "--lesson", "--plain", "--seed", "3"], input="1\n" * 30)
+    assert result.exit_code == 0, result.output
+    shown = result.output
+    assert shown.count("* Tip: Welcome to Pasur!") == 1
+    assert "* Tip: A numeral takes the table's numerals that add up with it to 11: play 5♥ × 6♣ (5 + 6 = 11)." in shown
+    assert "Shirin (easy)" in shown and "Round 1 is over" in shown
+    assert shown.index("Round 1 is over") < shown.index("* Tip: Those are all the rules.")
+    assert "\u2066" not in shown  # a terminal gets no isolates
+    refused = CliRunner().invoke(cli, ["play", "--lesson", "--plain", "--humans", "2"])
+    assert refused.exit_code == 2 and "leave out --humans" in refused.output
+
+
+async def test_full_screen_lesson_shows_the_tip_and_chooses_the_move_it_suggests():
+    game = LocalGame.first_lesson(seed=3)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        coach = app.query_one("#coach")
+        assert coach.has_class("open") and "Welcome to Pasur" in str(coach.render())
+        assert str(game.view(0).hand[app.selected]) == "5H"
+        assert app.taken_preview == Move.parse("5Hx6C").take_mask
+        await pilot.press("enter")  # the card the tip chose
+        await settle(app, pilot)
+        assert str(game.log[0].move) == "5Hx6C" and "Sur" in str(coach.render())
+        assert str(game.view(0).hand[app.selected]) == "6H"

@@ -20,6 +20,11 @@ def left_to_right(words: str) -> str:
     return f"{_LEFT_TO_RIGHT}{words}{_END_ISOLATE}"
 
 
+def without_isolates(words: str) -> str:
+    """Words for a terminal, which shows no isolates (the page turns them into its own marks)."""
+    return words.replace(_LEFT_TO_RIGHT, "").replace(_END_ISOLATE, "")
+
+
 #: Captures drawn on the Rules dialog with the game's own cards: the card played, the table, what
 #: it takes, and the caption's catalog key (a test plays each through the engine).
 RULES_EXAMPLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
@@ -289,6 +294,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         f" {left_to_right('A♣')} تنها کارت زمین، {left_to_right('۱۰♦')}، را برمی‌دارد ({left_to_right('۱ + ۱۰ = ۱۱')}).",
     ),
     # the first-game lesson (pasur.bots.lesson): each rule told once, as it first arises
+    "tip": ("Tip", "راهنما"),
     "lesson_welcome": (
         "Welcome to Pasur! You and your opponent take turns playing one card. A card can take cards"
         " from the table; what you take is yours, and some cards are worth points. Follow the tips,"

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Card, Move, SeatView, cards_in, mask_of
+from ..core import Card, Match, Move, Rules, SeatView, cards_in, mask_of
 from ..core.cards import ACES, JACK, JACKS, KING, QUEEN, TEN_OF_DIAMONDS, TWO_OF_CLUBS, card_of
 from ..core.scoring import HAFT_KHAJ_CLUBS, breakdown, clears_table, club_count, sur_counts
 from ..i18n import LANGUAGES, cards_words, left_to_right, move_words, number_text, text
 from .simple import immediate_value
 
-__all__ = ["LEARNER", "LESSON_DECK", "LESSON_LEVEL", "Tip", "lesson_tips"]
+__all__ = ["LEARNER", "LESSON_DECK", "LESSON_LEVEL", "Tip", "lesson_match", "lesson_tips", "untold"]
 
 #: The level the learner plays against: it takes what is worth most at once, no more.
 LESSON_LEVEL = "easy"
@@ -65,6 +65,26 @@ class _Replayed:
 
     tables_after: list[int] = field(default_factory=list)
     surs: list[bool] = field(default_factory=list)
+
+
+def lesson_match(seed: int | None = None) -> Match:
+    """A lesson's match: the lesson's first round, every later one shuffled from ``seed``."""
+    return Match.first_dealt(Rules(), LESSON_DECK, seed)
+
+
+def untold(tips: Sequence[Tip], told: set[str]) -> list[Tip]:
+    """What to tell now, as the page does: the tips whose topic is not in ``told``, in order, up
+    to and including the first that suggests a move; their topics join ``told``. (Each topic is
+    told once, so a few at most are new at any time.)"""
+    fresh: list[Tip] = []
+    for tip in tips:
+        if tip.topic in told:
+            continue
+        fresh.append(tip)
+        if tip.move is not None:
+            break
+    told.update(tip.topic for tip in fresh)
+    return fresh
 
 
 def lesson_tips(view: SeatView) -> list[Tip]:

@@ -89,6 +89,9 @@ def demo(bots: tuple[str, ...], seed: int | None, symbols: bool, **options: Any)
 )
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="the file saving writes [pasur-save.json]")
 @click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
+@click.option(
+    "--lesson", is_flag=True, help="learn to play: a first game with tips against the easy bot, on a chosen deal"
+)
 @rules_options
 def play(
     humans: int,
@@ -101,6 +104,7 @@ def play(
     allow_exec: bool,
     save_path: str | None,
     theme: str,
+    lesson: bool,
     **options: Any,
 ) -> None:
     """Play Pasur against bots, or with friends at one keyboard (hot-seat).
@@ -109,13 +113,20 @@ def play(
     a card's numbered captures), h asks for a hint, m types a move, s saves, t switches the
     theme, q asks before leaving. --save FILE keeps the match there when you leave and when it
     ends, so a finished match can be replayed (pasur replay FILE --view). --plain (and any run
-    whose input or output is not a terminal) plays the same game line by line.
+    whose input or output is not a terminal) plays the same game line by line. --lesson is a first
+    game against the easy bot whose tips tell each rule as it first arises.
     """
     from ..tui.session import LocalGame, ProgramsNamed, seat_plans
 
+    if lesson:
+        conflicting = [name for name in ("humans", "opponents", "resume", *options) if _given(name)]
+        if conflicting:
+            raise click.UsageError(
+                f"--lesson is one person against the easy bot: leave out --{conflicting[0].replace('_', '-')}"
+            )
     rules = build_rules(options)
     levels = [level.strip() for level in opponents.split(",") if level.strip()]
-    given = click.get_current_context().get_parameter_source("opponents") == ParameterSource.COMMANDLINE
+    given = _given("opponents")
     try:
         if resume:
             try:
@@ -123,6 +134,8 @@ def play(
             except ProgramsNamed as named:
                 _agree_to_programs(resume, named.commands)
                 game = LocalGame.load(resume, levels if given else (), allow_exec=True)
+        elif lesson:
+            game = LocalGame.first_lesson(lang, seed)
         else:
             plans = seat_plans(rules.players, humans, levels, lang)
             game = LocalGame(rules, plans, seed=seed, allow_exec=True)
@@ -148,6 +161,11 @@ def play(
             "the full-screen game needs Textual: pip install 'pasur[tui]' (or play with --plain)"
         ) from None
     PasurApp.in_language(lang)(game, lang=lang, fast=fast, save_path=save_path, theme_name=theme).run()
+
+
+def _given(name: str) -> bool:
+    """Whether the command line gave the option ``name`` (not its default)."""
+    return click.get_current_context().get_parameter_source(name) == ParameterSource.COMMANDLINE
 
 
 def _agree_to_programs(path: str, commands: list[str]) -> None:

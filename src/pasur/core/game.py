@@ -465,6 +465,15 @@ class Match:
         if auto_deal:
             self.next_round()
 
+    @classmethod
+    def first_dealt(cls, rules: Rules, deck: Sequence[int], seed: int | None = None) -> Match:
+        """A match whose first round is dealt from ``deck`` (top first; DeckError if the rules
+        refuse it) and every later one shuffled from ``seed``: a lesson's chosen deal."""
+        match = cls(rules, auto_deal=False)
+        match.next_round(deck)
+        match.keep_dealing(seed)
+        return match
+
     @property
     def round(self) -> Round | None:
         """The round being played, or the last one."""

@@ -157,10 +157,7 @@ class TableSettings:
         every other round shuffled from the seed."""
         if self.lesson_deck is None:
             return Match(self.rules, seed=self.seed)
-        match = Match(self.rules, auto_deal=False)
-        match.next_round(self.lesson_deck)
-        match.keep_dealing(self.seed)
-        return match
+        return Match.first_dealt(self.rules, self.lesson_deck, self.seed)
 
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)

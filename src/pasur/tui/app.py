@@ -180,6 +180,8 @@ class PasurApp(App[None]):
     """The table at a glance, the hand to play from, and the log."""
 
     TITLE = "Pasur"
+    #: Nothing takes the focus by itself: the capture list, hidden, would take Enter from the hand.
+    AUTO_FOCUS = None
     CSS = """
     Screen { layout: vertical; }
     #status { background: $panel; color: $text; padding: 0 1; }
@@ -192,6 +194,8 @@ class PasurApp(App[None]):
     #move-input { display: none; }
     #move-input.open { display: block; }
     #message { color: $warning; padding: 0 1; height: auto; }
+    #coach { color: $text; background: $boost; border-left: thick $accent; padding: 0 1; height: auto; display: none; }
+    #coach.open { display: block; }
     #log { color: $text-muted; padding: 0 1; height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = _bindings("en")
@@ -240,6 +244,7 @@ class PasurApp(App[None]):
                 yield CardStrip(id="hand")
             yield OptionList(id="choices")
             yield Input(id="move-input", placeholder="7Cx4H")
+            yield Static(id="coach")
             yield Static(id="message")
             yield Static(id="log")
         yield Footer()
@@ -279,6 +284,20 @@ class PasurApp(App[None]):
     def say(self, message: str) -> None:
         self.query_one("#message", Static).update(message)
 
+    def tell_lesson(self) -> None:
+        """At a lesson, on the person's turn: what is new to tell, with the move it suggests chosen
+        in the hand and what it takes marked on the table (as a hint is)."""
+        said, move = self.game.lesson_tips(self.game.round.number, self.lang)
+        if not said:
+            return
+        coach = self.query_one("#coach", Static)
+        coach.update("\n".join(said))
+        coach.add_class("open")
+        if move is not None:
+            self.selected = list(self.view().hand).index(move.card)
+            self.taken_preview = move.take_mask
+        self.refresh_table()
+
     # -- the flow of the game ---------------------------------------------------------------------
 
     def advance(self) -> None:
@@ -291,6 +310,8 @@ class PasurApp(App[None]):
         if game.is_person(seat):
             if self.viewer != seat:
                 self.hand_over(seat)
+            else:
+                self.tell_lesson()
             return
         self.busy = True
         if self.pause:
@@ -341,6 +362,8 @@ class PasurApp(App[None]):
             "",
             *breakdown_lines(self.game, played, self.lang),
         ]
+        said, _ = self.game.lesson_tips(played.round, self.lang)
+        body += ["", *said] if said else []
         if self.game.over:
             body += ["", self.winner_line()]
         body += ["", self.t("continue")]
@@ -461,6 +484,7 @@ class PasurApp(App[None]):
             self.say(self.t("illegal", reason=refusal(error, self.lang)))
             return
         self.say("")
+        self.query_one("#coach", Static).remove_class("open")  # a lesson's tips were for this turn
         self.selected = 0
         self.after(played)
 

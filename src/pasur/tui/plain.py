@@ -102,10 +102,16 @@ class PlainGame:
         for number, move in enumerate(game.legal_moves(), start=1):
             self.say(f"  {number}) {move_words(str(move.card), [str(card) for card in move.take], self.lang)}")
 
+    def tell_lesson(self, round_number: int) -> None:
+        """At a lesson, what is new to tell, each line marked as a tip."""
+        for line in self.game.lesson_tips(round_number, self.lang)[0]:
+            self.say(f"* {self.t('tip')}: {line}")
+
     def ask(self) -> Played | None:
         """Read until a legal move is given; None at the end of input or on ``q``."""
         game = self.game
         seat = game.turn
+        self.tell_lesson(game.round.number)
         self.position(seat)
         legal = game.legal_moves()
         while True:
@@ -161,3 +167,4 @@ class PlainGame:
         self.say(self.t("round_over", number=played.round))
         for line in breakdown_lines(game, played, self.lang):
             self.say("  " + line)
+        self.tell_lesson(played.round)

@@ -11,13 +11,14 @@ from typing import Any
 
 from ..bots import parse_spec, validate_spec
 from ..bots.hint import hint
+from ..bots.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, untold
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
 from ..core.errors import RecordError
 from ..core.record import load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import bot_name, move_words, number_text, text
+from ..i18n import bot_name, move_words, number_text, text, without_isolates
 
 #: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
 #: Persian character → the key it stands for.
@@ -79,6 +80,7 @@ class LocalGame(MatchHost):
         seed: int | None = None,
         match: Match | None = None,
         allow_exec: bool = False,
+        lesson: bool = False,
     ):
         if len(plans) != rules.players:
             raise ValueError(f"{rules.players} players need {rules.players} seats")
@@ -86,8 +88,13 @@ class LocalGame(MatchHost):
         self.plans = list(plans)
         self.seed = seed if seed is not None else random.randrange(1 << 32)
         bots = seat_bots([plan.bot for plan in self.plans], self.seed, allow_exec=allow_exec)
-        super().__init__(match if match is not None else Match(rules, seed=self.seed), bots)
+        if match is None:
+            match = lesson_match(self.seed) if lesson else Match(rules, seed=self.seed)
+        super().__init__(match, bots)
         self.log: list[Played] = []
+        #: Whether this is the first-game lesson (tips for the person in seat 0), and the topics told.
+        self.lesson = lesson
+        self.told: set[str] = set()
 
     # -- the state, as seats may see it ---------------------------------------------------------
 
@@ -144,6 +151,19 @@ class LocalGame(MatchHost):
             return legal[0], [text("hint_forced", lang)]
         said = [text("hint", lang, reason=advice.reason)]
         return advice.move, said + ([text("hint_why", lang, why=advice.why)] if advice.why else [])
+
+    @classmethod
+    def first_lesson(cls, lang: str = "en", seed: int | None = None) -> LocalGame:
+        """The first-game lesson: the person against the gentle bot, on the lesson's deal, with tips."""
+        return cls(Rules(), seat_plans(2, 1, [LESSON_LEVEL], lang), seed=seed, lesson=True)
+
+    def lesson_tips(self, round_number: int, lang: str = "en") -> tuple[list[str], Move | None]:
+        """At a lesson, what to tell the person now about round ``round_number`` (each topic once,
+        as the page does) and the move suggested; nothing otherwise."""
+        if not self.lesson:
+            return [], None
+        shown = untold(lesson_tips(self.match.rounds[round_number - 1].view(LEARNER)), self.told)
+        return [without_isolates(tip.words[lang]) for tip in shown], shown[-1].move if shown else None
 
     # -- saving ------------------------------------------------------------------------------------
 

@@ -19,15 +19,15 @@ function told() {
 }
 
 /** The tips on show for this position: the untold ones, in the server's order, up to and
- *  including the first that suggests a move (at most three); else those already on show. Each
- *  state is read once: the page draws it again and again. */
+ *  including the first that suggests a move (as pasur.bots.lesson.untold); else those already on
+ *  show. Each state is read once: the page draws it again and again. */
 function currentTips(state) {
   if (page.lessonVersion === state.version) return page.lessonTips || [];
   page.lessonVersion = state.version;
   const known = told();
   const fresh = [];
   for (const tip of state.lesson || []) {
-    if (known.has(tip.topic) || fresh.length === 3) continue;
+    if (known.has(tip.topic)) continue;
     fresh.push(tip);
     if (tip.card) break;
   }
