@@ -1,8 +1,10 @@
-"""Screenshots of the web table for the docs: matches against bots played by clicking, at the
-start, at a capture choice, at a round's end, at the match's end and in the replay; then, signed
-in, two rated matches (one played out against the beginner, one resigned) and the player's page
-and the leaderboard; on a desktop in English, a phone in Persian, and a phone in English in the
-dark theme (the system's). Writes docs/screens/*.png.
+"""Screenshots of the web table for the docs: the first-game lesson (its first tip, then the Sur
+it suggests), the Rules dialog's pictures of captures and today's puzzle; matches against bots
+played by clicking, at the start, at a capture choice, at a round's end, at the match's end with
+its review and in the replay; then, signed in, two rated matches (one played out against the
+beginner, one resigned) and the player's page and the leaderboard; on a desktop in English, a
+phone in Persian, and a phone in English in the dark theme (the system's). Writes
+docs/screens/*.png.
 
     .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
 """
@@ -147,8 +149,31 @@ def seat_away(page: Page, base: str, host: str) -> None:
     page.wait_for_timeout(500)
 
 
+def learning(page: Page, base: str, lang: str, shot: Callable[[str], None]) -> None:
+    """The lesson's first tip and the one after the bot's reply; the Rules' pictures; a puzzle."""
+    page.goto(base + "/")
+    page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
+    page.goto(base + "/")
+    page.click("#learn")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function(READY)
+    shot("lesson")
+    version = page.evaluate("pasur.page.version")
+    page.click("#hand .card.suggested")
+    page.wait_for_function(f"{READY} && pasur.page.version > {version}")
+    shot("lesson-sur")
+    page.click("#rules-link")
+    page.wait_for_selector("#rules-examples figure")
+    page.locator("#rules-examples").scroll_into_view_if_needed()
+    shot("rules")
+    page.goto(base + "/puzzles")
+    page.wait_for_selector("#puzzle-hand .card")
+    shot("puzzle")
+
+
 def shoot(page: Page, base: str, name: str, lang: str) -> None:
     shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
+    learning(page, base, lang, shot)
     new_table(page, base, lang, target=200)  # a long match: its first round ends with a breakdown
     shot("start")
     play_until(page, "#round-dialog", lambda: shot("capture-choice"))
@@ -157,6 +182,9 @@ def shoot(page: Page, base: str, name: str, lang: str) -> None:
     new_table(page, base, lang, target=1)  # a one-round match: it ends with the round
     play_until(page, "#finished")
     shot("match-end")
+    page.wait_for_selector("#review-body .review-player", timeout=120_000)
+    page.locator("#review").scroll_into_view_if_needed()
+    shot("review")
     page.click("#open-replay")
     page.wait_for_selector("#replay:not([hidden])")
     for _ in range(6):

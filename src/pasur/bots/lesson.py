@@ -107,12 +107,12 @@ def lesson_tips(view: SeatView) -> list[Tip]:
     return tips
 
 
-def _tip(topic: str, suggest: Move | None = None, /, **values: Any) -> Tip:
-    """The tip ``topic`` in every language; values that are functions of the language are called."""
+def _tip(topic: str, form: str = "", suggest: Move | None = None, **values: Any) -> Tip:
+    """The tip ``topic`` in every language, told in its catalog ``form`` ("now", "you", "other":
+    ``lesson_{topic}_{form}``); values that are functions of the language are called."""
+    key = f"lesson_{topic}_{form}" if form else f"lesson_{topic}"
     words = {
-        lang: text(
-            f"lesson_{topic}", lang, **{key: value(lang) if callable(value) else value for key, value in values.items()}
-        )
+        lang: text(key, lang, **{name: value(lang) if callable(value) else value for name, value in values.items()})
         for lang in LANGUAGES
     }
     return Tip(topic, words, suggest)
@@ -138,35 +138,26 @@ def _replay(view: SeatView) -> _Replayed:
     return replayed
 
 
-def _who(view: SeatView, seat: int) -> str:
-    """Which catalog form of an event to use: the learner's own play or the other side's."""
-    return "you" if seat == view.seat else "other"
+def _who(view: SeatView, side: int) -> str:
+    """The form of an event's words: the learner's side did it, or the other."""
+    return "you" if side == view.side else "other"
 
 
 def _play_tips(view: SeatView, index: int, replayed: _Replayed) -> list[Tip]:
     """What play ``index`` of the round showed."""
     play = view.history[index]
     move = Move(play.card, play.take)
-    who = _who(view, play.seat)
-    words = _move_text(move)
+    who = _who(view, view.rules.side_of(play.seat))
     tips = []
     if replayed.surs[index]:
-        tips.append(_tip(f"sur_{who}", None, move=words))
+        tips.append(_tip("sur", who, move=_move_text(move)))
     topic = _capture_topic(move)
     if topic:
-        tips.append(_tip(f"{topic}_{who}", None, move=words, sum=_sum_text(move)))
+        tips.append(_tip(topic, who, move=_move_text(move), sum=_sum_text(move)))
     points = (mask_of(play.take) | 1 << play.card) & _POINT_CARDS if play.take else 0
     if points:
-        tips.append(
-            _tip(f"points_{who}", None, cards=lambda lang: cards_words([str(c) for c in cards_in(points)], lang, True))
-        )
-    return [_told_as(tip) for tip in tips]
-
-
-def _told_as(tip: Tip) -> Tip:
-    """An event's tip under its topic's name: told once, whoever played it."""
-    topic = tip.topic.removesuffix("_you").removesuffix("_other")
-    return Tip(topic, tip.words, None)
+        tips.append(_tip("points", who, cards=_cards_text(cards_in(points))))
+    return tips
 
 
 def _capture_topic(move: Move) -> str | None:
@@ -182,30 +173,19 @@ def _club_tips(view: SeatView) -> list[Tip]:
     """Haft Khaj, once a side's pile holds 7 clubs."""
     for side, pile in enumerate(view.captured):
         if club_count(mask_of(pile)) >= HAFT_KHAJ_CLUBS:
-            who = "you" if side == view.side else "other"
-            return [_told_as(_tip(f"haft_khaj_{who}"))]
+            return [_tip("haft_khaj", _who(view, side))]
     return []
 
 
 def _end_tips(view: SeatView, replayed: _Replayed) -> list[Tip]:
-    """The round's end: the last sweep, the points, and playing on."""
+    """The round's end: the last sweep, the points (the lesson's two sides), and playing on."""
     tips = []
     left = replayed.tables_after[-1] if replayed.tables_after else 0
     if left and view.last_capturer is not None:
-        who = "you" if view.rules.side_of(view.last_capturer) == view.side else "other"
-        count = left.bit_count()
-        tips.append(_told_as(_tip(f"last_sweep_{who}", count=count)))
+        tips.append(_tip("last_sweep", _who(view, view.rules.side_of(view.last_capturer)), count=left.bit_count()))
     scores = breakdown(view.rules, [mask_of(pile) for pile in view.captured], view.surs)
-    own, other = scores[view.side], scores[1 - view.side] if len(scores) == 2 else scores[view.side]
-    tips.append(
-        _tip(
-            "scoring",
-            clubs=own.clubs,
-            other_clubs=other.clubs,
-            points=own.total,
-            other_points=other.total,
-        )
-    )
+    own, other = scores[view.side], scores[1 - view.side]
+    tips.append(_tip("scoring", clubs=own.clubs, other_clubs=other.clubs, points=own.total, other_points=other.total))
     tips.append(_tip("play_on", target=view.rules.target))
     return tips
 
@@ -223,16 +203,16 @@ def _turn_tips(view: SeatView) -> list[Tip]:
     sweeps = [move for move in legal if clears_table(move.card, move.take_mask, table) and sur_allowed]
     if sweeps:
         best = _best(view, sweeps)
-        tips.append(_tip("sur_now", best, move=_move_text(best)))
+        tips.append(_tip("sur", "now", best, move=_move_text(best)))
     for topic in ("eleven", "faces", "jack"):
         moves = [move for move in legal if _capture_topic(move) == topic]
         if moves:
             best = _best(view, moves)
-            tips.append(_tip(f"{topic}_now", best, move=_move_text(best), sum=_sum_text(best)))
+            tips.append(_tip(topic, "now", best, move=_move_text(best), sum=_sum_text(best)))
     takers = sorted({move.card for move in legal if move.take})
     if takers and any(not move.take for move in legal):
-        tips.append(_tip("must_now", cards=lambda lang: cards_words([str(card) for card in takers], lang, True)))
-    return [Tip(tip.topic.removesuffix("_now"), tip.words, tip.move) for tip in tips]
+        tips.append(_tip("must", "now", cards=_cards_text(takers)))
+    return tips
 
 
 def _best(view: SeatView, moves: Sequence[Move]) -> Move:
@@ -243,6 +223,11 @@ def _best(view: SeatView, moves: Sequence[Move]) -> Move:
 def _move_text(move: Move) -> Any:
     """The move in each language's words, kept left to right inside Persian."""
     return lambda lang: move_words(str(move.card), [str(card) for card in move.take], lang, isolate=True)
+
+
+def _cards_text(cards: Sequence[Card]) -> Any:
+    """Cards in each language's words (``5♥+6♥``), kept left to right inside Persian."""
+    return lambda lang: cards_words([str(card) for card in cards], lang, isolate=True)
 
 
 def _sum_text(move: Move) -> Any:
