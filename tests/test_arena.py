@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from pasur import Rules, replay_record
 from pasur.arena import GameResult, Plan, Sprt, Tally, elo_estimate, elo_of, ratio_estimate, run, score_of
+from pasur.cli import cli, main
 
 FAULTY = Path(__file__).parent / "bots" / "faulty.py"
 
@@ -206,3 +208,22 @@ def test_match_command_reports_a_silent_external_bot_within_move_time():
     report = json.loads(result.stdout)
     assert report["faults"] and "did not answer within 0.5 s" in report["faults"][0]
     assert "fault: set 0" in result.stderr
+
+
+def test_match_exits_3_when_a_bot_faulted_unless_allowed():
+    command = ["match", f"exec:{sys.executable} {FAULTY} illegal", "random", "--rounds", "1", "--jobs", "1"]
+    faulted = CliRunner().invoke(cli, [*command, "--json"])
+    assert faulted.exit_code == 3
+    assert json.loads(faulted.stdout)["faults"]  # the report comes first, then the status
+    assert "--allow-faults to exit 0" in faulted.stderr
+    allowed = CliRunner().invoke(cli, [*command, "--allow-faults"])
+    assert allowed.exit_code == 0 and "games lost by a fault" in allowed.output
+
+
+def test_the_ray_backend_without_ray_says_which_extra_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails, as where Ray is not installed
+    with pytest.raises(SystemExit) as stopped:
+        main(["match", "greedy", "random", "--rounds", "1", "--backend", "ray"])
+    assert stopped.value.code == 1
+    said = capsys.readouterr().err
+    assert said == "pasur: error: the ray backend (Ray) needs its extra: pip install 'pasur[ray]'\n"

@@ -6,7 +6,9 @@ import io
 import json
 import random
 import re
+import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -201,6 +203,52 @@ def test_external_bot_faults_are_named(mode, message, persian):
     said = refusal(raised.value, "fa")
     assert persian in said and not re.search("[a-z]{3,}", said), said
     assert refusal(raised.value, "en") == str(raised.value)
+
+
+#: The example bots: each tells a capture by what it takes.
+EXAMPLES = {"python": f"{sys.executable} {EXAMPLE}", "javascript": f"node {EXAMPLE.with_suffix('.mjs')}"}
+
+
+@pytest.mark.parametrize("language", EXAMPLES)
+def test_each_legal_move_says_what_it_takes_so_a_bare_capture_is_told_from_a_lay(language):
+    if language == "javascript" and shutil.which("node") is None:
+        pytest.skip("no Node.js here")
+    # the 2♦'s only capture (the 9♥) is written "2D", like the A♠ laid down: only "take" tells them apart
+    game = position("9H", "AS 2D")
+    assert short_texts(game.legal_codes()) == ["AS", "2D"]
+    bot = ExternalBot(EXAMPLES[language])
+    try:
+        assert str(bot.choose(game.view(0), game.legal_moves())) == "2Dx9H"
+    finally:
+        bot.close()
+
+
+def test_a_dropped_bot_is_ended_with_every_process_it_started(tmp_path):
+    """A program that starts a helper and then never answers: after the timeout both are gone."""
+    marker = tmp_path / "helper.pid"
+    program = (
+        "import subprocess, sys, time; helper = subprocess.Popen(['sleep', '300']);"
+        f" open({str(marker)!r}, 'w').write(str(helper.pid)); time.sleep(300)"
+    )
+    bot = ExternalBot(f'{sys.executable} -c "{program}"', timeout=1.0)
+    game = position("4S", "7H")
+    with pytest.raises(BotError, match="did not answer"):
+        bot.choose(game.view(0), game.legal_moves())
+    helper = int(marker.read_text())
+    for _ in range(100):  # the helper, orphaned, is reaped by init once killed
+        if not _running(helper):
+            break
+        time.sleep(0.05)
+    assert not _running(helper)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed and not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_external_bot_that_cannot_start():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..core.errors import MissingExtra
 from .games import GameResult, Plan, play_set
 from .tally import Intake, Tally
 
@@ -18,7 +19,7 @@ def run_on_ray(plan: Plan, intake: Intake, jobs: int) -> tuple[Tally, bool]:
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the ray backend needs Ray: pip install 'pasur[ray]'") from None
+        raise MissingExtra("the ray backend (Ray)", "ray") from None
     started_here = not ray.is_initialized()
     if started_here:
         if os.environ.get("RAY_ADDRESS"):

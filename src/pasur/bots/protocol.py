@@ -3,9 +3,12 @@ object a line on its standard input and output."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -39,7 +42,11 @@ class ExternalBot:
         self._next_id += 1
         codes = [move.code for move in legal]
         texts = short_texts(codes)
-        answer = self._ask({"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts})
+        # each legal move also as what it plays and takes: a capture's short text may be the bare
+        # card ("2D" when the 2♦'s only capture is the 9♥), so a bot need not work captures out
+        moves = [{"move": text, **move.to_json()} for text, move in zip(texts, legal, strict=True)]
+        message = {"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts, "moves": moves}
+        answer = self._ask(message)
         if answer.get("type") != "move" or answer.get("id") != self._next_id:
             self._fail(f"expected a move answer with id {self._next_id}", "bot_wrong_answer", json.dumps(answer))
         text = answer.get("move")
@@ -67,9 +74,7 @@ class ExternalBot:
             process.wait(timeout=1)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             pass
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        _end(process)
 
     def __del__(self) -> None:
         self.close()
@@ -83,6 +88,7 @@ class ExternalBot:
                 stderr=subprocess.DEVNULL,
                 text=True,
                 bufsize=1,
+                start_new_session=True,  # its own process group: ended whole, children included
             )
         except (OSError, ValueError) as error:
             message = f"could not be started: {error}"
@@ -120,10 +126,20 @@ class ExternalBot:
         """End the process (a new one starts for the next game) and raise the fault (see
         :class:`BotError`)."""
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
+        if process is not None:
+            _end(process)
         raise BotError(message, reason, bot=self.name, answer=answer, **details)
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """End a bot's program and every process it started (its process group, where there are
+    groups); a program that already ended leaves its group to be ended all the same."""
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    elif process.poll() is None:
+        process.kill()
+    process.wait()
 
 
 def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:

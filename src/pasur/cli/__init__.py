@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..core import native
+from ..core.errors import MissingExtra
 from .analysis import analyze_command, solve_command
 from .measure import bench_command, match_command
 from .play import bots_command, demo, play
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("pasur: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
+        sys.exit(1)
+    except MissingExtra as error:
+        click.echo(f"pasur: error: {error}", err=True)
         sys.exit(1)
     except Exception as error:
         if os.environ.get("PASUR_DEBUG"):

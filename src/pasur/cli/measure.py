@@ -122,6 +122,9 @@ def bench_command(seconds: float, records: int, no_bots: bool, env_players: int,
     help="seconds an exec: bot has for each answer",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.option(
+    "--allow-faults", is_flag=True, help="exit 0 even when a bot faulted (by default: exit 3 after the report)"
+)
 @rules_options
 def match_command(
     bots: tuple[str, ...],
@@ -133,13 +136,15 @@ def match_command(
     seed: int,
     move_time: float,
     as_json: bool,
+    allow_faults: bool,
     **options: Any,
 ) -> None:
     """Play bots against each other on duplicate deals and report their strength.
 
     BOTS are names (random, greedy, expert, ismcts, pimc, solver; see pasur bots), with options
     (ismcts:iterations=2000), or exec:COMMAND. With 2 bots at 4 players, each bot takes two
-    partnered seats.
+    partnered seats. A game a bot loses by a fault (an illegal, late or unreadable answer) is
+    reported, and the command then exits 3 unless --allow-faults.
     """
     from ..arena import Plan, Sprt, run
 
@@ -181,6 +186,13 @@ def match_command(
         _print_report(report)
     if interrupted:
         sys.exit(130)
+    if report["faults"] and not allow_faults:
+        click.echo(f"pasur: {len(report['faults'])} games lost by a bot's fault (--allow-faults to exit 0)", err=True)
+        sys.exit(FAULT_STATUS)
+
+
+#: The exit status of a match in which a bot faulted.
+FAULT_STATUS = 3
 
 
 def _progress(tally: Any, target: int) -> str:

@@ -55,3 +55,12 @@ class RecordError(ValueError):
         if self.move:
             where.append(f"move {self.move}")
         return (", ".join(where) + ": " if where else "") + self.message
+
+
+class MissingExtra(RuntimeError):
+    """A part of pasur needs an optional dependency that is not installed: the message names the
+    extra that brings it (``pip install 'pasur[ray]'``)."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        super().__init__(f"{what} needs its extra: pip install 'pasur[{extra}]'")
+        self.extra = extra
