@@ -31,8 +31,9 @@ def test_the_vector_env_equals_single_environments_step_by_step(settings):
     count = 5
     batched = PasurVectorEnv(count, **settings)
     single = gymnasium.vector.SyncVectorEnv([lambda: PasurEnv(**settings) for _ in range(count)])
-    observed, _ = batched.reset(seed=21)
-    expected, _ = single.reset(seed=21)
+    observed, infos = batched.reset(seed=21)
+    expected, expected_infos = single.reset(seed=21)
+    assert_same_infos(infos, expected_infos)
     rng = np.random.default_rng(21)
     ended = rewarded = refused = 0
     for step in range(500):
@@ -47,8 +48,8 @@ def test_the_vector_env_equals_single_environments_step_by_step(settings):
         expected, expected_rewards, expected_terminated, _, expected_infos = single.step(actions)
         assert (rewards == expected_rewards).all() and (terminated == expected_terminated).all(), step
         assert not truncated.any()
+        assert_same_infos(infos, expected_infos)
         mine = np.asarray(infos.get("illegal_action", np.zeros(count, bool)), bool)
-        assert (mine == np.asarray(expected_infos.get("illegal_action", np.zeros(count, bool)), bool)).all()
         refused += int(mine.sum())
         ended += int(terminated.sum())
         rewarded += int((rewards != 0).sum())
@@ -56,6 +57,28 @@ def test_the_vector_env_equals_single_environments_step_by_step(settings):
     observed, _ = batched.reset()  # no seed: each episode goes on with its own stream, as Env.reset does
     expected, _ = single.reset()
     assert (observed["observation"] == expected["observation"]).all()
+
+
+def assert_same_infos(infos, expected):  # type: ignore[no-untyped-def]
+    """The same keys, and under each the same values (the action mask above all)."""
+    assert set(infos) == set(expected)
+    for key, value in expected.items():
+        assert np.array_equal(np.asarray(infos[key]), np.asarray(value)), key
+
+
+def test_make_vec_returns_the_native_vector_env_with_the_single_envs_settings():
+    import pasur.envs  # noqa: F401 - registers pasur/Pasur-v0 and its vector entry point
+
+    envs = gymnasium.make_vec("pasur/Pasur-v0", num_envs=3, opponents="random", players=3)
+    assert isinstance(envs.unwrapped, PasurVectorEnv) and envs.unwrapped.rules.players == 3
+    observed, infos = envs.reset(seed=4)
+    assert (infos["action_mask"] == observed["action_mask"]).all() and infos["_action_mask"].all()
+    named = gymnasium.make_vec("pasur/Pasur-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert isinstance(named.unwrapped, PasurVectorEnv)
+    with pytest.raises(ValueError, match="one-round reward only"):
+        gymnasium.make_vec("pasur/Pasur-v0", num_envs=2, reward="match")
+    synced = gymnasium.make_vec("pasur/Pasur-v0", num_envs=2, vectorization_mode="sync", reward="match")
+    assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
 
 
 def test_the_seed_words_are_those_of_python_random():

@@ -11,7 +11,9 @@ the same deals, observations, action masks, rewards and ends — and the batch i
 ``gymnasium.vector.SyncVectorEnv`` of those environments returns (episode ``i`` seeded with
 ``seed + i``; an ended episode starts again at the next step, whose action it ignores). The
 opponents are ``random`` or ``greedy``, played natively exactly as the Python bots choose (with
-Python's own generator); the reward is the one-round reward (``reward="round"``).
+Python's own generator); the reward is the one-round reward (``reward="round"``). Importing
+:mod:`pasur.envs` registers it as ``pasur/Pasur-v0``'s vector entry point, so
+``gymnasium.make_vec("pasur/Pasur-v0", num_envs=64)`` returns it.
 """
 
 from __future__ import annotations
@@ -46,7 +48,25 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - as VectorEnv declares it
 
-    def __init__(self, num_envs: int = 16, opponents: str | list[str] = "greedy", seat: int = 0, **rules: Any) -> None:
+    def __init__(
+        self,
+        num_envs: int = 16,
+        opponents: str | list[str] = "greedy",
+        seat: int = 0,
+        reward: str = "round",
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        """The settings of :class:`pasur.envs.gymnasium.PasurEnv` (so that ``gymnasium.make_vec``
+        passes them on), less what only the single environment does: ``reward="match"`` and
+        drawing."""
+        if reward != "round":
+            raise ValueError(
+                'the vector env gives the one-round reward only: for reward="match" use '
+                'gymnasium.make_vec(..., vectorization_mode="sync")'
+            )
+        if render_mode is not None:
+            raise ValueError('the vector env draws nothing: for render_mode use vectorization_mode="sync"')
         if not native.available():
             raise RuntimeError("PasurVectorEnv needs the native core: reinstall pasur where a C compiler is present")
         if num_envs < 1:
@@ -92,7 +112,8 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
                 self._generators[index] = seeding.np_random(episode_seed)[0]
             self._start(index)
         self._restart[:] = 0
-        return self._observed(), {}
+        observed = self._observed()
+        return observed, self._infos(observed)
 
     def _start(self, index: int) -> None:
         """Deal episode ``index`` a new round, as PasurEnv.reset deals it."""
@@ -122,11 +143,16 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             self._episodes, actions, restart, self._rewards, self._terminated, self._illegal
         )
         self._restart[:] = self._terminated
-        infos: dict[str, Any] = {}
+        observed = self._observed()
+        infos = self._infos(observed)
         if self._illegal.any():
-            infos = {"illegal_action": self._illegal.astype(bool), "_illegal_action": self._illegal.astype(bool)}
+            infos |= {"illegal_action": self._illegal.astype(bool), "_illegal_action": self._illegal.astype(bool)}
         terminated = self._terminated.astype(bool)
-        return self._observed(), self._rewards.copy(), terminated, np.zeros(self.num_envs, bool), infos
+        return observed, self._rewards.copy(), terminated, np.zeros(self.num_envs, bool), infos
+
+    def _infos(self, observed: dict[str, np.ndarray]) -> dict[str, Any]:
+        """The infos ``SyncVectorEnv`` batches from each PasurEnv's: the action mask, in every episode."""
+        return {"action_mask": observed["action_mask"].copy(), "_action_mask": np.ones(self.num_envs, bool)}
 
     def _observed(self) -> dict[str, np.ndarray]:
         native.workspace().episode_observe(self._episodes, self._observations, self._masks)
