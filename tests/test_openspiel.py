@@ -194,3 +194,21 @@ def test_the_openspiel_adapter_needs_no_gymnasium():
         "assert state.legal_actions()\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_the_full_state_observation_is_refused_not_answered_with_less():
+    game = pyspiel.load_game("python_pasur")
+    every_hand = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
+    with pytest.raises(ValueError, match="ALL_PLAYERS"):
+        game.make_py_observer(every_hand)
+    one_seat = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    observer = game.make_py_observer(one_seat)  # the seat's own view stays offered, its hand in it
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    observer.set_from(state, 0)
+    assert observer.tensor.sum() >= 4

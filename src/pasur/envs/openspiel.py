@@ -193,9 +193,15 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
 class PasurObserver:
     """Observations of a seat, in OpenSpiel's observer interface: with perfect recall the play
     history is added; ``private_info`` NONE leaves the hand out, ``public_info`` False leaves
-    out everything but the hand."""
+    out everything but the hand. The full state (``private_info`` ALL_PLAYERS: every hand and the
+    pack's order) is not offered, and asking for it is refused rather than answered with less."""
 
     def __init__(self, iig_obs_type: Any, rules: Rules) -> None:
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "python_pasur observes one seat: private_info=ALL_PLAYERS (every hand and the pack) is not offered; "
+                "for perfect-information play use pasur.solve on the pasur.Round itself"
+            )
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public = iig_obs_type.public_info
         self.recall = iig_obs_type.perfect_recall
