@@ -6,7 +6,9 @@ as ``pasur analyze`` judges it. For each one the judge calls an inaccuracy, a mi
 from the mover's view many times: the cards it could not see are dealt at random, consistently
 with its view, and the same deal is played to the round's end by grandmaster in every seat after
 either move. The mean difference of the round's points (the mover's side minus the other), with
-its 95% interval, says which move does better when grandmaster itself plays on.
+its 95% interval, says which move does better when grandmaster itself plays on. The deals are
+uniform over what the mover could not see, as the judge's are: they do not weigh what the other
+side's earlier plays suggest of its hand, as grandmaster's inference does (docs/ANALYSIS.md).
 
     .venv/bin/python benchmarks/judge_vs_grandmaster.py [RECORD...] [--matches 4] [--rollouts 64]
         [--jobs 2] [--json OUT]

@@ -212,3 +212,40 @@ def test_the_full_state_observation_is_refused_not_answered_with_less():
         state.apply_action(state.chance_outcomes()[0][0])
     observer.set_from(state, 0)
     assert observer.tensor.sum() >= 4
+
+
+def test_openspiels_pytorch_dqn_learns_on_python_pasur():
+    """OpenSpiel's own DQN (PyTorch; it needs dm-tree, in the rl extra) trains a few steps."""
+    pytest.importorskip("torch", reason="torch comes with the train extra")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    environment = rl_environment.Environment("python_pasur")
+    environment.seed(3)
+    size = environment.observation_spec()["info_state"][0]
+    actions = environment.action_spec()["num_actions"]
+    agents = [
+        dqn.DQN(
+            player,
+            state_representation_size=size,
+            num_actions=actions,
+            hidden_layers_sizes=[32],
+            replay_buffer_capacity=200,
+            batch_size=16,
+            min_buffer_size_to_learn=16,
+            learn_every=4,
+        )
+        for player in range(2)
+    ]
+    time_step = environment.reset()
+    for _ in range(160):
+        if time_step.last():
+            for agent in agents:
+                agent.step(time_step)
+            time_step = environment.reset()
+            continue
+        player = time_step.observations["current_player"]
+        chosen = agents[player].step(time_step).action
+        assert time_step.observations["legal_actions"][player].count(chosen) == 1
+        time_step = environment.step([chosen])
+    assert all(agent.loss is not None for agent in agents)  # each has learned from its replay buffer
