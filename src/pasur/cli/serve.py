@@ -324,11 +324,11 @@ DATABASE_OPTION = click.option(
 @DATABASE_OPTION
 def db_upgrade(database: str | None) -> None:
     """Bring the database's schema to this pasur's version, keeping every table (back it up first)."""
+    engine = _database_engine(database)  # first: without the web extra it says so in one line
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..server.schema import SchemaMismatch, upgrade_schema
 
-    engine = _database_engine(database)
     try:
         before, after = upgrade_schema(engine)
     except SchemaMismatch as error:
@@ -347,11 +347,11 @@ def db_upgrade(database: str | None) -> None:
 @DATABASE_OPTION
 def db_version(database: str | None) -> None:
     """Say the database's schema version and this pasur's."""
+    engine = _database_engine(database)  # not yet connected: nothing is made (first: it names a missing extra)
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..server.schema import database_version, head_version
 
-    engine = _database_engine(database)  # not yet connected: nothing is made
     url = engine.url
     file = url.database if url.get_backend_name() == "sqlite" and url.database != ":memory:" else None
     if file and not Path(file).exists():

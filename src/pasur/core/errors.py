@@ -57,9 +57,10 @@ class RecordError(ValueError):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
-class MissingExtra(RuntimeError):
+class MissingExtra(ImportError):
     """A part of pasur needs an optional dependency that is not installed: the message names the
-    extra that brings it (``pip install 'pasur[ray]'``)."""
+    extra that brings it (``pip install 'pasur[ray]'``). An ImportError, so that code which
+    tries an optional part goes on as before."""
 
     def __init__(self, what: str, extra: str) -> None:
         super().__init__(f"{what} needs its extra: pip install 'pasur[{extra}]'")

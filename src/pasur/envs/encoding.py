@@ -40,7 +40,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from ..core.errors import MissingExtra
+
+try:
+    import numpy as np
+except ImportError as missing:  # the rl extra is not installed
+    raise MissingExtra(f"pasur.envs.encoding ({missing.name})", "rl") from None
 
 from ..core import Rules, SeatMasks
 

@@ -15,9 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+from ..core.errors import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:  # the rl extra is not installed
+    raise MissingExtra(f"pasur.envs.gymnasium ({missing.name})", "rl") from None
 
 from ..core import Match, Round, Rules, SideScore, relative_points
 from ..core.cards import format_cards

@@ -17,8 +17,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ..core.errors import MissingExtra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # the rl extra is not installed
+    raise MissingExtra(f"pasur.envs.openspiel ({missing.name})", "rl") from None
 
 from ..core import Round, Rules, relative_points
 from ..core.cards import JACKS, format_cards, mask_of

@@ -19,10 +19,15 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
+from ..core.errors import MissingExtra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as missing:  # the rl extra is not installed
+    raise MissingExtra(f"pasur.envs.pettingzoo ({missing.name})", "rl") from None
 
 from ..core import Match, Round, Rules, relative_points
 from ..core.cards import format_cards

@@ -21,11 +21,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
+from ..core.errors import MissingExtra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as missing:  # the rl extra is not installed
+    raise MissingExtra(f"pasur.envs.vector ({missing.name})", "rl") from None
 
 from ..core import Round, Rules, deal_deck, native
 from ..host import bot_seed
