@@ -3,7 +3,10 @@ repository and reaches a file, and the tables that describe the code match the c
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import tomllib
 from dataclasses import fields
 from pathlib import Path
 
@@ -52,3 +55,19 @@ def test_the_bot_protocol_page_describes_every_field_of_the_view():
     documented = {name.strip("` ") for row in rows for name in row[0].split(",")}
     view = Match(Rules(), seed=1).round.view(0).to_json()
     assert documented == set(view)
+
+
+def test_the_package_index_page_stands_alone_and_its_example_runs():
+    """docs/PACKAGE.md is the package's long description: no link or picture into the repository
+    (the index cannot follow one), and its Python example plays a match through."""
+    page = (ROOT / "docs" / "PACKAGE.md").read_text(encoding="utf-8")
+    assert (
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["readme"] == "docs/PACKAGE.md"
+    )
+    assert not [target for target in re.findall(r"\]\(([^)]+)\)|src=\"([^\"]+)\"", page) if any(target)]
+    example = page.split("```python\n")[1].split("```")[0]
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        exec(compile(example.split("from pasur import")[0].replace("envs = ", "_ = "), "PACKAGE.md", "exec"), {})
+        exec(compile("from pasur import" + example.split("from pasur import")[1], "PACKAGE.md", "exec"), {})
+    assert shown.getvalue().startswith("[")  # the match's final scores

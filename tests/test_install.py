@@ -36,5 +36,13 @@ def test_without_a_compiler_the_install_succeeds_on_the_python_engine_and_a_whee
     [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
     run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", wheel)
     assert "(native engine)" in run(python, "-m", "pasur", "--version")
+    # the metadata: the one version (pasur/__init__.py), classifiers, and the index's own page
+    check = (
+        "import importlib.metadata as metadata, pasur; data = metadata.metadata('pasur');"
+        "assert metadata.version('pasur') == pasur.__version__;"
+        "assert 'Topic :: Games/Entertainment' in data.get_all('Classifier');"
+        "assert data.get_payload().startswith('# pasur') and '](docs/' not in data.get_payload(); print('ok')"
+    )
+    assert run(python, "-c", check).strip() == "ok"
     deck = "7C KD 2S 4H " + " ".join(str(card) for card in CARDS if str(card) not in ("7C", "KD", "2S", "4H"))
     assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")
