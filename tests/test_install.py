@@ -1,11 +1,13 @@
 """The package installs without a C compiler (the pure-Python engine runs), and ``python -m build``
-makes a source archive and, from it, a wheel that carries the native core and its solver."""
+makes a source archive (with the docs, examples and tests, whose tests pass) and, from it, a wheel
+that carries the native core and its solver."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import tarfile
 import venv
 from pathlib import Path
 
@@ -16,9 +18,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD_PRODUCTS = shutil.ignore_patterns(".*", "build", "dist", "*.so", "__pycache__", "*.egg-info", "screenshots")
 
 
-def run(*command: str | Path, **env: str) -> str:
+def run(*command: str | Path, cwd: str | None = None, **env: str) -> str:
     done = subprocess.run(
-        [str(part) for part in command], capture_output=True, text=True, timeout=600, env={**os.environ, **env}
+        [str(part) for part in command],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **env},
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
@@ -44,5 +51,16 @@ def test_without_a_compiler_the_install_succeeds_on_the_python_engine_and_a_whee
         "assert data.get_payload().startswith('# pasur') and '](docs/' not in data.get_payload(); print('ok')"
     )
     assert run(python, "-c", check).strip() == "ok"
+    # the source archive holds the docs, the examples and the tests, and its tests pass
+    [archive] = (tmp_path / "dist").glob("pasur-*.tar.gz")
+    with tarfile.open(archive) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+        for needed in ("docs/RULES.md", "docs/PACKAGE.md", "examples/first_legal_bot.mjs", "tests/helpers.py"):
+            assert needed in names, needed
+        sdist.extractall(tmp_path / "unpacked", filter="data")
+    [unpacked] = (tmp_path / "unpacked").iterdir()
+    run(python, "-m", "pip", "install", "--quiet", "pytest")
+    tests = ["tests/test_rules.py", "tests/test_worked_checks.py", "-p", "no:cacheprovider"]
+    assert " passed" in run(python, "-m", "pytest", *tests, cwd=str(unpacked))
     deck = "7C KD 2S 4H " + " ".join(str(card) for card in CARDS if str(card) not in ("7C", "KD", "2S", "4H"))
     assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")
