@@ -21,8 +21,8 @@ if [ -z "${PASUR_TEST_POSTGRES:-}" ]; then
     trap 'bash scripts/postgres-for-tests.sh stop "${started#* }"' EXIT
   fi
 fi
-.venv/bin/ruff check src tests benchmarks examples
-.venv/bin/ruff format --check src tests benchmarks examples
+.venv/bin/ruff check src tests benchmarks examples setup.py
+.venv/bin/ruff format --check src tests benchmarks examples setup.py
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
 # the suite on every core (at most 4; PASUR_TEST_WORKERS=0 runs it in this one process)

@@ -1,6 +1,7 @@
-"""The package installs without a C compiler (the pure-Python engine runs), and ``python -m build``
-makes a source archive (with the docs, examples and tests, whose tests pass) and, from it, a wheel
-that carries the native core and its solver."""
+"""Without a C compiler the build fails saying what to do, and with ``PASUR_PURE=1`` installs the
+pure-Python engine (a ``py3-none-any`` wheel); ``python -m build`` makes a source archive (with the
+docs, examples and tests, whose tests pass) and, from it, a wheel that carries the native core and
+its solver."""
 
 from __future__ import annotations
 
@@ -31,14 +32,21 @@ def run(*command: str | Path, cwd: str | None = None, **env: str) -> str:
     return done.stdout
 
 
-def test_without_a_compiler_the_install_succeeds_on_the_python_engine_and_a_wheel_carries_the_native_one(tmp_path):
+def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_and_a_wheel_carries_the_native_one(
+    tmp_path,
+):
     source = tmp_path / "source"  # the tree as committed: no build products of this checkout
     shutil.copytree(ROOT, source, ignore=BUILD_PRODUCTS)
     venv.create(tmp_path / "env", with_pip=True)
     python = tmp_path / "env" / "bin" / "python"
-    run(python, "-m", "pip", "install", "--quiet", source, CC="false")  # and its one dependency, click
+    install = [str(python), "-m", "pip", "install", "--quiet", str(source)]
+    refused = subprocess.run(install, capture_output=True, text=True, timeout=600, env={**os.environ, "CC": "false"})
+    assert refused.returncode != 0 and "PASUR_PURE=1" in refused.stdout + refused.stderr
+    run(*install, CC="false", PASUR_PURE="1")  # asked for: the pure engine, and its one dependency, click
     assert "(python engine)" in run(python, "-m", "pasur", "--version")
     run(python, "-m", "pip", "install", "--quiet", "build")
+    run(python, "-m", "build", "--wheel", "--outdir", tmp_path / "pure", source, CC="false", PASUR_PURE="1")
+    assert [wheel.name.split("-", 2)[2] for wheel in (tmp_path / "pure").glob("*.whl")] == ["py3-none-any.whl"]
     run(python, "-m", "build", "--outdir", tmp_path / "dist", source)  # the wheel is built from the sdist
     [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
     run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", wheel)

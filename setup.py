@@ -1,0 +1,39 @@
+"""The build of pasur's native engine core (C, the CPython API; no build dependency beyond a C
+compiler). A build that cannot compile it fails, saying so, unless ``PASUR_PURE=1`` asks for the
+pure-Python engine alone: then no extension is built and the wheel is ``py3-none-any``. Everything
+else about the package is in pyproject.toml."""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+#: Whether the person asked for the pure-Python engine alone.
+PURE = os.environ.get("PASUR_PURE", "") == "1"
+CORE = "src/pasur/core"
+HEADERS = ["_engine.h", "_solver.h", "_solver_bounds.h", "_solver_order.h", "_solver_search.h", "_solver_table.h",
+           "_model.h", "_vector.h"]  # fmt: skip
+
+
+class BuildNative(build_ext):
+    """``build_ext`` whose failure says what to do instead."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # the compiler is missing or refused the sources
+            raise SystemExit(
+                f"pasur: the native engine core could not be compiled ({error}). Install a C compiler, "
+                "or set PASUR_PURE=1 to install the pure-Python engine alone (slower, the same rules)."
+            ) from error
+
+
+native = Extension(
+    "pasur.core._native",
+    sources=[f"{CORE}/_native.c"],
+    depends=[f"{CORE}/{header}" for header in HEADERS],
+    extra_compile_args=["/O2"] if os.name == "nt" else ["-O2"],
+)
+setup(ext_modules=[] if PURE else [native], cmdclass={"build_ext": BuildNative})
