@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Every test: set up, then lint (ruff), type-check (mypy) and run the test suite (pytest).
 # The browser tests drive Debian's Chromium (a browser cannot be downloaded here), and the proxy
-# tests Debian's nginx: each is installed when missing and we may (root with apt-get). A
+# tests Debian's nginx, and the C core is compiled by Clang too: each is installed when missing
+# and we may (root with apt-get). A
 # throwaway PostgreSQL is started for the PostgreSQL tests the same way. Without them those tests
 # are skipped, and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Debian's Chromium (the browser tests) and nginx (a proxy in front of the server)
+# Debian's Chromium (the browser tests), nginx (a proxy in front of the server) and Clang (the
+# native core is compiled with every C compiler found, warnings as errors)
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_bits.h"
+
 
 #define JACK 10
 #define LOW_NUMERALS ((1ULL << 20) - 1)
@@ -19,7 +21,7 @@
 
 typedef uint64_t mask_t;
 
-static inline int lowest(mask_t m) { return __builtin_ctzll(m); }
+static inline int lowest(mask_t m) { return bits_lowest(m); }
 static inline mask_t up_to(int t) { return t >= 13 ? ~0ULL : ((1ULL << (4 * t)) - 1); }
 
 /* -- captures (captures.py) ------------------------------------------------------------------ */
@@ -214,7 +216,7 @@ static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
     int next = 0;
     for (int other = 0; other < r->players; other++) {
         if (other == seat) continue;
-        int size = __builtin_popcountll(r->hands[other]);
+        int size = bits_count(r->hands[other]);
         r->hands[other] = 0;
         for (int k = 0; k < size; k++) r->hands[other] |= 1ULL << cards[next++];
     }
@@ -227,7 +229,7 @@ static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
 
 /* scoring.card_points */
 static inline int card_points(mask_t cards) {
-    return __builtin_popcountll(cards & ACES) + __builtin_popcountll(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
+    return bits_count(cards & ACES) + bits_count(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
            3 * (int)(cards >> TEN_OF_DIAMONDS & 1);
 }
 
@@ -250,7 +252,7 @@ static int play_mixed(scratch_t *s, round_t *r, uint64_t *rng, double greedy, ui
                 mask_t take = code >> 6;
                 if (!take) continue;
                 int card = (int)(code & 63);
-                double value = card_points(take | 1ULL << card) + 0.3 * __builtin_popcountll(take);
+                double value = card_points(take | 1ULL << card) + 0.3 * bits_count(take);
                 if (take == table && (card >> 2) != JACK) value += 5;
                 if (value > best_value) {
                     chosen = code;

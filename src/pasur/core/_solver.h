@@ -116,7 +116,7 @@ static position_t position_of(const round_t *r) {
     p.turn = r->turn;
     p.last = r->last_capturer;
     p.over = r->over;
-    for (int side = 0; side < 4; side++) p.clubs[side] = __builtin_popcountll(r->captured[side] & CLUB_CARDS);
+    for (int side = 0; side < 4; side++) p.clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
     return p;
 }
 
@@ -151,7 +151,7 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
         mask_t taken = take | 1ULL << card;
         int side = S->side_of[seat];
         p->table ^= take;
-        p->clubs[side] += __builtin_popcountll(taken & CLUB_CARDS);
+        p->clubs[side] += bits_count(taken & CLUB_CARDS);
         p->last = side;
         gain = card_points(taken);
         if (makes_sur(p->table, card, side, p->dealt, S->sur_ok, S->last_deal_sur)) gain += SUR_POINTS;
@@ -193,7 +193,7 @@ static int final_value(const solver_t *S, const position_t *p) {
     memcpy(clubs, p->clubs, sizeof(clubs));
     if (p->last >= 0) {
         points[p->last] += card_points(p->table);
-        clubs[p->last] += __builtin_popcountll(p->table & CLUB_CARDS);
+        clubs[p->last] += bits_count(p->table & CLUB_CARDS);
     }
     add_haft_khaj(S, clubs, points);
     int value = margin(S, points);

@@ -50,7 +50,7 @@ static int horizon_value(const solver_t *S, const position_t *p) {
     int side = S->side_of[p->turn];
     if (sweeping && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) {
         mask_t pool = S->pack_after[S->horizon];
-        sur = chance_of_any(__builtin_popcountll(pool), __builtin_popcountll(pool & sweeping), 4) *
+        sur = chance_of_any(bits_count(pool), bits_count(pool & sweeping), 4) *
               (SUR_POINTS + card_points(p->table)) * scale(S, side);
     }
     int out = 13;
@@ -77,7 +77,7 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
     for (int seat = 0; seat < S->players; seat++) {
-        int side = S->side_of[seat], now = __builtin_popcountll(p->hands[seat]);
+        int side = S->side_of[seat], now = bits_count(p->hands[seat]);
         int surs = now * (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side];
         if (later_deals) surs += 4 * (later_deals - 1) * S->sur_ok[side] + 4 * S->last_deal_sur[side];
         gains[coalition(S, side)] += SUR_POINTS * surs;

@@ -31,7 +31,7 @@ static int move_priority(const solver_t *S, const position_t *p, uint64_t code) 
     if (take) {
         int sur = makes_sur(p->table ^ take, card, S->side_of[p->turn], p->dealt, S->sur_ok, S->last_deal_sur);
         return 1000 + 100 * sur + 10 * card_points(take | 1ULL << card) +
-               __builtin_popcountll((take | 1ULL << card) & CLUB_CARDS) * 2 + __builtin_popcountll(take);
+               bits_count((take | 1ULL << card) & CLUB_CARDS) * 2 + bits_count(take);
     }
     return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK);
 }

@@ -73,7 +73,7 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
     uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
     h ^= h >> 31;
     entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
-    uint32_t left = (uint32_t)(__builtin_popcountll(hands & CARD_BITS) + 52 - p->dealt);
+    uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - p->dealt);
     entry_t *e = NULL;
     for (int i = 0; i < 2 && !e; i++)
         if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & KEY_BITS) == small)

@@ -73,7 +73,7 @@ static double twister_random(twister_t *t) {
 
 /* random.randrange(n), n >= 1: getrandbits(n.bit_length()) until below n */
 static uint32_t twister_below(twister_t *t, uint32_t n) {
-    int bits = 32 - __builtin_clz(n);
+    int bits = bits_highest(n) + 1;
     uint32_t r;
     do r = twister_next(t) >> (32 - bits);
     while (r >= n);
@@ -119,7 +119,7 @@ typedef struct {
 
 /* simple.taken_value: points, a club counting its share of Haft Khaj */
 static double taken_value(mask_t cards) {
-    return card_points(cards) + HAFT_KHAJ_POINTS / 13.0 * __builtin_popcountll(cards & CLUB_CARDS);
+    return card_points(cards) + HAFT_KHAJ_POINTS / 13.0 * bits_count(cards & CLUB_CARDS);
 }
 
 /* simple.immediate_value */
@@ -132,7 +132,7 @@ static double immediate_value(const round_t *r, uint64_t code) {
     }
     int side = r->side_of[r->turn];
     int sur = makes_sur(r->table ^ take, card, side, r->dealt, r->sur_ok, r->last_deal_sur);
-    return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * __builtin_popcountll(take);
+    return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * bits_count(take);
 }
 
 /* The opponent to move plays as its Python bot would. */
@@ -163,7 +163,7 @@ static double agent_reward(const episode_t *e) {
     const round_t *r = &e->round;
     int points[4], clubs[4], fewest = r->surs[0], most = 0, most_count = 0;
     for (int side = 0; side < e->sides; side++) {
-        clubs[side] = __builtin_popcountll(r->captured[side] & CLUB_CARDS);
+        clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
         if (r->surs[side] < fewest) fewest = r->surs[side];
         if (clubs[side] > most) {
             most = clubs[side];
@@ -191,7 +191,7 @@ static void opponents_play(scratch_t *s, episode_t *e) {
 static int is_prefix(mask_t named, mask_t take) {
     if (named & ~take) return 0;
     mask_t rest = take & ~named;
-    return !named || !rest || 63 - __builtin_clzll(named) < lowest(rest);
+    return !named || !rest || bits_highest(named) < lowest(rest);
 }
 
 /* The chosen card's legal moves that still fit the named cards; their count. */
@@ -305,7 +305,7 @@ static void episode_observe(scratch_t *s, const episode_t *e, int8_t *observatio
     }
     observation[TURN + ((r->turn - seat) % players + players) % players] = 1;
     for (int slot = 0; slot < players; slot++) {
-        int held = __builtin_popcountll(r->hands[(seat + slot) % players]);
+        int held = bits_count(r->hands[(seat + slot) % players]);
         set_ones(observation, HANDS + 4 * slot, held < 4 ? held : 4);
     }
     observation[DEAL + (r->deal < 6 ? r->deal : 6) - 1] = 1;

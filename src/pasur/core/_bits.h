@@ -1,0 +1,54 @@
+/* Counting and finding the set bits of a card mask, spelled once for every compiler: the GCC and
+ * Clang builtins, MSVC's intrinsics, or plain C elsewhere (and wherever PASUR_PORTABLE_BITS is
+ * defined, as a test does to check it). Every other C file uses these alone. */
+#ifndef PASUR_BITS_H
+#define PASUR_BITS_H
+
+#include <stdint.h>
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PASUR_PORTABLE_BITS)
+
+/* How many bits are set. */
+static inline int bits_count(uint64_t m) { return __builtin_popcountll(m); }
+/* The lowest set bit's index (m != 0). */
+static inline int bits_lowest(uint64_t m) { return __builtin_ctzll(m); }
+/* The highest set bit's index (m != 0). */
+static inline int bits_highest(uint64_t m) { return 63 - __builtin_clzll(m); }
+
+#else
+
+static inline int bits_count(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555ULL); /* no POPCNT instruction assumed */
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+
+#if defined(_MSC_VER) && defined(_M_X64) && !defined(PASUR_PORTABLE_BITS)
+#include <intrin.h>
+static inline int bits_lowest(uint64_t m) {
+    unsigned long index;
+    _BitScanForward64(&index, m);
+    return (int)index;
+}
+static inline int bits_highest(uint64_t m) {
+    unsigned long index;
+    _BitScanReverse64(&index, m);
+    return (int)index;
+}
+#else
+static inline int bits_lowest(uint64_t m) {
+    int index = 0;
+    for (; !(m & 1); m >>= 1) index++;
+    return index;
+}
+static inline int bits_highest(uint64_t m) {
+    int index = 63;
+    for (; !(m >> 63); m <<= 1) index--;
+    return index;
+}
+#endif
+
+#endif
+
+#endif

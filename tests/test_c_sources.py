@@ -1,0 +1,71 @@
+"""The native core's C sources build with every C compiler found here, warnings as errors
+(scripts/test.sh installs Clang beside GCC), and the plain-C bit functions that a compiler without
+GCC's builtins uses (MSVC's counting among them) agree with the builtins."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parent.parent / "src" / "pasur" / "core"
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+def test_the_native_core_compiles_with_warnings_as_errors(compiler):
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no {compiler} here (scripts/test.sh installs Clang when it may)")
+    include = sysconfig.get_paths()["include"]
+    command = [compiler, "-Wall", "-Werror", "-fsyntax-only", f"-I{include}", str(CORE / "_native.c")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+CHECK = r"""
+#include <stdio.h>
+#include "_bits.h"
+int main(void) {
+    uint64_t m = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 100000; i++) {
+        m ^= m << 13; m ^= m >> 7; m ^= m << 17;
+        uint64_t x = m >> (i % 64);
+        if (!x) continue;
+        if (bits_count(x) != __builtin_popcountll(x) || bits_lowest(x) != __builtin_ctzll(x)
+            || bits_highest(x) != 63 - __builtin_clzll(x)) {
+            printf("differ at %llx\n", (unsigned long long)x);
+            return 1;
+        }
+    }
+    if (bits_count(0) != 0 || bits_highest(1ULL << 63) != 63 || bits_lowest(1ULL << 51) != 51) return 2;
+    printf("agree\n");
+    return 0;
+}
+"""
+
+
+def test_the_portable_bit_functions_agree_with_the_builtins(tmp_path):
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc here")
+    (tmp_path / "check.c").write_text(CHECK, encoding="ascii")
+    program = tmp_path / "check"
+    built = subprocess.run(
+        [
+            "gcc",
+            "-O1",
+            "-Wall",
+            "-Werror",
+            "-DPASUR_PORTABLE_BITS",
+            f"-I{CORE}",
+            str(tmp_path / "check.c"),
+            "-o",
+            str(program),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stderr
+    assert subprocess.run([str(program)], capture_output=True, text=True, timeout=60).stdout == "agree\n"
