@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from pasur import Match, Rules
+from pasur import Match, Rules, bench
+from pasur.cli import cli
 
 ROOT = Path(__file__).parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -71,3 +75,37 @@ def test_the_package_index_page_stands_alone_and_its_example_runs():
         exec(compile(example.split("from pasur import")[0].replace("envs = ", "_ = "), "PACKAGE.md", "exec"), {})
         exec(compile("from pasur import" + example.split("from pasur import")[1], "PACKAGE.md", "exec"), {})
     assert shown.getvalue().startswith("[")  # the match's final scores
+
+
+def test_the_documentation_site_builds_strictly(tmp_path):
+    """mkdocs.yml's site: every page, the API from the docstrings and the command from click; a
+    broken link or reference fails the build."""
+    pytest.importorskip("mkdocs", reason="the docs extra is installed by scripts/test.sh")
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    command = (tmp_path / "site" / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert all(f"pasur {name}" in command for name in cli.commands)
+    engine = (tmp_path / "site" / "reference" / "core" / "index.html").read_text(encoding="utf-8")
+    assert "SeatView" in engine and "legal_moves" in engine
+
+
+def test_the_bench_page_names_every_key_pasur_bench_prints():
+    page = (ROOT / "docs" / "reference" / "completion.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"`([a-z_0-9]+(?:\.[A-Za-z_0-9]+)*)`", page))
+
+    def keys(figures: dict[str, object], prefix: str = "") -> list[str]:
+        found = []
+        for key, value in figures.items():
+            name = "NAME" if prefix == "bots." else key
+            found += keys(value, f"{prefix}{name}.") if isinstance(value, dict) else [f"{prefix}{name}"]
+        return found
+
+    figures = bench.run(seconds=0.1, records=3, bots=False) | {"bots": {"random": bench.bot_speed("random", 20)}}
+    assert sorted(set(keys(figures)) - documented) == []
