@@ -24,6 +24,7 @@ function told() {
 function currentTips(state) {
   if (page.lessonVersion === state.version) return page.lessonTips || [];
   page.lessonVersion = state.version;
+  if (state.view && state.view.round > 1) page.lessonTips = [];  // the lesson's round is over: play on
   const known = told();
   const fresh = [];
   for (const tip of state.lesson || []) {
