@@ -93,3 +93,44 @@ def test_bad_settings_are_refused():
         PasurVectorEnv(2, seat=2)
     with pytest.raises(ValueError, match="num_envs"):
         PasurVectorEnv(0)
+
+
+def test_the_stable_baselines3_vec_env_equals_dummyvecenv_of_single_environments():
+    """As SB3's own DummyVecEnv of PasurEnv: the same observations, rewards and ends, an ended
+    episode started again at once with its last observation in its info."""
+    pytest.importorskip("stable_baselines3", reason="the train extra is installed by scripts/test.sh")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from pasur.envs.sb3 import PasurSB3VecEnv
+
+    count, settings = 4, {"opponents": "greedy", "players": 3}
+    batched = PasurSB3VecEnv(count, **settings)
+    single = DummyVecEnv([lambda: PasurEnv(**settings) for _ in range(count)])
+    batched.seed(5)
+    single.seed(5)
+    observed, expected = batched.reset(), single.reset()
+    rng = np.random.default_rng(5)
+    ended = 0
+    for step in range(400):
+        assert all((observed[key] == expected[key]).all() for key in expected), step
+        assert (np.stack(batched.env_method("action_masks")) == observed["action_mask"].astype(bool)).all()
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in observed["action_mask"]])
+        observed, rewards, dones, infos = batched.step(actions)
+        expected, expected_rewards, expected_dones, expected_infos = single.step(actions)
+        assert (rewards == expected_rewards).all() and (dones == expected_dones).all(), step
+        for index in np.flatnonzero(dones):
+            mine, theirs = infos[index]["terminal_observation"], expected_infos[index]["terminal_observation"]
+            assert all((mine[key] == theirs[key]).all() for key in theirs)
+        ended += int(dones.sum())
+    assert ended > 10
+
+
+def test_maskable_ppo_trains_on_the_stable_baselines3_vec_env():
+    pytest.importorskip("sb3_contrib", reason="the train extra is installed by scripts/test.sh")
+    from sb3_contrib import MaskablePPO
+
+    from pasur.envs.sb3 import PasurSB3VecEnv
+
+    model = MaskablePPO("MultiInputPolicy", PasurSB3VecEnv(8), n_steps=32, batch_size=64, n_epochs=1, device="cpu")
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512 and model.logger.name_to_value  # it trained and logged its losses

@@ -19,6 +19,7 @@ Python's own generator); the reward is the one-round reward (``reward="round"``)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import MissingExtra
@@ -158,6 +159,14 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     def _infos(self, observed: dict[str, np.ndarray]) -> dict[str, Any]:
         """The infos ``SyncVectorEnv`` batches from each PasurEnv's: the action mask, in every episode."""
         return {"action_mask": observed["action_mask"].copy(), "_action_mask": np.ones(self.num_envs, bool)}
+
+    def restart(self, indices: Sequence[int]) -> dict[str, np.ndarray]:
+        """Start episodes ``indices`` again now (not at the next step) and return every episode's
+        observation: the same-step restart that stable-baselines3's vector envs make."""
+        for index in indices:
+            self._start(int(index))
+            self._restart[index] = 0
+        return self._observed()
 
     def _observed(self) -> dict[str, np.ndarray]:
         native.workspace().episode_observe(self._episodes, self._observations, self._masks)
