@@ -55,3 +55,11 @@ def test_an_environment_whose_extra_is_missing_names_the_rl_extra(environment):
     said = result.stderr.strip().splitlines()[-1]
     assert said.startswith("pasur.core.errors.MissingExtra: pasur.envs.")
     assert said.endswith("(numpy) needs its extra: pip install 'pasur[rl]'")
+
+
+def test_the_stable_baselines3_env_without_it_names_the_train_extra():
+    pytest.importorskip("numpy", reason="the rl extra is installed by scripts/test.sh")
+    result = run_without("stable_baselines3", "import pasur.envs.sb3")
+    assert result.returncode == 1
+    said = result.stderr.strip().splitlines()[-1]
+    assert said.endswith("pasur.envs.sb3 (stable_baselines3) needs its extra: pip install 'pasur[train]'")
