@@ -62,4 +62,4 @@ def test_the_stable_baselines3_env_without_it_names_the_train_extra():
     result = run_without("stable_baselines3", "import pasur.envs.sb3")
     assert result.returncode == 1
     said = result.stderr.strip().splitlines()[-1]
-    assert said.endswith("pasur.envs.sb3 (stable_baselines3) needs its extra: pip install 'pasur[train]'")
+    assert said.endswith("pasur.envs.sb3 (stable_baselines3.common) needs its extra: pip install 'pasur[train]'")
