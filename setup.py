@@ -13,8 +13,17 @@ from setuptools.command.build_ext import build_ext
 #: Whether the person asked for the pure-Python engine alone.
 PURE = os.environ.get("PASUR_PURE", "") == "1"
 CORE = "src/pasur/core"
-HEADERS = ["_bits.h", "_engine.h", "_solver.h", "_solver_bounds.h", "_solver_order.h", "_solver_search.h", "_solver_table.h",
-           "_model.h", "_vector.h"]  # fmt: skip
+HEADERS = [
+    "_bits.h",
+    "_engine.h",
+    "_solver.h",
+    "_solver_bounds.h",
+    "_solver_order.h",
+    "_solver_search.h",
+    "_solver_table.h",
+    "_model.h",
+    "_vector.h",
+]
 
 
 class BuildNative(build_ext):
