@@ -1,7 +1,7 @@
 // The first-game lesson: the server sends the learner's seat every tip its position gives
-// (pasur.bots.lesson); the page tells each topic once (remembered for the table in this browser),
-// in a bubble above the hand, and marks the move a tip suggests: its card in the hand and what it
-// takes on the table. "No more tips" stops them for this table.
+// (pasur.bots.lesson); the page tells each topic once (remembered for the table in this browser,
+// across tabs), in a bubble above the hand, and marks the move a tip suggests: its card in the hand
+// and what it takes on the table. "No more tips" stops them for this table.
 
 import { $, page, tableId } from "./state.js";
 import { isolatedHtml, lang } from "./words.js";
@@ -12,7 +12,7 @@ const offKey = () => `pasur-lesson-off-${tableId}`;
 /** The topics already told at this table. */
 function told() {
   try {
-    return new Set(JSON.parse(sessionStorage.getItem(toldKey()) || "[]"));
+    return new Set(JSON.parse(localStorage.getItem(toldKey()) || "[]"));
   } catch {
     return new Set();
   }
@@ -34,7 +34,7 @@ function currentTips(state) {
   }
   if (fresh.length) {
     fresh.forEach((tip) => known.add(tip.topic));
-    sessionStorage.setItem(toldKey(), JSON.stringify([...known]));
+    localStorage.setItem(toldKey(), JSON.stringify([...known]));
     page.lessonTips = fresh;
   }
   return page.lessonTips || [];
@@ -51,7 +51,7 @@ export function suggestedMove() {
 export function renderLesson() {
   const state = page.state;
   const coach = $("#coach");
-  const learning = Boolean(state.table.lesson) && state.table.you === 0 && !sessionStorage.getItem(offKey());
+  const learning = Boolean(state.table.lesson) && state.table.you === 0 && !localStorage.getItem(offKey());
   const tips = learning ? currentTips(state) : [];
   coach.hidden = !tips.length || page.lessonClosed === tips;
   if (coach.hidden) return;
@@ -71,7 +71,7 @@ export function wireLesson(rerender) {
     rerender();
   });
   $("#coach-off").addEventListener("click", () => {
-    sessionStorage.setItem(offKey(), "1");
+    localStorage.setItem(offKey(), "1");
     rerender();
   });
 }
