@@ -20,6 +20,11 @@ def left_to_right(words: str) -> str:
     return f"{_LEFT_TO_RIGHT}{words}{_END_ISOLATE}"
 
 
+def isolated(words: str, lang: str) -> str:
+    """``words`` kept left to right where ``lang`` runs right to left (Persian); as they are else."""
+    return left_to_right(words) if lang == "fa" else words
+
+
 def without_isolates(words: str) -> str:
     """Words for a terminal, which shows no isolates (the page turns them into its own marks)."""
     return words.replace(_LEFT_TO_RIGHT, "").replace(_END_ISOLATE, "")
@@ -570,7 +575,7 @@ def cards_words(cards: Sequence[str], lang: str = "en", isolate: bool = False) -
     """Cards joined by ``+`` (``A♠+3♣``); ``isolate`` keeps them left to right inside Persian
     text on a page (Unicode isolates; a terminal leaves them out)."""
     shown = "+".join(card_words(card, lang) for card in cards)
-    return left_to_right(shown) if isolate and lang == "fa" else shown
+    return isolated(shown, lang) if isolate else shown
 
 
 def move_words(card: str, take: Sequence[str], lang: str = "en", isolate: bool = False) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from ..core import Card, Match, Move, Rules, SeatView, cards_in, mask_of
 from ..core.cards import ACES, JACK, JACKS, KING, QUEEN, TEN_OF_DIAMONDS, TWO_OF_CLUBS, card_of
 from ..core.scoring import HAFT_KHAJ_CLUBS, breakdown, clears_table, club_count, sur_counts
-from ..i18n import LANGUAGES, cards_words, left_to_right, move_words, number_text, text
+from ..i18n import LANGUAGES, cards_words, isolated, move_words, number_text, text
 from .simple import immediate_value
 
 __all__ = ["LEARNER", "LESSON_DECK", "LESSON_LEVEL", "Tip", "lesson_match", "lesson_tips", "untold"]
@@ -126,12 +126,12 @@ def _replay(view: SeatView) -> _Replayed:
         seen |= mask_of(pile)
     table = seen & ~mask_of(play.card for play in view.history)
     plays_a_deal = 4 * view.rules.players
-    deals = 48 // plays_a_deal
     replayed = _Replayed()
     for index, play in enumerate(view.history):
         take = mask_of(play.take)
-        last_deal = index // plays_a_deal + 1 == deals
-        sur = clears_table(play.card, take, table) and sur_counts(view.rules, 0, last_deal)
+        last_deal = index // plays_a_deal + 1 == view.rules.deals
+        banked = view.scores[view.rules.side_of(play.seat)]
+        sur = clears_table(play.card, take, table) and sur_counts(view.rules, banked, last_deal)
         table = table & ~take if take else table | 1 << play.card
         replayed.tables_after.append(table)
         replayed.surs.append(sur)
@@ -233,11 +233,6 @@ def _cards_text(cards: Sequence[Card]) -> Any:
 def _sum_text(move: Move) -> Any:
     """A numeral capture's sum, ``5 + 6 = 11``, in each language's digits."""
     values = [move.card.value, *(card.value for card in move.take)]
-    return lambda lang: _isolated(
+    return lambda lang: isolated(
         " + ".join(number_text(value, lang) for value in values) + " = " + number_text(11, lang), lang
     )
-
-
-def _isolated(words: str, lang: str) -> str:
-    """``words`` kept left to right inside Persian text (Unicode isolates)."""
-    return left_to_right(words) if lang == "fa" else words

@@ -254,13 +254,11 @@ def create_app(
 
     @app.post("/api/tables")
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
-        client = visitor(request, settings)
         rules = table_rules(body.rules)
         if body.timer not in settings.timers:
             choices = ", ".join(map(str, settings.timers))
             raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
-        if not creations.allow(client):
-            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+        client = creator(request)
         name, account = sitting_as(request, body.name)
         table_id, token = await lobby.create(
             name,
@@ -274,18 +272,27 @@ def create_app(
             account=account,
             rated=body.rated,
         )
-        return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
+        return seated_at(table_id, token)
 
     @app.post("/api/lesson")
     async def start_lesson(request: Request, body: StartLesson) -> dict[str, Any]:
         """A first-game lesson: two players, the gentle bot, the lesson's first deal, tips."""
-        client = visitor(request, settings)
-        if not creations.allow(client):
-            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+        client = creator(request)
         name, account = sitting_as(request, body.name)
         table_id, token = await lobby.create(
             name, Rules(), [LESSON_LEVEL], 0, LESSON_LEVEL, owner=client, hints=True, account=account, lesson=True
         )
+        return seated_at(table_id, token)
+
+    def creator(request: Request) -> str:
+        """The address making a new table, refused past its new tables a minute."""
+        client = visitor(request, settings)
+        if not creations.allow(client):
+            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+        return client
+
+    def seated_at(table_id: str, token: str) -> dict[str, Any]:
+        """What a new table's creator is told: the table, their seat's token, and its address."""
         return {"id": table_id, "token": token, "seat": 0, "url": f"/t/{table_id}"}
 
     @app.get("/api/tables")
