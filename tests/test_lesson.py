@@ -197,3 +197,15 @@ def test_the_help_sends_the_pictures_with_their_captions_in_each_language(databa
         (card, list(take)) for card, _, take, _ in RULES_EXAMPLES
     ]
     assert all(set(one["caption"]) == {"en", "fa"} for one in examples)
+
+
+@pytest.mark.parametrize("stored", ["5H 6H", ["5H"] * 51, ["XX"] * 52, {"deck": 1}])
+def test_a_stored_lesson_deck_that_is_not_52_cards_is_refused_when_read(stored):
+    from pasur.server.seats import TableSettings
+
+    good = TableSettings.from_json(
+        {"rules": {}, "seed": 1, "seats": [], "host_hash": "h", "lesson_deck": [str(card) for card in LESSON_DECK]}
+    )
+    assert good.lesson and good.new_match().rounds[0].deck == LESSON_DECK
+    with pytest.raises(ValueError):
+        TableSettings.from_json({"rules": {}, "seed": 1, "seats": [], "host_hash": "h", "lesson_deck": stored})
