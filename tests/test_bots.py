@@ -101,7 +101,7 @@ def test_bot_specs():
     assert parse_spec("ismcts:iterations=2000,ms=500") == ("ismcts", {"iterations": 2000, "ms": 500})
     assert parse_spec("exec:python3 my bot.py") == ("exec", {"command": "python3 my bot.py"})
     assert make_bot("ismcts:iterations=10").iterations == 10
-    assert set(BOT_NAMES) == {"random", "greedy", "expert", "ismcts", "pimc", "solver"}
+    assert set(BOT_NAMES) == {"random", "greedy", "expert", "net", "ismcts", "pimc", "solver"}
     assert make_bot("master").name == "pimc" and make_bot("beginner").name == "random"
     assert make_bot("grandmaster").name == "solver"
     assert make_bot("hard:iterations=5").iterations == 5

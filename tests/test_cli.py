@@ -212,6 +212,7 @@ def test_bots_command_lists_every_bot():
         "random",
         "greedy",
         "expert",
+        "net",
         "ismcts",
         "pimc",
         "solver",

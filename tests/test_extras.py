@@ -37,6 +37,7 @@ def record(tmp_path):
         ("web", "sqlalchemy", ["db", "upgrade", "--database", "sqlite:///:memory:"]),
         ("tui", "textual", ["replay", "{record}", "--view"]),
         ("ray", "ray", ["match", "greedy", "random", "--rounds", "1", "--backend", "ray"]),
+        ("net", "numpy", ["match", "net", "random", "--rounds", "1", "--jobs", "1"]),
     ],
 )
 def test_a_command_whose_extra_is_missing_says_which_in_one_line(extra, module, argv, record):

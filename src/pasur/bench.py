@@ -89,6 +89,15 @@ def decision_times(spec: str, positions: int, seed: int = 1, rules: Rules | None
     return times
 
 
+def can_make(spec: str) -> bool:
+    """Whether this install has what the bot needs (``net`` needs NumPy, its extra)."""
+    try:
+        make_bot(spec)
+    except ImportError:
+        return False
+    return True
+
+
 def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
     """Median milliseconds per decision, and decisions per second, over positions met in
     random 2-player play."""
@@ -250,7 +259,7 @@ def vector_env_figures(seconds: float = 2.0, seed: int = 1, num_envs: int = 64) 
 
 
 #: The bots ``pasur bench`` times, with how many decisions each.
-BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "ismcts": 48, "pimc": 48, "solver": 48}
+BENCH_BOTS = {"random": 2000, "greedy": 2000, "expert": 1000, "net": 1000, "ismcts": 48, "pimc": 48, "solver": 48}
 #: How many whole 2-player deals ``pasur bench`` solves from the first move.
 BENCH_SOLVER_DEALS = 40
 
@@ -271,7 +280,7 @@ def run(seconds: float = 2.0, records: int = 200, bots: bool = True, env_players
     if native.available():
         figures["solver"] = solver_figures(solve_deals(BENCH_SOLVER_DEALS))
     if bots:
-        figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items()}
+        figures["bots"] = {spec: bot_speed(spec, count) for spec, count in BENCH_BOTS.items() if can_make(spec)}
     vector = vector_env_figures(seconds)
     if vector is not None:
         figures["vector_env"] = vector

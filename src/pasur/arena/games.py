@@ -70,7 +70,7 @@ def _bot(spec: str, seed: int, plan: Plan) -> Bot:
         if spec not in _external:
             _external[spec] = ExternalBot(parse_spec(spec)[1]["command"], timeout=plan.move_timeout)
         return _external[spec]
-    return make_bot(spec, seed=seed, allow_open=True)
+    return make_bot(spec, seed=seed, allow_exec=True, allow_open=True)  # the command line named it
 
 
 def close_external_bots() -> None:

@@ -23,6 +23,8 @@ BOT_DESCRIPTIONS = {
     "greedy": "takes the best immediate value: points taken, Sur, clubs",
     "expert": "hand-written judgement: counts unseen cards, weighs the next player's best reply, "
     "keeps Jacks and Aces, plays the clubs race and the last capture",
+    "net": "a small network trained to give each move solver's value, run with NumPy, no search (two players; "
+    "with more it plays as expert) (options: weights=FILE, on the command line only)",
     "ismcts": "information-set Monte Carlo tree search over deals consistent with its view "
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
@@ -33,6 +35,15 @@ BOT_DESCRIPTIONS = {
     "points or the match)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
+
+
+def net_bot(seed: int | None = None, weights: str = "") -> Bot:
+    """The ``net`` bot, imported only when made (it needs NumPy, the net extra)."""
+    from .net import NetBot
+
+    return NetBot(seed=seed, weights=weights)
+
+
 _MAKERS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
@@ -40,6 +51,7 @@ _MAKERS: dict[str, Callable[..., Bot]] = {
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
     "solver": SolverBot,
+    "net": net_bot,
     "exec": ExternalBot,
 }
 
@@ -108,6 +120,8 @@ def _named(spec: str, allow_exec: bool, allow_open: bool = False) -> tuple[str, 
     name = LEVELS.get(name, name)
     if name == "exec" and not allow_exec:
         raise ValueError(f"bot '{spec}': a program (exec:) may only be named on the command line")
+    if name == "net" and "weights" in options and not allow_exec:
+        raise ValueError(f"bot '{spec}': a weights file may only be named on the command line")
     if name in OPEN_BOTS:
         if not allow_open:
             raise ValueError(f"bot '{spec}': {name} sees every card, so only pasur match seats it")

@@ -141,7 +141,7 @@ def match_command(
 ) -> None:
     """Play bots against each other on duplicate deals and report their strength.
 
-    BOTS are names (random, greedy, expert, ismcts, pimc, solver; see pasur bots), with options
+    BOTS are names (random, greedy, expert, net, ismcts, pimc, solver; see pasur bots), with options
     (ismcts:iterations=2000), or exec:COMMAND. With 2 bots at 4 players, each bot takes two
     partnered seats. A game a bot loses by a fault (an illegal, late or unreadable answer) is
     reported, and the command then exits 3 unless --allow-faults.

@@ -12,6 +12,9 @@ side and −1 for the others at its end.
 :func:`env` behaves as PettingZoo's classic games wrapped in its ``TerminateIllegalWrapper``,
 ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, but does it in the environment itself:
 those wrappers tripled the cost of a step.
+
+Any bot can play a seat, as an opponent: ``env.step(env.bot_action(make_bot("net")))`` steps the
+agent to move as the bot plays from that seat's view.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ try:
 except ImportError as missing:  # the rl extra is not installed
     raise MissingExtra(f"pasur.envs.pettingzoo ({missing.name})", "rl") from None
 
+from ..bots import Bot, checked_choice
 from ..core import Match, Round, Rules, relative_points
 from ..core.cards import format_cards
-from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
+from .encoding import ACTION_COUNT, TAKE, MoveChooser, Observer, actions_for, observation_space
 
 
 def _action_number(action: Any) -> int | None:
@@ -85,6 +89,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
         self.match: Match | None = None
         self._round: Round | None = None
         self.chooser = MoveChooser()
+        self._bot_actions: list[int] = []  # the rest of a bot's move, from bot_action
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -158,6 +163,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
                 self.agent_selection = self.possible_agents[game.turn]
         if self.render_mode == "human":
             self.render()
+
+    def bot_action(self, bot: Bot) -> int:
+        """The next action of the agent to move as ``bot`` plays it, from that seat's view alone.
+        The bot chooses at a move's first action; a move of several actions is asked for one
+        action at a time. BotError if the bot's move is not legal."""
+        game, chooser = self.game, self.chooser
+        if chooser.card is None:
+            move = checked_choice(bot, game.view(game.turn), game.legal_moves())
+            self._bot_actions = actions_for(move.code, game.card_codes)
+            return self._bot_actions[0]
+        taken = 1 + chooser.named.bit_count()
+        begun = [chooser.card] + [TAKE + card for card in range(52) if chooser.named >> card & 1]
+        if self._bot_actions[:taken] != begun or taken >= len(self._bot_actions):
+            raise ValueError("the agent to move began a move of its own: finish it with step()")
+        return self._bot_actions[taken]
 
     def _end_by_illegal_action(self, agent: str) -> None:
         """End the game, as PettingZoo's ``TerminateIllegalWrapper`` does."""

@@ -1,0 +1,95 @@
+"""``python -m pasur.train``: make targets with the solver, fit the ``net`` bot's network to them.
+
+python -m pasur.train targets --positions 60000 --out build/train/targets.jsonl.gz
+python -m pasur.train fit build/train/targets.jsonl.gz --out build/train/net-2p.npz
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ..core import Rules
+from ..core.errors import MissingExtra
+
+
+@click.group()
+def main() -> None:
+    """Train the net bot: targets from the solver, then a network fitted to them."""
+
+
+@main.command()
+@click.option("--positions", type=click.IntRange(1, 10_000_000), default=60_000, show_default=True)
+@click.option("--samples", type=click.IntRange(1, 4096), default=128, show_default=True, help="solved deals a decision")
+@click.option("--explore", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="chance of a random move")
+@click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, out: Path) -> None:
+    """Play rounds with solver in every seat and write each decision's move values (pasur-targets/1)."""
+    from ..core import native
+    from .targets import Plan, generate
+
+    if not native.available():
+        raise click.ClickException("making targets needs the native core (install with a C compiler)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed)
+    began = time.perf_counter()
+    with click.progressbar(length=positions, label="positions", file=sys.stderr) as bar:
+        written = generate(plan, positions, out, jobs, bar.update)
+    seconds = time.perf_counter() - began
+    click.echo(f"{written} positions in {seconds:.0f} s ({written / seconds:.0f} a second, {jobs} processes) -> {out}")
+
+
+@main.command()
+@click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="the weights (.npz)")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True)
+@click.option("--hidden", type=click.IntRange(1, 4096), default=256, show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=None, help="read at most this many positions")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="the loss curves (.png)")
+def fit(
+    data: tuple[Path, ...], out: Path, epochs: int, hidden: int, limit: int | None, seed: int, plot: Path | None
+) -> None:
+    """Fit the net bot's network to targets files (DATA...) and write its weights."""
+    try:
+        from . import fit as fitting
+    except MissingExtra as missing:
+        raise click.ClickException(str(missing)) from None
+
+    began = time.perf_counter()
+    try:
+        headers, positions = fitting.load_positions(data, limit)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"{positions.count} positions, {len(positions.values)} moves, read in {time.perf_counter() - began:.0f} s"
+    )
+    settings = fitting.Settings(hidden=hidden, epochs=epochs, seed=seed)
+
+    def report(entry: dict[str, float]) -> None:
+        click.echo(
+            f"epoch {entry['epoch']:>3}: loss {entry['train_loss']:.3f}, held-out {entry['held_loss']:.3f}, "
+            f"picks a best move {entry['agreement']:.1%}, gives up {entry['points_lost']:.3f} points a decision"
+        )
+
+    meta = {
+        "targets": [{key: header.get(key) for key in ("samples", "horizon", "explore", "seed")} for header in headers],
+        "positions": positions.count,
+    }
+    fitted = fitting.fit(positions, settings, meta, report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fitted.network.save(out)
+    fitting.write_history(fitted.history, out.with_suffix(".json"))
+    if plot is not None:
+        fitting.plot_history(fitted.history, plot, f"net: {positions.count} positions, {hidden} hidden units")
+    click.echo(f"fitted in {time.perf_counter() - began:.0f} s -> {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Fitting the ``net`` bot's network to a targets file with torch, on the CPU.
+
+Each position's moves are scored by the network and the scores, less their mean over the
+position, are brought near the targets' values less theirs (a squared error): only the differences
+between one position's moves are learned, which is all a player needs to choose.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bots.net import FEATURE_COUNT, FEATURES_VERSION, Network, move_features
+from ..core.errors import MissingExtra
+from .targets import read_targets
+
+try:
+    import torch
+    from torch import nn
+except ImportError as missing:
+    raise MissingExtra(f"python -m pasur.train fit ({missing.name})", "train") from None
+
+
+@dataclass
+class Positions:
+    """Many positions' moves: one feature row and one centred target value a move, and where each
+    position's rows start (``starts`` has one more entry: the end)."""
+
+    features: np.ndarray
+    values: np.ndarray
+    starts: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return len(self.starts) - 1
+
+    def part(self, indices: np.ndarray) -> Positions:
+        """The positions of ``indices``, in that order."""
+        sizes = np.diff(self.starts)[indices]
+        rows = _rows(self.starts[:-1][indices], sizes)
+        return Positions(self.features[rows], self.values[rows], np.concatenate(([0], np.cumsum(sizes))))
+
+
+def _rows(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The row numbers of groups that start at ``starts`` and hold ``sizes`` rows."""
+    ends = np.cumsum(sizes)
+    return np.repeat(starts - (ends - sizes), sizes) + np.arange(ends[-1] if len(ends) else 0)
+
+
+def load_positions(paths: Sequence[Path], limit: int | None = None) -> tuple[list[dict[str, Any]], Positions]:
+    """The headers of targets files and their positions (at most ``limit`` in all) as arrays."""
+    headers, features, values, starts = [], [], [], [0]
+    for path in paths:
+        header, positions = read_targets(path)
+        headers.append(header)
+        for view, moves in positions:
+            if limit is not None and len(starts) > limit:
+                break
+            features.append(move_features(view.masks(), [code for code, _ in moves]))
+            targets = np.array([value for _, value in moves], np.float32)
+            values.append(targets - targets.mean())
+            starts.append(starts[-1] + len(moves))
+    if not features:
+        raise ValueError("the targets hold no positions")
+    return headers, Positions(np.concatenate(features), np.concatenate(values), np.array(starts))
+
+
+@dataclass
+class Settings:
+    """How the network is fitted."""
+
+    hidden: int = 256
+    epochs: int = 12
+    batch: int = 256  # positions a step
+    rate: float = 1e-3
+    decay: float = 1e-5
+    held_out: float = 0.05
+    seed: int = 1
+
+
+@dataclass
+class Fitted:
+    """The fitted network and how each epoch went."""
+
+    network: Network
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+def make_model(settings: Settings) -> nn.Sequential:
+    """The torch form of :class:`~pasur.bots.net.Network`."""
+    hidden = settings.hidden
+    return nn.Sequential(
+        nn.Linear(FEATURE_COUNT, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1)
+    )
+
+
+def to_network(model: nn.Sequential, meta: dict[str, Any]) -> Network:
+    """The NumPy network with the model's weights."""
+    layers = [layer for layer in model if isinstance(layer, nn.Linear)]
+    arrays: dict[str, np.ndarray] = {}
+    for number, layer in enumerate(layers, start=1):
+        arrays[f"w{number}"] = layer.weight.detach().numpy().T.copy()
+        arrays[f"b{number}"] = layer.bias.detach().numpy().copy()
+    return Network(arrays, meta)
+
+
+def fit(
+    data: Positions,
+    settings: Settings,
+    meta: dict[str, Any],
+    report: Callable[[dict[str, float]], None] | None = None,
+) -> Fitted:
+    """Fit a network to ``data``; a share ``held_out`` of the positions is kept aside to measure
+    each epoch (its loss, how often the network picks one of the targets' best moves, and the
+    mean points it gives up against them)."""
+    torch.manual_seed(settings.seed)
+    order = np.random.default_rng(settings.seed).permutation(data.count)
+    kept = max(1, int(data.count * settings.held_out))
+    held, train = data.part(order[:kept]), data.part(order[kept:])
+    features, values = torch.from_numpy(train.features), torch.from_numpy(train.values)
+    starts, sizes = train.starts[:-1], np.diff(train.starts)
+    model = make_model(settings)
+    optimiser = torch.optim.Adam(model.parameters(), lr=settings.rate, weight_decay=settings.decay)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, settings.epochs)
+    shuffle = random.Random(settings.seed)
+    history: list[dict[str, float]] = []
+    for epoch in range(1, settings.epochs + 1):
+        model.train()
+        positions = list(range(train.count))
+        shuffle.shuffle(positions)
+        total, steps = 0.0, 0
+        for first in range(0, len(positions), settings.batch):
+            chosen = np.array(positions[first : first + settings.batch])
+            group_sizes = sizes[chosen]
+            rows = torch.from_numpy(_rows(starts[chosen], group_sizes))
+            groups = torch.from_numpy(np.repeat(np.arange(len(chosen)), group_sizes))
+            loss = centred_loss(model(features[rows]).squeeze(1), values[rows], groups, len(chosen))
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimiser.step()
+            total += loss.item()
+            steps += 1
+        schedule.step()
+        measured = {"epoch": epoch, "train_loss": total / max(steps, 1), **measure(model, held)}
+        history.append(measured)
+        if report is not None:
+            report(measured)
+    meta = {**meta, "features": FEATURES_VERSION, "settings": asdict(settings), "history": history}
+    return Fitted(to_network(model, meta), history)
+
+
+def centred_loss(scores: torch.Tensor, values: torch.Tensor, groups: torch.Tensor, count: int) -> torch.Tensor:
+    """The mean squared difference between the scores less their position's mean and the
+    (already centred) values."""
+    sums = torch.zeros(count).index_add_(0, groups, scores)
+    sizes = torch.zeros(count).index_add_(0, groups, torch.ones_like(scores))
+    return ((scores - (sums / sizes)[groups] - values) ** 2).mean()
+
+
+def measure(model: nn.Sequential, data: Positions) -> dict[str, float]:
+    """On ``data``: the centred loss, the share of positions where the network's pick is one of
+    the best moves by the targets, and the mean points its pick gives up against the best."""
+    model.eval()
+    with torch.no_grad():
+        scores = model(torch.from_numpy(data.features)).squeeze(1).numpy()
+    sizes = np.diff(data.starts)
+    groups = np.repeat(np.arange(data.count), sizes)
+    means = np.bincount(groups, scores, data.count) / sizes
+    loss = float(np.mean((scores - means[groups] - data.values) ** 2))
+    agree, lost = 0, 0.0
+    for index in range(data.count):
+        begin, end = data.starts[index], data.starts[index + 1]
+        values = data.values[begin:end]
+        picked = values[int(np.argmax(scores[begin:end]))]
+        best = float(values.max())
+        agree += picked >= best - 1e-4
+        lost += best - float(picked)
+    return {"held_loss": loss, "agreement": agree / data.count, "points_lost": lost / data.count}
+
+
+def plot_history(history: list[dict[str, float]], path: Path, title: str) -> None:
+    """The loss curves and the held-out agreement, as a PNG (matplotlib, in the train extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [entry["epoch"] for entry in history]
+    figure, (losses, agreement) = plt.subplots(1, 2, figsize=(10, 4))
+    losses.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label="training positions")
+    losses.plot(epochs, [entry["held_loss"] for entry in history], marker="o", label="held-out positions")
+    losses.set_xlabel("epoch")
+    losses.set_ylabel("centred squared error (points²)")
+    losses.legend()
+    agreement.plot(epochs, [entry["agreement"] for entry in history], marker="o", color="tab:green")
+    agreement.set_xlabel("epoch")
+    agreement.set_ylabel("held-out: picks one of solver's best moves")
+    lost = agreement.twinx()
+    lost.plot(epochs, [entry["points_lost"] for entry in history], marker="s", color="tab:red")
+    lost.set_ylabel("held-out: points given up a decision", color="tab:red")
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def write_history(history: list[dict[str, float]], path: Path) -> None:
+    """Each epoch's measures as JSON."""
+    path.write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,160 @@
+"""The distillation targets: positions, each with every legal move's value by ``solver``.
+
+A targets file (``pasur-targets/1``) is gzip-compressed JSON lines. The first line says what made it::
+
+    {"format": "pasur-targets/1", "rules": {...}, "samples": 128, "horizon": "deal",
+     "explore": 0.1, "seed": 1}
+
+and every other line is one decision of one seat, as that seat saw it::
+
+    {"view": {...}, "moves": [{"move": "5H", "card": "5H", "take": ["6C"], "value": 2.41}, ...]}
+
+``view`` is the seat's view exactly as pasur-bot/1 sends it (BOT-PROTOCOL.md, nothing hidden),
+``moves`` every legal move as in the protocol's ``moves`` with ``value``: the mean, over the
+sampled deals of the unseen cards (weighted by how likely the others' plays were with them), of
+the exact value of the rest of the deal with the move played, in points for the seat's side less
+the other side's, Haft Khaj included as each side can expect it (``solver``'s ``horizon=deal``).
+Only decisions with two or more legal moves are written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from ..bots.solver_bot import SolverBot
+from ..core import Card, Move, MoveCode, Round, Rules, SeatView
+from ..core.deal import deal_deck
+from ..core.notation import short_texts
+
+FORMAT = "pasur-targets/1"
+#: Rounds one task of the pool plays: enough to keep a worker busy for a few seconds.
+ROUNDS_A_TASK = 4
+#: The longest line a targets file may hold (a view with a full history is about 3 KB).
+MAX_LINE = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How positions are made: ``samples`` solved deals a decision, and a random legal move played
+    instead of the best one with chance ``explore`` (so the positions are not only solver's own)."""
+
+    rules: Rules
+    samples: int = 128
+    explore: float = 0.1
+    seed: int = 1
+
+    def header(self) -> dict[str, Any]:
+        """The file's first line."""
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_dict(),
+            "samples": self.samples,
+            "horizon": "deal",
+            "explore": self.explore,
+            "seed": self.seed,
+        }
+
+
+def position_line(view: SeatView, legal: list[Move], values: dict[MoveCode, float]) -> str:
+    """One decision as a line of the file."""
+    texts = short_texts([move.code for move in legal])
+    moves = [
+        {"move": text, **move.to_json(), "value": round(values[move.code], 4)}
+        for text, move in zip(texts, legal, strict=True)
+    ]
+    return json.dumps({"view": view.to_json(), "moves": moves}, separators=(",", ":"))
+
+
+def play_rounds(plan: Plan, task: int) -> list[str]:
+    """The lines of :data:`ROUNDS_A_TASK` rounds played by ``solver`` in every seat; each round
+    starts from random banked scores (below the target) so that every stage of a match is seen."""
+    rng = random.Random(f"{plan.seed}:{task}")
+    bot = SolverBot(samples=plan.samples, seed=rng.randrange(1 << 30))
+    rules = plan.rules
+    lines = []
+    for _ in range(ROUNDS_A_TASK):
+        banked = [rng.randrange(rules.target) if rng.random() < 0.5 else 0 for _ in range(rules.sides)]
+        number = 1 + rng.randrange(rules.players) + rules.players * (sum(banked) > 0)
+        game = Round(rules, deal_deck(rng, rules), number, banked, check_deck=False)
+        while not game.over:
+            legal = game.legal_moves()
+            view = game.view(game.turn)
+            if len(legal) == 1:
+                game.play(legal[0])
+                continue
+            values = bot.mean_values(view, legal)
+            if values is None:  # no native core: the targets cannot be made
+                raise RuntimeError("making targets needs the native core (a C compiler at install)")
+            lines.append(position_line(view, legal, values))
+            if rng.random() < plan.explore:
+                game.play(rng.choice(legal))
+            else:
+                game.play(max(legal, key=lambda move: values[move.code]))
+    return lines
+
+
+def generate(plan: Plan, positions: int, out: Path, jobs: int, progress: Any = None) -> int:
+    """Write at least ``positions`` positions to ``out`` with ``jobs`` processes; how many were
+    written. ``progress(n)`` is told each batch's count as it arrives."""
+    written, tasks = 0, 0
+    with gzip.open(out, "wt", encoding="utf-8") as sink:
+        sink.write(json.dumps(plan.header()) + "\n")
+        with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+            running = {pool.submit(play_rounds, plan, task) for task in range(2 * jobs)}
+            tasks = len(running)
+            while running:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    kept = future.result()[: max(0, positions - written)]
+                    sink.writelines(line + "\n" for line in kept)
+                    written += len(kept)
+                    if progress is not None:
+                        progress(len(kept))
+                    if written < positions:
+                        running.add(pool.submit(play_rounds, plan, tasks))
+                        tasks += 1
+    return written
+
+
+def read_targets(path: Path) -> tuple[dict[str, Any], Iterator[tuple[SeatView, list[tuple[MoveCode, float]]]]]:
+    """The header of a targets file and its positions (the view and each legal move's code and
+    value); ValueError naming the line for anything malformed."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as stream:
+            header = json.loads(stream.readline(MAX_LINE))
+    except (OSError, EOFError, ValueError) as error:
+        raise ValueError(f"{path} is not a targets file: {error}") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a {FORMAT} file (its first line names no such format)")
+    return header, _positions(path)
+
+
+def _positions(path: Path) -> Iterator[tuple[SeatView, list[tuple[MoveCode, float]]]]:
+    """The positions of a targets file whose header was read."""
+    with gzip.open(path, "rt", encoding="utf-8") as stream:
+        stream.readline(MAX_LINE)
+        for number, line in enumerate(iter(lambda: stream.readline(MAX_LINE + 1), ""), start=2):
+            if len(line) > MAX_LINE:
+                raise ValueError(f"{path}, line {number}: longer than {MAX_LINE} characters")
+            try:
+                data = json.loads(line)
+                view = SeatView.from_json(data["view"])
+                moves = [(_move(entry).code, float(entry["value"])) for entry in data["moves"]]
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{path}, line {number}: {error}") from None
+            if sorted(code for code, _ in moves) != sorted(view.legal_codes()):
+                raise ValueError(f"{path}, line {number}: the moves are not the view's legal moves")
+            yield view, moves
+
+
+def _move(entry: dict[str, Any]) -> Move:
+    """A move entry's move (its card and what it takes)."""
+    return Move(Card.parse(entry["card"]), tuple(Card.parse(text) for text in entry["take"]))

@@ -1,0 +1,239 @@
+"""The ``net`` bot: the shipped weights load, its features are the view just after each move (the
+engine agrees), its NumPy forward pass is torch's, it plays only legal moves from a seat's view,
+a weights file is named only on the command line, and a short training run completes."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import subprocess
+import sys
+from importlib import resources
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the net extra is installed by scripts/test.sh")
+
+from pasur import Round, Rules, deal_deck  # noqa: E402
+from pasur.bots import checked_choice, make_bot, validate_spec  # noqa: E402
+from pasur.bots.net import (  # noqa: E402
+    CARD_BLOCKS,
+    COUNTS,
+    FEATURE_COUNT,
+    FEATURES_VERSION,
+    REPLIES,
+    SHIPPED,
+    NetBot,
+    Network,
+    move_features,
+)
+from pasur.core import native  # noqa: E402
+from pasur.core.captures import capture_takes  # noqa: E402
+
+
+def block(row, name):
+    """One card block of a feature row, as a card mask."""
+    start = 52 * CARD_BLOCKS.index(name)
+    return sum(1 << card for card in range(52) if row[start + card])
+
+
+def count(row, name):
+    return float(row[52 * len(CARD_BLOCKS) + COUNTS.index(name)])
+
+
+def test_the_shipped_weights_load_and_are_small():
+    shipped = resources.files("pasur.bots").joinpath(SHIPPED)
+    assert shipped.is_file() and len(shipped.read_bytes()) < 5 * 1024 * 1024
+    network = Network.load()
+    assert network.w1.shape[0] == FEATURE_COUNT and network.meta["positions"] > 0
+    assert network.scores(np.zeros((3, FEATURE_COUNT), np.float32)).shape == (3,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_features_are_the_seats_view_just_after_each_move(players):
+    rules = Rules(players=players)
+    rng = random.Random(players)
+    checked = 0
+    for _ in range(6):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        while not game.over:
+            seat, codes = game.turn, game.legal_codes()
+            rows = move_features(game.masks(seat), codes)
+            assert rows.shape == (len(codes), FEATURE_COUNT)
+            before = game.masks(seat)
+            for row, code in zip(rows, codes, strict=True):
+                after = game.copy()
+                after.play_code(code)
+                if after.deal != game.deal or after.over:
+                    continue  # a new deal (or the round's end) changes more than the move did
+                seen = after.masks(seat)
+                side = seen.side
+                assert block(row, "hand") == seen.hand and block(row, "table") == seen.table
+                assert block(row, "own pile") == seen.captured[side]
+                assert block(row, "other piles") == sum(seen.captured) - seen.captured[side]
+                assert block(row, "unseen") == before.unseen
+                assert block(row, "card") == 1 << (code & 63) and block(row, "take") == code >> 6
+                assert count(row, "a Sur") == seen.surs[side] - before.surs[side]
+                assert count(row, "this side captured last") == (seen.last_capturer == side)
+                replies = row[52 * len(CARD_BLOCKS) + len(COUNTS) :]
+                for rank in range(13):  # what a card of each rank could take from the table left
+                    takes = capture_takes(seen.table, rank * 4)
+                    most = max((take.bit_count() for take in takes), default=0)
+                    assert replies[len(REPLIES) * rank + 1] == pytest.approx(most / 8)
+                    assert replies[13 * len(REPLIES) + rank] == (before.unseen >> 4 * rank & 15).bit_count() / 4
+                checked += 1
+            game.play_code(rng.choice(codes))
+    assert checked > 100
+
+
+def test_the_numpy_forward_pass_is_torchs():
+    torch = pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    from pasur.train.fit import Settings, make_model, to_network
+
+    torch.manual_seed(3)
+    model = make_model(Settings(hidden=32))
+    network = to_network(model, {"features": FEATURES_VERSION})
+    inputs = np.random.default_rng(4).random((7, FEATURE_COUNT), dtype=np.float32)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(inputs)).squeeze(1).numpy()
+    assert np.allclose(network.scores(inputs), expected, atol=1e-5)
+    # and the shipped network, read back into torch, gives the same scores as NumPy
+    shipped = Network.load()
+    model = make_model(Settings(hidden=shipped.w1.shape[1]))
+    linear = [layer for layer in model if isinstance(layer, torch.nn.Linear)]
+    for number, layer in enumerate(linear, start=1):
+        layer.weight.data = torch.from_numpy(getattr(shipped, f"w{number}").T.copy())
+        layer.bias.data = torch.from_numpy(getattr(shipped, f"b{number}").copy())
+    with torch.no_grad():
+        expected = model(torch.from_numpy(inputs)).squeeze(1).numpy()
+    assert np.allclose(shipped.scores(inputs), expected, atol=1e-4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_net_plays_only_legal_moves_from_a_seats_view(players):
+    rules = Rules(players=players)
+    bot = make_bot("net", seed=1)
+    rng = random.Random(10 + players)
+    chosen = set()
+    for _ in range(5):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        while not game.over:
+            legal = game.legal_moves()
+            move = checked_choice(bot, game.view(game.turn), legal)  # BotError unless legal
+            chosen.add(len(legal) > 1 and legal.index(move))
+            game.play(move)
+    assert len(chosen) > 2  # not always the first legal move
+
+
+def test_net_prefers_what_its_network_scores_highest():
+    game = Round(Rules(), deal_deck(random.Random(5), Rules()), check_deck=False)
+    while len(game.legal_codes()) < 3:
+        game.play_code(game.legal_codes()[0])
+    view, legal = game.view(game.turn), game.legal_moves()
+    bot = NetBot()
+    scores = bot.network.scores(move_features(view.masks(), [move.code for move in legal]))
+    assert bot.choose(view, legal) == legal[int(np.argmax(scores))]
+    # with the network's last layer negated, it plays the move it scored lowest
+    bot.network = Network(
+        {
+            "w1": bot.network.w1,
+            "b1": bot.network.b1,
+            "w2": bot.network.w2,
+            "b2": bot.network.b2,
+            "w3": -bot.network.w3,
+            "b3": -bot.network.b3,
+        },
+        bot.network.meta,
+    )
+    assert bot.choose(view, legal) == legal[int(np.argmin(scores))]
+
+
+def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
+    with pytest.raises(ValueError, match="only be named on the command line"):
+        validate_spec("net:weights=/etc/passwd")
+    with pytest.raises(ValueError, match="cannot read weights"):
+        validate_spec(f"net:weights={tmp_path / 'none.npz'}", allow_exec=True)
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    with pytest.raises(ValueError, match="cannot read weights"):
+        make_bot(f"net:weights={tmp_path / 'bad.npz'}", allow_exec=True)
+
+
+def write_targets(path, header, lines):
+    with gzip.open(path, "wt", encoding="utf-8") as sink:
+        sink.write(json.dumps(header) + "\n")
+        sink.writelines(line + "\n" for line in lines)
+
+
+def test_a_bad_targets_file_gets_one_line_naming_what_is_wrong(tmp_path):
+    pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    from pasur.train.targets import FORMAT, position_line
+
+    game = Round(Rules(), deal_deck(random.Random(2), Rules()), check_deck=False)
+    while len(game.legal_codes()) < 2:
+        game.play_code(game.legal_codes()[0])
+    view, legal = game.view(game.turn), game.legal_moves()
+    good = position_line(view, legal, {move.code: 0.0 for move in legal})
+    short = json.loads(good)
+    short["moves"] = short["moves"][:1]  # not every legal move
+    cases = {
+        "no-format.gz": ({"format": "other/1"}, [good], "is not a pasur-targets/1 file"),
+        "missing.gz": ({"format": FORMAT}, [json.dumps(short)], "line 2: the moves are not the view's legal moves"),
+        "long.gz": ({"format": FORMAT}, ["x" * 70_000], "line 2: longer than"),
+        "broken.gz": ({"format": FORMAT}, [good, "{"], "line 3:"),
+    }
+    for name, (header, lines, said) in cases.items():
+        write_targets(tmp_path / name, header, lines)
+        done = subprocess.run(
+            [sys.executable, "-m", "pasur.train", "fit", str(tmp_path / name), "--out", str(tmp_path / "w.npz")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr, (name, done.stderr)
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.skipif(not native.available(), reason="making targets needs the native core")
+def test_a_short_training_run_makes_weights_that_play(tmp_path):
+    pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    data, weights = tmp_path / "targets.jsonl.gz", tmp_path / "net.npz"
+    train = [sys.executable, "-m", "pasur.train"]
+    made = [*train, "targets", "--positions", "300", "--samples", "8", "--jobs", "1", "--out", str(data)]
+    done = subprocess.run(made, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    with gzip.open(data, "rt", encoding="utf-8") as stream:
+        assert json.loads(stream.readline())["format"] == "pasur-targets/1"
+        assert sum(1 for _ in stream) == 300
+    fitted = [*train, "fit", str(data), "--out", str(weights), "--epochs", "2", "--hidden", "16"]
+    fitted += ["--plot", str(tmp_path / "loss.png")]
+    done = subprocess.run(fitted, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "epoch   2" in done.stdout and (tmp_path / "loss.png").stat().st_size > 1000
+    history = json.loads(weights.with_suffix(".json").read_text())
+    assert [entry["epoch"] for entry in history] == [1, 2]
+    network = Network.load(weights)
+    assert network.w1.shape == (FEATURE_COUNT, 16) and network.meta["positions"] == 300
+    match = [sys.executable, "-m", "pasur", "match", f"net:weights={weights}", "random", "--rounds", "2", "--jobs", "1"]
+    done = subprocess.run(match, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "net" in done.stdout, done.stderr
+
+
+def test_the_pettingzoo_env_seats_net_as_an_opponent():
+    pytest.importorskip("pettingzoo", reason="the rl extra is installed by scripts/test.sh")
+    from pasur.envs.pettingzoo import env
+
+    game = env(players=2)
+    game.reset(seed=4)
+    deck = game.unwrapped.game.deck
+    bot = NetBot()
+    steps = 0
+    while not all(game.terminations.values()):
+        game.step(game.bot_action(bot))
+        steps += 1
+    played = Round(Rules(), deck)
+    while not played.over:
+        played.play(bot.choose(played.view(played.turn), played.legal_moves()))
+    assert game.unwrapped.game.history == played.history  # the env played net's moves
+    assert steps > len(played.history)  # some captures took more than one action
