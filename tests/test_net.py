@@ -237,3 +237,40 @@ def test_the_pettingzoo_env_seats_net_as_an_opponent():
         played.play(bot.choose(played.view(played.turn), played.legal_moves()))
     assert game.unwrapped.game.history == played.history  # the env played net's moves
     assert steps > len(played.history)  # some captures took more than one action
+
+
+def test_the_gymnasium_env_takes_net_as_its_opponent():
+    gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is installed by scripts/test.sh")
+    import pasur.envs.gymnasium  # noqa: F401  (registers pasur/Pasur-v0)
+
+    env = gymnasium.make("pasur/Pasur-v0", opponents="net")
+    observation, _ = env.reset(seed=2)
+    assert [bot.name for bot in env.unwrapped.host.bots.values()] == ["net"]
+    rng = np.random.default_rng(2)
+    done, steps = False, 0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, _, terminated, truncated, _ = env.step(action)
+        done, steps = terminated or truncated, steps + 1
+    assert env.unwrapped.game.over and steps >= 24  # the agent's 24 cards, net playing the other seat
+
+
+def test_solver_can_ask_net_to_tell_apart_moves_of_equal_value():
+    assert make_bot("solver:ties=net")._judge.name == "net"
+    assert make_bot("solver")._judge.name == "expert"
+    with pytest.raises(ValueError, match='ties must be "expert" or "net"'):
+        make_bot("solver:ties=coin")
+
+
+@pytest.mark.skipif(not native.available(), reason="making targets needs the native core")
+def test_the_targets_are_the_same_whatever_the_number_of_processes(tmp_path):
+    from pasur.train.targets import Plan, generate
+
+    plan = Plan(Rules(), samples=2, seed=9)  # a task writes about 160 positions: 400 take three
+    contents = []
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}.jsonl.gz"
+        assert generate(plan, 400, out, jobs) == 400
+        with gzip.open(out, "rt", encoding="utf-8") as stream:
+            contents.append(stream.read())
+    assert contents[0] == contents[1] and contents[0].count("\n") == 401

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Move, MoveCode, SeatMasks, SeatView
-from ..core.captures import hand_moves
-from ..core.cards import CLUB_CARDS, JACK
+from ..core.captures import DECIDING, card_move_table, card_moves
+from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 from ..core.errors import MissingExtra
 from ..core.scoring import HAFT_KHAJ_CLUBS, SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
@@ -34,8 +34,9 @@ except ImportError as missing:
 FEATURES_VERSION = 3
 #: The card blocks of a move's features, 52 values each, in order.
 CARD_BLOCKS = ("hand", "table", "card", "take", "own pile", "other piles", "unseen")
-#: Whole bytes for the card blocks' bits (7 × 52 = 364 bits).
-_CARD_BYTES = (52 * len(CARD_BLOCKS) + 7) // 8
+#: The card blocks' values, and the whole bytes that hold them as bits.
+CARD_VALUES = 52 * len(CARD_BLOCKS)
+_CARD_BYTES = (CARD_VALUES + 7) // 8
 #: The counts after the card blocks.
 COUNTS = (
     "capture",
@@ -64,9 +65,7 @@ COUNTS = (
 #: and whether it clears the table (not with a Jack); then the unseen cards of each rank / 4.
 REPLIES = ("points", "cards", "clubs", "clears")
 REPLY_COUNT = 13 * len(REPLIES) + 13
-FEATURE_COUNT = 52 * len(CARD_BLOCKS) + len(COUNTS) + REPLY_COUNT
-#: One card of each rank (the hearts), to list what each rank could take.
-_ONE_OF_EACH_RANK = sum(1 << (rank * 4 + 2) for rank in range(13))
+FEATURE_COUNT = CARD_VALUES + len(COUNTS) + REPLY_COUNT
 #: The weights shipped with the package (two players).
 SHIPPED = "net-2p.npz"
 
@@ -80,37 +79,34 @@ def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
     for index, pile in enumerate(view.captured):
         if index != side:
             others |= pile
-    banked = view.scores[side] if side < len(view.scores) else 0
-    sur_ok = sur_counts(view.rules, banked, last_deal=view.pack == 0)
-    other_surs = sum(view.surs) - view.surs[side]
+    sur_ok = sur_counts(view.rules, view.scores[side], last_deal=view.pack == 0)
     next_hand = view.hands[(view.seat + 1) % view.rules.players]
     clubs = [club_count(pile) for pile in view.captured]
     if sides == 2:
         club_value = club_weight(clubs[side], clubs[1 - side], 13 - sum(clubs))
     else:
         club_value = 0.0 if max(clubs) >= HAFT_KHAJ_CLUBS else SHARED_CLUB
-    last_deal = view.pack == 0
     their_sur = any(
-        sur_counts(view.rules, score, last_deal) for index, score in enumerate(view.scores) if index != side
+        sur_counts(view.rules, score, view.pack == 0) for index, score in enumerate(view.scores) if index != side
     )
     unseen_ranks = [(view.unseen >> (4 * rank) & 15).bit_count() for rank in range(13)]
     holding = next_hand or (4 if view.pack else 0)
     chance = min(1.0, holding / max(view.unseen.bit_count(), 1))
-    fixed = (
+    before = (  # the counts that no move of this decision changes
         view.pack / 48,
         float(view.pack == 0),
         club_share(others),
         card_points(others) / 13,
         others.bit_count() / 52,
-        min(other_surs, 4) / 4,
+        min(sum(view.surs) - view.surs[side], 4) / 4,
         (view.hands[view.seat] - 1) / 4,
         next_hand / 4,
     )
+    unseen_share = [count / 4 for count in unseen_ranks]
+    fixed_bits = others << 260 | view.unseen << 312
     packed = bytearray()
-    counts = np.empty((len(codes), len(COUNTS)), np.float32)
-    replies = np.zeros((len(codes), REPLY_COUNT), np.float32)
-    replies[:, 13 * len(REPLIES) :] = [count / 4 for count in unseen_ranks]
-    for row, code in enumerate(codes):
+    rows = []
+    for code in codes:
         card, take = code & 63, code >> 6
         played = 1 << card
         hand = view.hand & ~played
@@ -124,66 +120,82 @@ def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
             last = view.last_capturer
         clears = bool(take) and not table
         sur = clears and card >> 2 != JACK and sur_ok
-        surs = view.surs[side] + sur
-        bits = hand | table << 52 | played << 104 | take << 156 | pile << 208 | others << 260 | view.unseen << 312
+        bits = hand | table << 52 | played << 104 | take << 156 | pile << 208 | fixed_bits
         packed += bits.to_bytes(_CARD_BYTES, "little")
-        counts[row] = (
-            float(take != 0),
-            float(clears),
-            float(sur),
-            float(sur_ok),
-            float(last == side),
-            float(last >= 0 and last != side and sides > 1),
-            fixed[0],
-            fixed[1],
-            club_share(pile),
-            fixed[2],
-            card_points(pile) / 13,
-            fixed[3],
-            pile.bit_count() / 52,
-            fixed[4],
-            min(surs, 4) / 4,
-            fixed[5],
-            fixed[6],
-            fixed[7],
-            club_value / 2,
-            reply_values(table, replies[row], club_value, their_sur, unseen_ranks, chance) / 8,
+        replies, threat = reply_values(table, club_value, their_sur, unseen_ranks, chance)
+        rows.append(
+            [
+                float(take != 0),
+                float(clears),
+                float(sur),
+                float(sur_ok),
+                float(last == side),
+                float(last >= 0 and last != side and sides > 1),
+                before[0],
+                before[1],
+                club_share(pile),
+                before[2],
+                card_points(pile) / 13,
+                before[3],
+                pile.bit_count() / 52,
+                before[4],
+                min(view.surs[side] + sur, 4) / 4,
+                before[5],
+                before[6],
+                before[7],
+                club_value / 2,
+                threat / 8,
+                *replies,
+                *unseen_share,
+            ]
         )
-    rows = np.frombuffer(bytes(packed), np.uint8).reshape(len(codes), _CARD_BYTES)
-    cards = np.unpackbits(rows, axis=1, bitorder="little")
-    return np.concatenate((cards[:, : 52 * len(CARD_BLOCKS)].astype(np.float32), counts, replies), axis=1)
+    packed_rows = np.frombuffer(bytes(packed), np.uint8).reshape(len(codes), _CARD_BYTES)
+    cards = np.unpackbits(packed_rows, axis=1, bitorder="little")[:, :CARD_VALUES]
+    return np.concatenate((cards.astype(np.float32), np.array(rows, np.float32)), axis=1)
 
 
 def reply_values(
-    table: int, row: np.ndarray, club_value: float, their_sur: bool, unseen_ranks: Sequence[int], chance: float
-) -> float:
-    """Fill ``row`` (rank by rank, :data:`REPLIES`) with what a card of each rank could take from
-    ``table``, and return what the next player can expect to gain there, as ``expert`` judges it
-    (each unseen card held with ``chance``; a capture worth its points, its clubs at
-    ``club_value`` and a Sur where ``their_sur``)."""
-    best = [[0, 0, 0, 0] for _ in range(13)]
-    worth = [0.0] * 13
-    for code in hand_moves(_ONE_OF_EACH_RANK, table, True):
-        take = code >> 6
-        if take:
-            rank = (code & 63) >> 2
-            found = best[rank]
-            points, clubs = card_points(take), (take & CLUB_CARDS).bit_count()
-            clears = take == table and rank != JACK
-            found[0] = max(found[0], points)
-            found[1] = max(found[1], take.bit_count())
-            found[2] = max(found[2], clubs)
-            found[3] |= int(clears)
-            value = points + club_value * clubs + (SUR_POINTS if clears and their_sur else 0)
-            worth[rank] = max(worth[rank], value)
-    for rank, (most_points, most_cards, most_clubs, any_clears) in enumerate(best):
-        row[4 * rank : 4 * rank + 4] = (most_points / 4, most_cards / 8, most_clubs / 4, any_clears)
+    table: int, club_value: float, their_sur: bool, unseen_ranks: Sequence[int], chance: float
+) -> tuple[list[float], float]:
+    """What a card of each rank could take from ``table`` (rank by rank, :data:`REPLIES`), and
+    what the next player can expect to gain there, as ``expert`` judges it (each unseen card held
+    with ``chance``; a capture worth its points, its clubs at ``club_value`` and a Sur where
+    ``their_sur``)."""
+    values: list[float] = []
+    worth: list[tuple[float, int]] = []
+    cache = card_move_table(True)
+    for rank in range(13):
+        heart = 4 * rank + 2
+        codes = cache.get((table & DECIDING[heart]) << 6 | heart) or card_moves(table, heart, True)
+        most_points = most_cards = most_clubs = 0
+        clears = False
+        best = 0.0
+        for code in codes:
+            take = code >> 6
+            if not take:
+                continue
+            points = (
+                (take & ACES).bit_count()
+                + (take & JACKS).bit_count()
+                + 2 * (take >> TWO_OF_CLUBS & 1)
+                + 3 * (take >> TEN_OF_DIAMONDS & 1)
+            )
+            clubs = (take & CLUB_CARDS).bit_count()
+            sweeps = take == table and rank != JACK
+            most_points = max(most_points, points)
+            most_cards = max(most_cards, take.bit_count())
+            most_clubs = max(most_clubs, clubs)
+            clears = clears or sweeps
+            best = max(best, points + club_value * clubs + (SUR_POINTS if sweeps and their_sur else 0))
+        values += (most_points / 4, most_cards / 8, most_clubs / 4, float(clears))
+        if best > 0:
+            worth.append((best, rank))
     expected, none_better = 0.0, 1.0
-    for value, rank in sorted(((value, rank) for rank, value in enumerate(worth) if value > 0), reverse=True):
+    for value, rank in sorted(worth, reverse=True):
         missing = (1 - chance) ** unseen_ranks[rank]
         expected += value * (1 - missing) * none_better
         none_better *= missing
-    return expected
+    return values, expected
 
 
 def club_share(cards: int) -> float:

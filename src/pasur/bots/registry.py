@@ -32,7 +32,7 @@ BOT_DESCRIPTIONS = {
     "solver": "sampled deals of the unseen cards, weighted by the others' plays, each solved exactly to "
     "the end of the deal (with 3 or more sides against the others as one) (options: samples=N, ms=N, "
     "nodes=N, horizon=deal|round, infer=solver|greedy, temper=X, gift=X, match=0|1: play for the round's "
-    "points or the match)",
+    "points or the match, ties=expert|net: who tells apart moves of equal value)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 

@@ -12,8 +12,8 @@ lost against the best move with that deal's hands seen (``infer=solver``, the de
 players), or the immediate gain it passed up, cards and Sur, leaving a table that one card could
 sweep counting as giving up ``gift`` Surs (``infer=greedy``, the default with more players, where
 judging a dozen plays of the deal in every sample would cost most of the time). Moves of exactly
-the same mean are told apart by ``expert``'s judgement. docs/STRENGTH.md has the measurements
-behind the defaults.
+the same mean are told apart by ``expert``'s judgement (``ties=net``: by the ``net`` bot's).
+docs/STRENGTH.md has the measurements behind the defaults.
 
 With **match sense** (``match=1``; two sides) it plays for the match rather than the round: each
 sample's final round difference becomes the chance of winning the match from the banked scores
@@ -35,6 +35,7 @@ from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
 from ..core.scoring import SUR_POINTS, club_count
 from ..core.solver import DEFAULT_TABLE_MB, Context, Evidence, Samples, Sampling, sampled_within
+from .base import Bot
 from .expert import ExpertBot
 from .match_sense import MatchSense
 from .pimc import PimcBot
@@ -74,6 +75,7 @@ class SolverBot:
         match: int = 0,
         gift: float = 1.0,
         infer: str = "",
+        ties: str = "expert",
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
@@ -99,7 +101,13 @@ class SolverBot:
         if temper < 0:
             raise ValueError("temper must be 0 (no weighing) or more")
         self.temper = temper
-        self._judge = ExpertBot(seed=seed)
+        if ties not in ("expert", "net"):
+            raise ValueError('ties must be "expert" or "net"')
+        self._judge: Bot = ExpertBot(seed=seed)
+        if ties == "net":
+            from .net import NetBot  # NumPy, the net extra
+
+            self._judge = NetBot(seed=seed)
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
 

@@ -49,12 +49,20 @@ def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, 
 @click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="the weights (.npz)")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True)
-@click.option("--hidden", type=click.IntRange(1, 4096), default=256, show_default=True)
+@click.option("--hidden", type=click.IntRange(1, 4096), default=256, show_default=True, help="first layer's units")
+@click.option("--second", type=click.IntRange(1, 4096), default=64, show_default=True, help="second layer's units")
 @click.option("--limit", type=click.IntRange(1), default=None, help="read at most this many positions")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="the loss curves (.png)")
 def fit(
-    data: tuple[Path, ...], out: Path, epochs: int, hidden: int, limit: int | None, seed: int, plot: Path | None
+    data: tuple[Path, ...],
+    out: Path,
+    epochs: int,
+    hidden: int,
+    second: int,
+    limit: int | None,
+    seed: int,
+    plot: Path | None,
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
     try:
@@ -70,7 +78,7 @@ def fit(
     click.echo(
         f"{positions.count} positions, {len(positions.values)} moves, read in {time.perf_counter() - began:.0f} s"
     )
-    settings = fitting.Settings(hidden=hidden, epochs=epochs, seed=seed)
+    settings = fitting.Settings(hidden=hidden, second=second, epochs=epochs, seed=seed)
 
     def report(entry: dict[str, float]) -> None:
         click.echo(
@@ -87,7 +95,8 @@ def fit(
     fitted.network.save(out)
     fitting.write_history(fitted.history, out.with_suffix(".json"))
     if plot is not None:
-        fitting.plot_history(fitted.history, plot, f"net: {positions.count} positions, {hidden} hidden units")
+        title = f"net: {positions.count} positions, {hidden} and {second} hidden units"
+        fitting.plot_history(fitted.history, plot, title)
     click.echo(f"fitted in {time.perf_counter() - began:.0f} s -> {out}")
 
 

@@ -75,7 +75,8 @@ def load_positions(paths: Sequence[Path], limit: int | None = None) -> tuple[lis
 class Settings:
     """How the network is fitted."""
 
-    hidden: int = 256
+    hidden: int = 256  # the first layer's units
+    second: int = 64  # the second layer's
     epochs: int = 12
     batch: int = 256  # positions a step
     rate: float = 1e-3
@@ -94,9 +95,9 @@ class Fitted:
 
 def make_model(settings: Settings) -> nn.Sequential:
     """The torch form of :class:`~pasur.bots.net.Network`."""
-    hidden = settings.hidden
+    first, second = settings.hidden, settings.second
     return nn.Sequential(
-        nn.Linear(FEATURE_COUNT, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1)
+        nn.Linear(FEATURE_COUNT, first), nn.ReLU(), nn.Linear(first, second), nn.ReLU(), nn.Linear(second, 1)
     )
 
 

@@ -22,9 +22,11 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import count
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -101,26 +103,25 @@ def play_rounds(plan: Plan, task: int) -> list[str]:
     return lines
 
 
-def generate(plan: Plan, positions: int, out: Path, jobs: int, progress: Any = None) -> int:
-    """Write at least ``positions`` positions to ``out`` with ``jobs`` processes; how many were
-    written. ``progress(n)`` is told each batch's count as it arrives."""
-    written, tasks = 0, 0
+def generate(plan: Plan, positions: int, out: Path, jobs: int, progress: Callable[[int], None] | None = None) -> int:
+    """Write ``positions`` positions to ``out`` with ``jobs`` processes, and say how many were
+    written. The rounds are played in tasks 0, 1, 2, ... and written in that order, so the file
+    is the same whatever ``jobs`` is. ``progress(n)`` is told each task's count as it is written."""
+    written = 0
     with gzip.open(out, "wt", encoding="utf-8") as sink:
         sink.write(json.dumps(plan.header()) + "\n")
         with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-            running = {pool.submit(play_rounds, plan, task) for task in range(2 * jobs)}
-            tasks = len(running)
-            while running:
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    kept = future.result()[: max(0, positions - written)]
-                    sink.writelines(line + "\n" for line in kept)
-                    written += len(kept)
-                    if progress is not None:
-                        progress(len(kept))
-                    if written < positions:
-                        running.add(pool.submit(play_rounds, plan, tasks))
-                        tasks += 1
+            tasks = count()
+            pending = deque(pool.submit(play_rounds, plan, next(tasks)) for _ in range(2 * jobs))
+            while written < positions:
+                kept = pending.popleft().result()[: positions - written]
+                sink.writelines(line + "\n" for line in kept)
+                written += len(kept)
+                if progress is not None:
+                    progress(len(kept))
+                pending.append(pool.submit(play_rounds, plan, next(tasks)))
+            for future in pending:
+                future.cancel()
     return written
 
 
