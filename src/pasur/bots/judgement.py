@@ -6,11 +6,12 @@ hidden card. Values are in round points from the viewpoint of the seat to move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from ..core import SeatView
+from ..core import Rules, SeatView
 from ..core.captures import card_moves
 from ..core.cards import CardMask, mask_of
 from ..core.scoring import (
@@ -46,6 +47,31 @@ def club_weight(mine: int, theirs: int, remaining: int) -> float:
     return (race(mine + 1, theirs, remaining - 1) - race(mine, theirs + 1, remaining - 1)) / 2
 
 
+def club_worth(rules: Rules, clubs: Sequence[int], side: int) -> float:
+    """What one more club is worth to ``side``, each side holding ``clubs``: its share of Haft
+    Khaj by the odds of the race (two sides), else a tie breaker while the race is open."""
+    if rules.sides == 2:
+        return club_weight(clubs[side], clubs[1 - side], 13 - sum(clubs))
+    if rules.haft_khaj == "seven" and max(clubs) >= HAFT_KHAJ_CLUBS:
+        return 0.0
+    return SHARED_CLUB
+
+
+def others_sur_count(rules: Rules, scores: Sequence[int], side: int, last_deal: bool) -> bool:
+    """Whether a Sur would count for any side but ``side``."""
+    return any(sur_counts(rules, score, last_deal) for other, score in enumerate(scores) if other != side)
+
+
+def expected_best(offers: Sequence[tuple[float, float]]) -> float:
+    """The expected best of several gains, each (gain, chance) on offer with its chance,
+    independently: the best is taken when offered, the next when the best is not, and so on."""
+    expected, none_better = 0.0, 1.0
+    for gain, chance in sorted(offers, reverse=True):
+        expected += gain * chance * none_better
+        none_better *= 1 - chance
+    return expected
+
+
 @dataclass(slots=True)
 class Position:
     """A view as masks, with what the bots derive from it."""
@@ -65,22 +91,9 @@ class Position:
         """Read a view."""
         rules = view.rules
         side = view.side
-        clubs = [club_count(mask_of(pile)) for pile in view.captured]
-        mine = clubs[side]
-        theirs = max(count for other, count in enumerate(clubs) if other != side)
-        remaining = 13 - sum(clubs)
-        if rules.sides == 2 or rules.haft_khaj == "seven":
-            club_value = (
-                club_weight(mine, theirs, remaining)
-                if rules.sides == 2
-                else (0.0 if max(clubs) >= HAFT_KHAJ_CLUBS else SHARED_CLUB)
-            )
-        else:
-            club_value = SHARED_CLUB
+        club_value = club_worth(rules, [club_count(mask_of(pile)) for pile in view.captured], side)
         my_sur = sur_counts(rules, view.scores[side], view.last_deal)
-        their_sur = any(
-            sur_counts(rules, score, view.last_deal) for other, score in enumerate(view.scores) if other != side
-        )
+        their_sur = others_sur_count(rules, view.scores, side, view.last_deal)
         next_seat = (view.seat + 1) % rules.players
         next_hand = view.hands[next_seat] or (4 if view.pack else 0)
         return cls(
@@ -139,12 +152,7 @@ class Position:
             gained = self.best_reply(table, bit.bit_length() - 1, compulsory)
             if gained > 0:
                 gains.append(gained)
-        gains.sort(reverse=True)
-        expected, none_better = 0.0, 1.0
-        for gained in gains:
-            expected += gained * chance * none_better
-            none_better *= 1 - chance
-        return expected
+        return expected_best([(gained, chance) for gained in gains])
 
 
 def move_substance(code: int) -> tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:

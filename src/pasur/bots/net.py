@@ -21,9 +21,9 @@ from ..core import Move, MoveCode, SeatMasks, SeatView
 from ..core.captures import DECIDING, card_move_table, card_moves
 from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 from ..core.errors import MissingExtra
-from ..core.scoring import HAFT_KHAJ_CLUBS, SUR_POINTS, card_points, club_count, sur_counts
+from ..core.scoring import SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
-from .judgement import SHARED_CLUB, club_weight
+from .judgement import club_worth, expected_best, others_sur_count
 
 try:
     import numpy as np
@@ -81,14 +81,8 @@ def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
             others |= pile
     sur_ok = sur_counts(view.rules, view.scores[side], last_deal=view.pack == 0)
     next_hand = view.hands[(view.seat + 1) % view.rules.players]
-    clubs = [club_count(pile) for pile in view.captured]
-    if sides == 2:
-        club_value = club_weight(clubs[side], clubs[1 - side], 13 - sum(clubs))
-    else:
-        club_value = 0.0 if max(clubs) >= HAFT_KHAJ_CLUBS else SHARED_CLUB
-    their_sur = any(
-        sur_counts(view.rules, score, view.pack == 0) for index, score in enumerate(view.scores) if index != side
-    )
+    club_value = club_worth(view.rules, [club_count(pile) for pile in view.captured], side)
+    their_sur = others_sur_count(view.rules, view.scores, side, view.pack == 0)
     unseen_ranks = [(view.unseen >> (4 * rank) & 15).bit_count() for rank in range(13)]
     holding = next_hand or (4 if view.pack else 0)
     chance = min(1.0, holding / max(view.unseen.bit_count(), 1))
@@ -162,7 +156,7 @@ def reply_values(
     with ``chance``; a capture worth its points, its clubs at ``club_value`` and a Sur where
     ``their_sur``)."""
     values: list[float] = []
-    worth: list[tuple[float, int]] = []
+    offers: list[tuple[float, float]] = []  # each rank's best gain, with the chance one is held
     cache = card_move_table(True)
     for rank in range(13):
         heart = 4 * rank + 2
@@ -189,13 +183,8 @@ def reply_values(
             best = max(best, points + club_value * clubs + (SUR_POINTS if sweeps and their_sur else 0))
         values += (most_points / 4, most_cards / 8, most_clubs / 4, float(clears))
         if best > 0:
-            worth.append((best, rank))
-    expected, none_better = 0.0, 1.0
-    for value, rank in sorted(worth, reverse=True):
-        missing = (1 - chance) ** unseen_ranks[rank]
-        expected += value * (1 - missing) * none_better
-        none_better *= missing
-    return values, expected
+            offers.append((best, 1 - (1 - chance) ** unseen_ranks[rank]))
+    return values, expected_best(offers)
 
 
 def club_share(cards: int) -> float:

@@ -7,7 +7,7 @@ value type built from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .cards import CARDS, Card, CardMask, cards_in, mask_of
 
@@ -68,6 +68,11 @@ class Move:
     def to_json(self) -> dict[str, object]:
         """The record form: ``{"card": "7C", "take": ["4H"]}``."""
         return {"card": str(self.card), "take": [str(card) for card in self.take]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Move:
+        """Read the record form back; ValueError, KeyError or TypeError when it is not one."""
+        return cls(Card.parse(data["card"]), tuple(Card.parse(text) for text in data["take"]))
 
 
 def split_move_text(text: str) -> tuple[Card, list[Card] | None]:

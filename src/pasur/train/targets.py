@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.solver_bot import SolverBot
-from ..core import Card, Move, MoveCode, Round, Rules, SeatView
+from ..core import Move, MoveCode, Round, Rules, SeatView
 from ..core.deal import deal_deck
 from ..core.notation import short_texts
 
@@ -148,14 +148,9 @@ def _positions(path: Path) -> Iterator[tuple[SeatView, list[tuple[MoveCode, floa
             try:
                 data = json.loads(line)
                 view = SeatView.from_json(data["view"])
-                moves = [(_move(entry).code, float(entry["value"])) for entry in data["moves"]]
+                moves = [(Move.from_json(entry).code, float(entry["value"])) for entry in data["moves"]]
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}, line {number}: {error}") from None
             if sorted(code for code, _ in moves) != sorted(view.legal_codes()):
                 raise ValueError(f"{path}, line {number}: the moves are not the view's legal moves")
             yield view, moves
-
-
-def _move(entry: dict[str, Any]) -> Move:
-    """A move entry's move (its card and what it takes)."""
-    return Move(Card.parse(entry["card"]), tuple(Card.parse(text) for text in entry["take"]))
