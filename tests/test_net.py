@@ -157,6 +157,15 @@ def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
     with pytest.raises(ValueError, match="cannot read weights"):
         make_bot(f"net:weights={tmp_path / 'bad.npz'}", allow_exec=True)
+    shipped = Network.load()
+    layers = {name: getattr(shipped, name) for name in Network.LAYERS}
+    meta = np.array(json.dumps(shipped.meta))
+    np.savez(tmp_path / "shapes.npz", meta=meta, **{**layers, "w2": np.zeros((3, 3), np.float32)})
+    np.savez(tmp_path / "meta.npz", meta=np.array("[1, 2"), **layers)
+    np.savez(tmp_path / "pickled.npz", meta=meta, **{**layers, "w1": np.array([{"a": 1}], dtype=object)})
+    for name, said in [("shapes", "do not fit together"), ("meta", "cannot read"), ("pickled", "cannot read")]:
+        with pytest.raises(ValueError, match=said):
+            make_bot(f"net:weights={tmp_path / name}.npz", allow_exec=True)
 
 
 def write_targets(path, header, lines):

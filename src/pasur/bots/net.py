@@ -198,13 +198,19 @@ class Network:
     LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
     def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        """ValueError unless the arrays are this network's layers, of shapes that fit together."""
         for name in self.LAYERS:
             if name not in arrays:
                 raise ValueError(f"the weights have no {name}")
-        if meta.get("features") != FEATURES_VERSION or arrays["w1"].shape[0] != FEATURE_COUNT:
+        if meta.get("features") != FEATURES_VERSION:
             raise ValueError(f"the weights were made for other features (version {meta.get('features')})")
+        w1, b1, w2, b2, w3, b3 = (np.asarray(arrays[name]) for name in self.LAYERS)
+        first, second = w1.shape[-1], w2.shape[-1]
+        wanted = [(FEATURE_COUNT, first), (first,), (first, second), (second,), (second, 1), (1,)]
+        if [array.shape for array in (w1, b1, w2, b2, w3, b3)] != wanted:
+            raise ValueError("the weights' layers do not fit together")
         self.w1, self.b1, self.w2, self.b2, self.w3, self.b3 = (
-            np.ascontiguousarray(arrays[name], np.float32) for name in self.LAYERS
+            np.ascontiguousarray(array, np.float32) for array in (w1, b1, w2, b2, w3, b3)
         )
         self.meta = meta
 
@@ -216,10 +222,12 @@ class Network:
         try:
             with source.open("rb") as stream, np.load(stream, allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, KeyError) as error:
+            meta = json.loads(str(arrays.pop("meta", np.array("{}"))))
+            if not isinstance(meta, dict):
+                raise ValueError("its metadata is not an object")
+            return cls(arrays, meta)
+        except (OSError, ValueError, KeyError, TypeError) as error:
             raise ValueError(f"cannot read weights from {source}: {error}") from None
-        meta = json.loads(str(arrays.pop("meta", np.array("{}"))))
-        return cls(arrays, meta)
 
     def save(self, path: str | Path) -> None:
         """Write the weights (``.npz``, compressed) with their metadata."""
