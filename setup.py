@@ -23,6 +23,7 @@ HEADERS = [
     "_solver_table.h",
     "_model.h",
     "_vector.h",
+    "_net.h",
 ]
 
 

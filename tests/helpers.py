@@ -1,12 +1,30 @@
-"""Positions built by hand for the rule tests."""
+"""Positions built by hand, and every rules option a round depends on, for the tests."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from pasur import CARDS, Round, Rules, deal_deck, from_record
 from pasur.core.cards import Card, mask_of
+
+#: Every rules option a round depends on, each value (target and Haft Khaj only score matches).
+ROUND_OPTIONS = [
+    Rules(
+        players=players,
+        partnership=partnership,
+        compulsory_capture=compulsory,
+        sur_in_last_deal=last_deal,
+        sur_cutoff=cutoff,
+        bury_table_jack=bury,
+        redeal_on_faces=redeal,
+    )
+    for players, partnership, compulsory, last_deal, cutoff, bury, redeal in itertools.product(
+        (2, 3, 4), (True, False), (True, False), (False, True), (50, None, 0), (True, False), (True, False)
+    )
+    if players == 4 or partnership
+]
 
 
 def cards(text: str) -> list[Card]:

@@ -7,7 +7,6 @@ option that reaches a round, at 2, 3 and 4 players; and odd positions from hypot
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 
@@ -20,27 +19,12 @@ from pasur.core import native
 from pasur.core.captures import hand_moves
 from pasur.core.scoring import SUR_POINTS, card_points, clears_table
 
+from .helpers import ROUND_OPTIONS as OPTIONS
+
 if not native.available():
     pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
 
 ROUNDS = int(os.environ.get("PASUR_NATIVE_ROUNDS", "3000"))
-
-#: Every rules option a round depends on, each value (target and Haft Khaj only score matches).
-OPTIONS = [
-    Rules(
-        players=players,
-        partnership=partnership,
-        compulsory_capture=compulsory,
-        sur_in_last_deal=last_deal,
-        sur_cutoff=cutoff,
-        bury_table_jack=bury,
-        redeal_on_faces=redeal,
-    )
-    for players, partnership, compulsory, last_deal, cutoff, bury, redeal in itertools.product(
-        (2, 3, 4), (True, False), (True, False), (False, True), (50, None, 0), (True, False), (True, False)
-    )
-    if players == 4 or partnership
-]
 
 
 def state_of(game: Round) -> tuple[object, ...]:

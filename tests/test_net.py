@@ -12,6 +12,8 @@ import sys
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy", reason="the net extra is installed by scripts/test.sh")
 
@@ -24,12 +26,19 @@ from pasur.bots.net import (  # noqa: E402
     FEATURES_VERSION,
     REPLIES,
     SHIPPED,
+    Decision,
     NetBot,
     Network,
     move_features,
+    network_from,
+    python_features,
 )
 from pasur.core import native  # noqa: E402
 from pasur.core.captures import capture_takes  # noqa: E402
+
+from .helpers import ROUND_OPTIONS  # noqa: E402
+
+needs_native = pytest.mark.skipif(not native.available(), reason="the native core was not built")
 
 
 def block(row, name):
@@ -50,8 +59,18 @@ def test_the_shipped_weights_load_and_are_small():
     assert network.scores(np.zeros((3, FEATURE_COUNT), np.float32)).shape == (3,)
 
 
+def features_of(engine, view, codes):
+    """The features as the native core or the Python reference computes them."""
+    if engine == "python":
+        return python_features(Decision.of(view), codes)
+    if not native.available():
+        pytest.skip("the native core was not built (or PASUR_ENGINE=python)")
+    return move_features(view, codes)
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_features_are_the_seats_view_just_after_each_move(players):
+def test_the_features_are_the_seats_view_just_after_each_move(players, engine):
     rules = Rules(players=players)
     rng = random.Random(players)
     checked = 0
@@ -59,7 +78,7 @@ def test_the_features_are_the_seats_view_just_after_each_move(players):
         game = Round(rules, deal_deck(rng, rules), check_deck=False)
         while not game.over:
             seat, codes = game.turn, game.legal_codes()
-            rows = move_features(game.masks(seat), codes)
+            rows = features_of(engine, game.masks(seat), codes)
             assert rows.shape == (len(codes), FEATURE_COUNT)
             before = game.masks(seat)
             for row, code in zip(rows, codes, strict=True):
@@ -85,6 +104,74 @@ def test_the_features_are_the_seats_view_just_after_each_move(players):
                 checked += 1
             game.play_code(rng.choice(codes))
     assert checked > 100
+
+
+@needs_native
+def test_the_native_features_and_scores_are_the_python_ones_on_every_option():
+    rng = random.Random(34)
+    network = network_from("")
+    decisions = 0
+    for index, options in enumerate(ROUND_OPTIONS):
+        rules = Rules(**{**options.to_dict(), "haft_khaj": ("seven", "most")[index % 2]})
+        banked = [rng.choice((0, 30, 49, 50, 70)) for _ in range(rules.sides)]
+        game = Round(rules, deal_deck(rng, rules), number=rng.randint(1, 5), banked=banked, check_deck=False)
+        while not game.over:
+            codes = game.legal_codes()
+            decision = Decision.of(game.masks(game.turn))
+            reference = python_features(decision, codes)
+            assert native.net_features(decision.fields(), codes) == reference.tobytes(), (rules, decision)
+            scores = native.net_scores(decision.fields(), codes, network.layers)
+            assert np.allclose(scores, network.scores(reference), rtol=1e-5, atol=1e-5)
+            decisions += 1
+            game.play_code(rng.choice(codes))
+    assert decisions > 2000
+
+
+def disjoint_masks(cards, sizes):
+    """Masks of the given sizes, no card in two, from a shuffled list of the 52 cards."""
+    masks, start = [], 0
+    for size in sizes:
+        masks.append(sum(1 << card for card in cards[start : start + size]))
+        start += size
+    return masks
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.permutations(range(52)),
+    sizes=st.tuples(*(st.integers(0, top) for top in (4, 12, 16, 16))),
+    flags=st.tuples(*(st.booleans() for _ in range(4))),
+    own_surs=st.integers(0, 6),
+    numbers=st.tuples(st.floats(0, 3), st.floats(0, 1), *(st.floats(0, 1) for _ in range(8))),
+    codes_drawn=st.data(),
+)
+def test_odd_decisions_have_the_same_native_and_python_features(cards, sizes, flags, own_surs, numbers, codes_drawn):
+    hand, table, own, others = disjoint_masks(cards, sizes)
+    unseen = ((1 << 52) - 1) & ~(hand | table | own | others)
+    decision = Decision(hand, table, own, others, unseen, *flags, own_surs, numbers[0], numbers[1], numbers[2:])
+    in_hand = [card for card in range(52) if hand >> card & 1] or [cards[-1]]
+    codes = []
+    for card in codes_drawn.draw(st.lists(st.sampled_from(in_hand), min_size=1, max_size=6)):
+        take = codes_drawn.draw(st.sampled_from([0, table, table & -table]))
+        codes.append(card | take << 6)
+    assert native.net_features(decision.fields(), codes) == python_features(decision, codes).tobytes()
+
+
+@needs_native
+def test_the_native_core_refuses_what_does_not_fit():
+    decision = Decision.of(Round(Rules(), deal_deck(random.Random(1), Rules()), check_deck=False).masks(0))
+    layers = network_from("").layers
+    with pytest.raises(ValueError, match="do not fit"):
+        native.net_scores(decision.fields(), [0], [layers[0][:-1], *layers[1:]])
+    with pytest.raises(ValueError, match="do not fit"):
+        native.net_scores(decision.fields(), [0], [layer.astype(np.float64) for layer in layers])
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        native.net_features(decision.fields(), [63])
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        native.net_features((1 << 60, *decision.fields()[1:]), [0])
+    with pytest.raises(TypeError, match="5 masks"):
+        native.net_features(decision.fields()[:-1], [0])
 
 
 def test_the_numpy_forward_pass_is_torchs():

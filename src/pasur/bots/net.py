@@ -3,7 +3,9 @@
 Each legal move is described by what the seat would see just after it (:func:`move_features`:
 its hand, the table, its side's pile and the others', the unseen cards, the card played and what it
 takes, and a few counts), and a two-layer network scores it; the move of the highest score is
-played. The network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each move
+played. Features and network run in the native core when it was built (``_net.h``, the same
+features value for value, tested against :func:`python_features`), else in Python and NumPy. The
+network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each move
 ``solver``'s mean value, less the mean over the position's moves, so only the differences between
 moves are learned. It was trained at two players; with more it plays as ``expert`` (its fallback,
 said in docs/STRENGTH.md).
@@ -13,11 +15,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core import Move, MoveCode, SeatMasks, SeatView
+from ..core import Move, MoveCode, SeatMasks, SeatView, native
 from ..core.captures import DECIDING, card_move_table, card_moves
 from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 from ..core.errors import MissingExtra
@@ -70,61 +73,125 @@ FEATURE_COUNT = CARD_VALUES + len(COUNTS) + REPLY_COUNT
 SHIPPED = "net-2p.npz"
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What no move of one decision changes, read from the seat's view (the native core's
+    ``net_features`` and ``net_scores`` take its :meth:`fields`)."""
+
+    hand: int
+    table: int
+    own: int  # the side's pile
+    others: int  # the other sides' piles together
+    unseen: int
+    side_last: bool  # the side captured last (kept by a move that takes nothing)
+    other_last: bool  # another side did
+    sur_ok: bool  # a Sur would count for the side
+    their_sur: bool  # a Sur would count for another side
+    own_surs: int
+    club_value: float  # a club's worth to the side (expert's judgement)
+    chance: float  # that the next player holds a given unseen card
+    before: tuple[float, ...]  # the counts no move changes, in :data:`COUNTS`' order
+
+    @classmethod
+    def of(cls, view: SeatMasks) -> Decision:
+        """Read a view."""
+        side = view.side
+        others = 0
+        for index, pile in enumerate(view.captured):
+            if index != side:
+                others |= pile
+        next_hand = view.hands[(view.seat + 1) % view.rules.players]
+        holding = next_hand or (4 if view.pack else 0)
+        last = view.last_capturer
+        return cls(
+            hand=view.hand,
+            table=view.table,
+            own=view.captured[side],
+            others=others,
+            unseen=view.unseen,
+            side_last=last == side,
+            other_last=last >= 0 and last != side and view.rules.sides > 1,
+            sur_ok=sur_counts(view.rules, view.scores[side], last_deal=view.pack == 0),
+            their_sur=others_sur_count(view.rules, view.scores, side, view.pack == 0),
+            own_surs=view.surs[side],
+            club_value=club_worth(view.rules, [club_count(pile) for pile in view.captured], side),
+            chance=min(1.0, holding / max(view.unseen.bit_count(), 1)),
+            before=(
+                view.pack / 48,
+                float(view.pack == 0),
+                club_share(others),
+                card_points(others) / 13,
+                others.bit_count() / 52,
+                min(sum(view.surs) - view.surs[side], 4) / 4,
+                (view.hands[view.seat] - 1) / 4,
+                next_hand / 4,
+            ),
+        )
+
+    def fields(self) -> tuple[int | float, ...]:
+        """The fields in order, flat, as the native core reads them."""
+        return (
+            self.hand,
+            self.table,
+            self.own,
+            self.others,
+            self.unseen,
+            int(self.side_last),
+            int(self.other_last),
+            int(self.sur_ok),
+            int(self.their_sur),
+            self.own_surs,
+            self.club_value,
+            self.chance,
+            *self.before,
+        )
+
+
 def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
     """One row of :data:`FEATURE_COUNT` float32 values for each move of ``codes``, from the
-    seat's view alone: the view just after the move, the move, and counts (see :data:`COUNTS`)."""
-    side, sides = view.side, view.rules.sides
-    own = view.captured[side]
-    others = 0
-    for index, pile in enumerate(view.captured):
-        if index != side:
-            others |= pile
-    sur_ok = sur_counts(view.rules, view.scores[side], last_deal=view.pack == 0)
-    next_hand = view.hands[(view.seat + 1) % view.rules.players]
-    club_value = club_worth(view.rules, [club_count(pile) for pile in view.captured], side)
-    their_sur = others_sur_count(view.rules, view.scores, side, view.pack == 0)
-    unseen_ranks = [(view.unseen >> (4 * rank) & 15).bit_count() for rank in range(13)]
-    holding = next_hand or (4 if view.pack else 0)
-    chance = min(1.0, holding / max(view.unseen.bit_count(), 1))
-    before = (  # the counts that no move of this decision changes
-        view.pack / 48,
-        float(view.pack == 0),
-        club_share(others),
-        card_points(others) / 13,
-        others.bit_count() / 52,
-        min(sum(view.surs) - view.surs[side], 4) / 4,
-        (view.hands[view.seat] - 1) / 4,
-        next_hand / 4,
-    )
+    seat's view alone: the view just after the move, the move, and counts (see :data:`COUNTS`);
+    computed by the native core when it runs, else by :func:`python_features` (the reference)."""
+    decision = Decision.of(view)
+    if native.available():
+        values = native.net_features(decision.fields(), codes)
+        return np.frombuffer(values, np.float32).reshape(len(codes), FEATURE_COUNT)
+    return python_features(decision, codes)
+
+
+def python_features(decision: Decision, codes: Sequence[MoveCode]) -> np.ndarray:
+    """:func:`move_features` in Python: the reference the native core mirrors."""
+    own, table_before = decision.own, decision.table
+    unseen_ranks = [(decision.unseen >> (4 * rank) & 15).bit_count() for rank in range(13)]
+    before = decision.before
     unseen_share = [count / 4 for count in unseen_ranks]
-    fixed_bits = others << 260 | view.unseen << 312
+    fixed_bits = decision.others << 260 | decision.unseen << 312
     packed = bytearray()
     rows = []
     for code in codes:
         card, take = code & 63, code >> 6
         played = 1 << card
-        hand = view.hand & ~played
+        hand = decision.hand & ~played
         if take:
-            table = view.table & ~take
+            table = table_before & ~take
             pile = own | take | played
-            last = side
+            side_last, other_last = True, False
         else:
-            table = view.table | played
+            table = table_before | played
             pile = own
-            last = view.last_capturer
+            side_last, other_last = decision.side_last, decision.other_last
         clears = bool(take) and not table
-        sur = clears and card >> 2 != JACK and sur_ok
+        sur = clears and card >> 2 != JACK and decision.sur_ok
         bits = hand | table << 52 | played << 104 | take << 156 | pile << 208 | fixed_bits
         packed += bits.to_bytes(_CARD_BYTES, "little")
-        replies, threat = reply_values(table, club_value, their_sur, unseen_ranks, chance)
+        replies, threat = reply_values(table, decision.club_value, decision.their_sur, unseen_ranks, decision.chance)
         rows.append(
             [
                 float(take != 0),
                 float(clears),
                 float(sur),
-                float(sur_ok),
-                float(last == side),
-                float(last >= 0 and last != side and sides > 1),
+                float(decision.sur_ok),
+                float(side_last),
+                float(other_last),
                 before[0],
                 before[1],
                 club_share(pile),
@@ -133,11 +200,11 @@ def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
                 before[3],
                 pile.bit_count() / 52,
                 before[4],
-                min(view.surs[side] + sur, 4) / 4,
+                min(decision.own_surs + sur, 4) / 4,
                 before[5],
                 before[6],
                 before[7],
-                club_value / 2,
+                decision.club_value / 2,
                 threat / 8,
                 *replies,
                 *unseen_share,
@@ -214,6 +281,11 @@ class Network:
         )
         self.meta = meta
 
+    @property
+    def layers(self) -> tuple[np.ndarray, ...]:
+        """The six arrays, in :data:`LAYERS` order."""
+        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3
+
     @classmethod
     def load(cls, path: str | Path | None = None) -> Network:
         """The network in a weights file (``.npz``; the shipped one by default); ValueError for a
@@ -271,5 +343,9 @@ class NetBot:
         return legal[self.best(view.masks(), [move.code for move in legal])]
 
     def best(self, view: SeatMasks, codes: Sequence[MoveCode]) -> int:
-        """The index of the move of ``codes`` the network scores highest."""
+        """The index of the move of ``codes`` the network scores highest (the first of equals):
+        features and network in native code when it runs, else the NumPy reference."""
+        if native.available():
+            scores = native.net_scores(Decision.of(view).fields(), codes, self.network.layers)
+            return max(range(len(codes)), key=scores.__getitem__)
         return int(np.argmax(self.network.scores(move_features(view, codes))))

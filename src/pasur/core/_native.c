@@ -1,7 +1,7 @@
 /* The native engine core, as Python sees it: the rules of a round (_engine.h, mirroring
  * pasur/core/captures.py and Round.play_code in pasur/core/game.py, the readable reference), the
- * exact solver (_solver.h and its parts), the solver bot's model of the others (_model.h) and many
- * episodes at once (_vector.h). Same encodings: a card is
+ * exact solver (_solver.h and its parts), the solver bot's model of the others (_model.h), many
+ * episodes at once (_vector.h) and the net bot's features and network (_net.h). Same encodings: a card is
  * rank * 4 + suit (rank 0 = Ace ... 9 = Ten, 10 Jack, 11 Queen, 12 King); a hand, the table and a
  * pile are 52-bit masks; a move is card | take << 6. Built by the normal install when a C compiler
  * exists; otherwise everything runs on the pure-Python engine.
@@ -22,6 +22,7 @@
 #include "_solver_search.h"
 #include "_model.h"
 #include "_vector.h"
+#include "_net.h"
 
 
 /* -- Python: reading and writing a round's fields ------------------------------------------- */
@@ -793,6 +794,125 @@ static PyObject *py_episode_observe_body(workspace_t *w, PyObject *args) {
 }
 SERVED(py_episode_observe)
 
+/* -- the net bot (_net.h) ---------------------------------------------------------------------- */
+
+#define ALL_CARDS ((1ULL << 52) - 1)
+
+/* A net.Decision's fields (Decision.fields: 5 masks, 5 small integers, 10 floats). */
+static int read_decision(PyObject *fields, decision_t *d) {
+    unsigned long long masks[5];
+    if (!PyArg_ParseTuple(fields, "KKKKKiiiiidddddddddd;a decision is 5 masks, 5 integers and 10 numbers", &masks[0],
+                          &masks[1], &masks[2], &masks[3], &masks[4], &d->side_last, &d->other_last, &d->sur_ok,
+                          &d->their_sur, &d->own_surs, &d->club_value, &d->chance, &d->before[0], &d->before[1],
+                          &d->before[2], &d->before[3], &d->before[4], &d->before[5], &d->before[6], &d->before[7]))
+        return -1;
+    for (int i = 0; i < 5; i++) {
+        if (masks[i] & ~ALL_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a decision's masks hold cards 0 to 51");
+            return -1;
+        }
+    }
+    d->hand = masks[0], d->table = masks[1], d->own = masks[2], d->others = masks[3], d->unseen = masks[4];
+    return 0;
+}
+
+/* Move codes (card | take << 6, cards 0 to 51) from a sequence, into a new array (free it). */
+static uint64_t *read_codes(PyObject *sequence, Py_ssize_t *count) {
+    PyObject *fast = PySequence_Fast(sequence, "codes: a sequence of move codes");
+    if (!fast) return NULL;
+    *count = PySequence_Fast_GET_SIZE(fast);
+    uint64_t *codes = malloc(sizeof(uint64_t) * (*count ? *count : 1));
+    if (!codes) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < *count; i++) {
+        codes[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred() || (codes[i] & 63) > 51 || codes[i] >> 58) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, "codes: card | take << 6, cards 0 to 51");
+            }
+            Py_DECREF(fast);
+            free(codes);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    return codes;
+}
+
+/* net_features(decision, codes) -> float32 bytes, a row of net.FEATURE_COUNT values a move. */
+static PyObject *py_net_features_body(workspace_t *w, PyObject *args) {
+    PyObject *fields, *sequence;
+    decision_t d;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "OO", &fields, &sequence) || read_decision(fields, &d) < 0) return NULL;
+    uint64_t *codes = read_codes(sequence, &count);
+    if (!codes) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count * NET_FEATURES * (Py_ssize_t)sizeof(float));
+    if (result) {
+        float *rows = (float *)PyBytes_AS_STRING(result);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (move_row(w->scratch, &d, codes[i], rows + i * NET_FEATURES) < 0) {
+                Py_CLEAR(result);
+                PyErr_SetString(PyExc_OverflowError, "more moves than the engine holds");
+                break;
+            }
+        }
+    }
+    free(codes);
+    return result;
+}
+SERVED(py_net_features)
+
+/* The network's six float32 layers, of sizes that fit together. */
+static int read_network(Py_buffer *layers, network_t *n) {
+    n->first = (int)(layers[1].len / (Py_ssize_t)sizeof(float));
+    n->second = (int)(layers[3].len / (Py_ssize_t)sizeof(float));
+    Py_ssize_t unit = sizeof(float);
+    if (n->first < 1 || n->first > NET_MAX_UNITS || n->second < 1 || n->second > NET_MAX_UNITS ||
+        layers[0].len != NET_FEATURES * n->first * unit || layers[1].len != n->first * unit ||
+        layers[2].len != (Py_ssize_t)n->first * n->second * unit || layers[3].len != n->second * unit ||
+        layers[4].len != n->second * unit || layers[5].len != unit) {
+        PyErr_SetString(PyExc_ValueError, "the network's layers do not fit together (float32, at most 4096 units)");
+        return -1;
+    }
+    const float **arrays[6] = {&n->w1, &n->b1, &n->w2, &n->b2, &n->w3, &n->b3};
+    for (int i = 0; i < 6; i++) *arrays[i] = (const float *)layers[i].buf;
+    return 0;
+}
+
+/* net_scores(decision, codes, w1, b1, w2, b2, w3, b3) -> the network's score of each move. */
+static PyObject *py_net_scores_body(workspace_t *w, PyObject *args) {
+    PyObject *fields, *sequence, *result = NULL;
+    Py_buffer layers[6];
+    decision_t d;
+    network_t n;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "OOy*y*y*y*y*y*", &fields, &sequence, &layers[0], &layers[1], &layers[2], &layers[3],
+                          &layers[4], &layers[5]))
+        return NULL;
+    uint64_t *codes = NULL;
+    if (read_decision(fields, &d) == 0 && read_network(layers, &n) == 0 && (codes = read_codes(sequence, &count))) {
+        result = PyList_New(count);
+        float row[NET_FEATURES];
+        for (Py_ssize_t i = 0; result && i < count; i++) {
+            if (move_row(w->scratch, &d, codes[i], row) < 0) {
+                Py_CLEAR(result);
+                PyErr_SetString(PyExc_OverflowError, "more moves than the engine holds");
+            } else if (set_item(result, i, PyFloat_FromDouble(network_score(&n, row))) < 0) {
+                result = NULL;
+            }
+        }
+    }
+    free(codes);
+    for (int i = 0; i < 6; i++) PyBuffer_Release(&layers[i]);
+    return result;
+}
+SERVED(py_net_scores)
+
 /* The observation's blocks and the actions as _vector.h writes them, by encoding.py's names. */
 static PyObject *py_observation_layout(PyObject *self, PyObject *args) {
     return Py_BuildValue("{sisisisisisisisisisisisisisisisisisisi}", "HAND", HAND, "TABLE", TABLE, "CAPTURED", CAPTURED,
@@ -820,6 +940,9 @@ static PyMethodDef workspace_methods[] = {
      "episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel)"},
     {"episode_step", py_episode_step, METH_VARARGS, "episode_step(episodes, actions, skip, rewards, terminated, illegal)"},
     {"episode_observe", py_episode_observe, METH_VARARGS, "episode_observe(episodes, observations, action_masks)"},
+    {"net_features", py_net_features, METH_VARARGS, "net_features(decision, codes) -> float32 bytes, a row a move"},
+    {"net_scores", py_net_scores, METH_VARARGS,
+     "net_scores(decision, codes, w1, b1, w2, b2, w3, b3) -> the net's score of each move"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -137,3 +138,15 @@ def minimax(game: Round, most_clubs: bool, node_limit: int) -> tuple[int, list[t
     searched."""
     value, moves, nodes = workspace().minimax(game.native_fields(), most_clubs, node_limit)
     return value, moves, nodes
+
+
+def net_features(decision: tuple[int | float, ...], codes: Sequence[int]) -> bytes:
+    """The net bot's features of each move (float32, a row a move), as
+    :func:`pasur.bots.net.python_features` computes them from ``decision`` (``Decision.fields``)."""
+    return bytes(workspace().net_features(decision, codes))
+
+
+def net_scores(decision: tuple[int | float, ...], codes: Sequence[int], layers: Sequence[Any]) -> list[float]:
+    """The net bot's network's score of each move (``layers``: its six float32 arrays, in
+    ``Network.LAYERS`` order), the features and the network both in native code."""
+    return list(workspace().net_scores(decision, codes, *layers))

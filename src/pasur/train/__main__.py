@@ -28,8 +28,15 @@ def main() -> None:
 @click.option("--explore", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="chance of a random move")
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--player",
+    type=click.Choice(["solver", "net"]),
+    default="solver",
+    show_default=True,
+    help="who chooses the moves played (solver's best, or the shipped net's)",
+)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
-def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, out: Path) -> None:
+def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, player: str, out: Path) -> None:
     """Play rounds with solver in every seat and write each decision's move values (pasur-targets/1)."""
     from ..core import native
     from .targets import Plan, generate
@@ -37,7 +44,7 @@ def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, 
     if not native.available():
         raise click.ClickException("making targets needs the native core (install with a C compiler)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed)
+    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed, player=player)
     began = time.perf_counter()
     with click.progressbar(length=positions, label="positions", file=sys.stderr) as bar:
         written = generate(plan, positions, out, jobs, bar.update)

@@ -3,7 +3,7 @@
 A targets file (``pasur-targets/1``) is gzip-compressed JSON lines. The first line says what made it::
 
     {"format": "pasur-targets/1", "rules": {...}, "samples": 128, "horizon": "deal",
-     "explore": 0.1, "seed": 1}
+     "explore": 0.1, "seed": 1, "player": "solver"}
 
 and every other line is one decision of one seat, as that seat saw it::
 
@@ -45,13 +45,15 @@ MAX_LINE = 64 * 1024
 
 @dataclass(frozen=True)
 class Plan:
-    """How positions are made: ``samples`` solved deals a decision, and a random legal move played
-    instead of the best one with chance ``explore`` (so the positions are not only solver's own)."""
+    """How positions are made: ``samples`` solved deals a decision; the move played is the best by
+    those values (``player`` "solver") or the one ``net`` plays (``player`` "net", so the positions
+    are the ones the network meets itself), and a random legal move instead with chance ``explore``."""
 
     rules: Rules
     samples: int = 128
     explore: float = 0.1
     seed: int = 1
+    player: str = "solver"
 
     def header(self) -> dict[str, Any]:
         """The file's first line."""
@@ -62,6 +64,7 @@ class Plan:
             "horizon": "deal",
             "explore": self.explore,
             "seed": self.seed,
+            "player": self.player,
         }
 
 
@@ -76,10 +79,15 @@ def position_line(view: SeatView, legal: list[Move], values: dict[MoveCode, floa
 
 
 def play_rounds(plan: Plan, task: int) -> list[str]:
-    """The lines of :data:`ROUNDS_A_TASK` rounds played by ``solver`` in every seat; each round
+    """The lines of :data:`ROUNDS_A_TASK` rounds played by ``plan.player`` in every seat; each round
     starts from random banked scores (below the target) so that every stage of a match is seen."""
     rng = random.Random(f"{plan.seed}:{task}")
     bot = SolverBot(samples=plan.samples, seed=rng.randrange(1 << 30))
+    player = None
+    if plan.player == "net":
+        from ..bots.net import NetBot  # NumPy only when it plays
+
+        player = NetBot()
     rules = plan.rules
     lines = []
     for _ in range(ROUNDS_A_TASK):
@@ -98,6 +106,8 @@ def play_rounds(plan: Plan, task: int) -> list[str]:
             lines.append(position_line(view, legal, values))
             if rng.random() < plan.explore:
                 game.play(rng.choice(legal))
+            elif player is not None:
+                game.play(legal[player.best(view.masks(), [move.code for move in legal])])
             else:
                 game.play(max(legal, key=lambda move: values[move.code]))
     return lines
