@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 from importlib import resources
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -370,3 +371,23 @@ def test_the_targets_are_the_same_whatever_the_number_of_processes(tmp_path):
         with gzip.open(out, "rt", encoding="utf-8") as stream:
             contents.append(stream.read())
     assert contents[0] == contents[1] and contents[0].count("\n") == 401
+
+
+def test_targets_can_follow_nets_own_play(tmp_path):
+    from pasur.train.targets import Plan, generate, read_targets
+
+    out = tmp_path / "net.jsonl.gz"
+    generate(Plan(Rules(), samples=2, explore=0, seed=3, player="net"), 120, out, 1)
+    header, positions = read_targets(out)
+    assert header["player"] == "net"
+    views = [view for view, _ in positions]
+    bot, followed = NetBot(), 0
+    for earlier, later in pairwise(views):
+        played = len(earlier.history)
+        if later.history[:played] != earlier.history or len(later.history) <= played:
+            continue  # a new round began
+        legal = earlier.legal_moves()
+        chosen = bot.choose(earlier, legal).to_json()
+        assert later.history[played].to_json() == {"seat": earlier.seat, **chosen}
+        followed += 1
+    assert followed > 50
