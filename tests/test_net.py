@@ -391,3 +391,31 @@ def test_targets_can_follow_nets_own_play(tmp_path):
         assert later.history[played].to_json() == {"seat": earlier.seat, **chosen}
         followed += 1
     assert followed > 50
+
+
+def test_the_onnx_model_scores_as_numpy_does(tmp_path):
+    pytest.importorskip("onnx", reason="the train extra is installed by scripts/test.sh")
+    from onnx.reference import ReferenceEvaluator
+
+    out = tmp_path / "net.onnx"
+    done = subprocess.run(
+        [sys.executable, "-m", "pasur.train", "onnx", "--out", str(out)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    game = Round(Rules(), deal_deck(random.Random(8), Rules()), check_deck=False)
+    network, model = Network.load(), ReferenceEvaluator(str(out))
+    while not game.over:
+        codes = game.legal_codes()
+        features = move_features(game.masks(game.turn), codes)
+        (scores,) = model.run(None, {"features": features})
+        assert np.allclose(scores, network.scores(features), atol=1e-5)
+        game.play_code(codes[0])
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not weights")
+    done = subprocess.run(
+        [sys.executable, "-m", "pasur.train", "onnx", "--weights", str(bad), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "cannot read weights" in done.stderr and "Traceback" not in done.stderr

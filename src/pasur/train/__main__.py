@@ -2,6 +2,7 @@
 
 python -m pasur.train targets --positions 60000 --out build/train/targets.jsonl.gz
 python -m pasur.train fit build/train/targets.jsonl.gz --out build/train/net-2p.npz
+python -m pasur.train onnx --out build/train/net-2p.onnx
 """
 
 from __future__ import annotations
@@ -105,6 +106,30 @@ def fit(
         title = f"net: {positions.count} positions, {hidden} and {second} hidden units"
         fitting.plot_history(fitted.history, plot, title)
     click.echo(f"fitted in {time.perf_counter() - began:.0f} s -> {out}")
+
+
+@main.command()
+@click.option(
+    "--weights",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="a weights file (.npz) [default: the shipped one]",
+)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="the model (.onnx)")
+def onnx(weights: Path | None, out: Path) -> None:
+    """Write the net bot's network as an ONNX model (features in, one score a move out)."""
+    try:
+        from ..bots.net import Network
+        from .onnx_export import to_onnx
+    except MissingExtra as missing:
+        raise click.ClickException(str(missing)) from None
+    try:
+        network = Network.load(weights)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(to_onnx(network).SerializeToString())
+    click.echo(f"{out}: {out.stat().st_size} bytes, input 'features' (moves x features), output 'scores'")
 
 
 if __name__ == "__main__":
