@@ -312,6 +312,14 @@ def test_a_short_training_run_makes_weights_that_play(tmp_path):
     assert [entry["epoch"] for entry in history] == [1, 2]
     network = Network.load(weights)
     assert network.w1.shape == (FEATURE_COUNT, 16) and network.meta["positions"] == 300
+    # trained further from those weights, at a rate too small to move them: they are the start's
+    further = tmp_path / "further.npz"
+    more = [*train, "fit", str(data), "--out", str(further), "--epochs", "1", "--start", str(weights), "--rate", "1e-9"]
+    done = subprocess.run(more, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    continued = Network.load(further)
+    assert continued.meta["positions"] == 600 and continued.meta["started_from"] == str(weights)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(continued.layers, network.layers, strict=True))
     match = [sys.executable, "-m", "pasur", "match", f"net:weights={weights}", "random", "--rounds", "2", "--jobs", "1"]
     done = subprocess.run(match, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "net" in done.stdout, done.stderr

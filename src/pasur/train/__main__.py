@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -60,6 +61,13 @@ def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, 
 @click.option("--hidden", type=click.IntRange(1, 4096), default=256, show_default=True, help="first layer's units")
 @click.option("--second", type=click.IntRange(1, 4096), default=64, show_default=True, help="second layer's units")
 @click.option("--limit", type=click.IntRange(1), default=None, help="read at most this many positions")
+@click.option("--rate", type=click.FloatRange(0, 1, min_open=True), default=1e-3, show_default=True, help="Adam's")
+@click.option(
+    "--start",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="train these weights further (.npz; their sizes stand) instead of new ones",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="the loss curves (.png)")
 def fit(
@@ -69,24 +77,30 @@ def fit(
     hidden: int,
     second: int,
     limit: int | None,
+    rate: float,
+    start: Path | None,
     seed: int,
     plot: Path | None,
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
     try:
+        from ..bots.net import Network
         from . import fit as fitting
     except MissingExtra as missing:
         raise click.ClickException(str(missing)) from None
 
     began = time.perf_counter()
     try:
+        started = Network.load(start) if start is not None else None
         headers, positions = fitting.load_positions(data, limit)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
+    if started is not None:
+        hidden, second = started.w1.shape[1], started.w2.shape[1]
     click.echo(
         f"{positions.count} positions, {len(positions.values)} moves, read in {time.perf_counter() - began:.0f} s"
     )
-    settings = fitting.Settings(hidden=hidden, second=second, epochs=epochs, seed=seed)
+    settings = fitting.Settings(hidden=hidden, second=second, epochs=epochs, rate=rate, seed=seed)
 
     def report(entry: dict[str, float]) -> None:
         click.echo(
@@ -94,11 +108,19 @@ def fit(
             f"picks a best move {entry['agreement']:.1%}, gives up {entry['points_lost']:.3f} points a decision"
         )
 
-    meta = {
-        "targets": [{key: header.get(key) for key in ("samples", "horizon", "explore", "seed")} for header in headers],
+    meta: dict[str, Any] = {
+        "targets": [
+            {key: header.get(key) for key in ("samples", "horizon", "explore", "seed", "player")} for header in headers
+        ],
         "positions": positions.count,
     }
-    fitted = fitting.fit(positions, settings, meta, report)
+    if started is not None:  # what the start was trained on comes first
+        meta = {
+            "targets": [*started.meta.get("targets", []), *meta["targets"]],
+            "positions": started.meta.get("positions", 0) + positions.count,
+            "started_from": str(start),
+        }
+    fitted = fitting.fit(positions, settings, meta, report, started)
     out.parent.mkdir(parents=True, exist_ok=True)
     fitted.network.save(out)
     fitting.write_history(fitted.history, out.with_suffix(".json"))

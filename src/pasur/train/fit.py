@@ -111,13 +111,26 @@ def to_network(model: nn.Sequential, meta: dict[str, Any]) -> Network:
     return Network(arrays, meta)
 
 
+def from_network(network: Network) -> nn.Sequential:
+    """The torch form of a NumPy network, its weights copied (to go on training it)."""
+    model = make_model(Settings(hidden=network.w1.shape[1], second=network.w2.shape[1]))
+    layers = [layer for layer in model if isinstance(layer, nn.Linear)]
+    with torch.no_grad():
+        for number, layer in enumerate(layers, start=1):
+            layer.weight.copy_(torch.from_numpy(getattr(network, f"w{number}").T.copy()))
+            layer.bias.copy_(torch.from_numpy(getattr(network, f"b{number}").copy()))
+    return model
+
+
 def fit(
     data: Positions,
     settings: Settings,
     meta: dict[str, Any],
     report: Callable[[dict[str, float]], None] | None = None,
+    start: Network | None = None,
 ) -> Fitted:
-    """Fit a network to ``data``; a share ``held_out`` of the positions is kept aside to measure
+    """Fit a network to ``data`` (a new one, or ``start`` trained further: then its layers' sizes
+    stand, not the settings'); a share ``held_out`` of the positions is kept aside to measure
     each epoch (its loss, how often the network picks one of the targets' best moves, and the
     mean points it gives up against them)."""
     torch.manual_seed(settings.seed)
@@ -126,7 +139,7 @@ def fit(
     held, train = data.part(order[:kept]), data.part(order[kept:])
     features, values = torch.from_numpy(train.features), torch.from_numpy(train.values)
     starts, sizes = train.starts[:-1], np.diff(train.starts)
-    model = make_model(settings)
+    model = make_model(settings) if start is None else from_network(start)
     optimiser = torch.optim.Adam(model.parameters(), lr=settings.rate, weight_decay=settings.decay)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, settings.epochs)
     shuffle = random.Random(settings.seed)
