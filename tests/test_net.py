@@ -381,15 +381,29 @@ def test_the_targets_are_the_same_whatever_the_number_of_processes(tmp_path):
     assert contents[0] == contents[1] and contents[0].count("\n") == 401
 
 
+def test_targets_refuse_net_weights_that_do_not_load(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not weights")
+    made = [sys.executable, "-m", "pasur.train", "targets", "--positions", "5", "--jobs", "1"]
+    made += ["--player", "net", "--net-weights", str(bad), "--out", str(tmp_path / "t.jsonl.gz")]
+    done = subprocess.run(made, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1 and "cannot read weights" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "t.jsonl.gz").exists()
+
+
 def test_targets_can_follow_nets_own_play(tmp_path):
     from pasur.train.targets import Plan, generate, read_targets
 
+    shipped = Network.load()  # played with its scores negated: its worst moves, not the shipped net's
+    layers = {**dict(zip(Network.LAYERS, shipped.layers, strict=True)), "w3": -shipped.w3, "b3": -shipped.b3}
+    weights = str(tmp_path / "contrary.npz")
+    Network(layers, shipped.meta).save(weights)
     out = tmp_path / "net.jsonl.gz"
-    generate(Plan(Rules(), samples=2, explore=0, seed=3, player="net"), 120, out, 1)
+    generate(Plan(Rules(), samples=2, explore=0, seed=3, player="net", weights=weights), 120, out, 1)
     header, positions = read_targets(out)
-    assert header["player"] == "net"
+    assert header["player"] == "net" and header["weights"] == "contrary.npz"
     views = [view for view, _ in positions]
-    bot, followed = NetBot(), 0
+    bot, followed = NetBot(weights=weights), 0
     for earlier, later in pairwise(views):
         played = len(earlier.history)
         if later.history[:played] != earlier.history or len(later.history) <= played:

@@ -37,8 +37,23 @@ def main() -> None:
     show_default=True,
     help="who chooses the moves played (solver's best, or the shipped net's)",
 )
+@click.option(
+    "--net-weights",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="the weights --player net plays with [the shipped ones]",
+)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
-def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, player: str, out: Path) -> None:
+def targets(
+    positions: int,
+    samples: int,
+    explore: float,
+    jobs: int,
+    seed: int,
+    player: str,
+    net_weights: Path | None,
+    out: Path,
+) -> None:
     """Play rounds with solver in every seat and write each decision's move values (pasur-targets/1)."""
     from ..core import native
     from .targets import Plan, generate
@@ -46,7 +61,18 @@ def targets(positions: int, samples: int, explore: float, jobs: int, seed: int, 
     if not native.available():
         raise click.ClickException("making targets needs the native core (install with a C compiler)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed, player=player)
+    if net_weights is not None and player != "net":
+        raise click.UsageError("--net-weights is for --player net")
+    weights = ""
+    if net_weights is not None:
+        try:
+            from ..bots.net import Network
+
+            Network.load(net_weights)  # refused here, before any process starts
+        except (MissingExtra, ValueError) as error:
+            raise click.ClickException(str(error)) from None
+        weights = str(net_weights.resolve())
+    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed, player=player, weights=weights)
     began = time.perf_counter()
     with click.progressbar(length=positions, label="positions", file=sys.stderr) as bar:
         written = generate(plan, positions, out, jobs, bar.update)

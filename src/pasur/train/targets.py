@@ -46,14 +46,16 @@ MAX_LINE = 64 * 1024
 @dataclass(frozen=True)
 class Plan:
     """How positions are made: ``samples`` solved deals a decision; the move played is the best by
-    those values (``player`` "solver") or the one ``net`` plays (``player`` "net", so the positions
-    are the ones the network meets itself), and a random legal move instead with chance ``explore``."""
+    those values (``player`` "solver") or the one ``net`` plays (``player`` "net", with
+    ``weights`` or the shipped ones, so the positions are the ones the network meets itself), and
+    a random legal move instead with chance ``explore``."""
 
     rules: Rules
     samples: int = 128
     explore: float = 0.1
     seed: int = 1
     player: str = "solver"
+    weights: str = ""  # the net player's weights file ("": the shipped ones)
 
     def header(self) -> dict[str, Any]:
         """The file's first line."""
@@ -65,6 +67,7 @@ class Plan:
             "explore": self.explore,
             "seed": self.seed,
             "player": self.player,
+            **({"weights": Path(self.weights).name} if self.weights else {}),
         }
 
 
@@ -87,7 +90,7 @@ def play_rounds(plan: Plan, task: int) -> list[str]:
     if plan.player == "net":
         from ..bots.net import NetBot  # NumPy only when it plays
 
-        player = NetBot()
+        player = NetBot(weights=plan.weights)
     rules = plan.rules
     lines = []
     for _ in range(ROUNDS_A_TASK):
