@@ -177,7 +177,7 @@ def test_the_native_core_refuses_what_does_not_fit():
 
 def test_the_numpy_forward_pass_is_torchs():
     torch = pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
-    from pasur.train.fit import Settings, make_model, to_network
+    from pasur.train.fit import Settings, from_network, make_model, to_network
 
     torch.manual_seed(3)
     model = make_model(Settings(hidden=32))
@@ -188,11 +188,7 @@ def test_the_numpy_forward_pass_is_torchs():
     assert np.allclose(network.scores(inputs), expected, atol=1e-5)
     # and the shipped network, read back into torch, gives the same scores as NumPy
     shipped = Network.load()
-    model = make_model(Settings(hidden=shipped.w1.shape[1]))
-    linear = [layer for layer in model if isinstance(layer, torch.nn.Linear)]
-    for number, layer in enumerate(linear, start=1):
-        layer.weight.data = torch.from_numpy(getattr(shipped, f"w{number}").T.copy())
-        layer.bias.data = torch.from_numpy(getattr(shipped, f"b{number}").copy())
+    model = from_network(shipped)
     with torch.no_grad():
         expected = model(torch.from_numpy(inputs)).squeeze(1).numpy()
     assert np.allclose(shipped.scores(inputs), expected, atol=1e-4)

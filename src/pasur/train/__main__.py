@@ -11,12 +11,26 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..core import Rules
 from ..core.errors import MissingExtra
+
+if TYPE_CHECKING:
+    from ..bots.net import Network
+
+
+def load_weights(path: Path | None) -> Network:
+    """The network in a weights file (the shipped one for None), or the one-line reason it cannot
+    be read (a missing NumPy included)."""
+    try:
+        from ..bots.net import Network
+
+        return Network.load(path)
+    except (MissingExtra, ValueError) as error:
+        raise click.ClickException(str(error)) from None
 
 
 @click.group()
@@ -35,7 +49,7 @@ def main() -> None:
     type=click.Choice(["solver", "net"]),
     default="solver",
     show_default=True,
-    help="who chooses the moves played (solver's best, or the shipped net's)",
+    help="who chooses the moves played (solver's best, or net's: see --net-weights)",
 )
 @click.option(
     "--net-weights",
@@ -65,12 +79,7 @@ def targets(
         raise click.UsageError("--net-weights is for --player net")
     weights = ""
     if net_weights is not None:
-        try:
-            from ..bots.net import Network
-
-            Network.load(net_weights)  # refused here, before any process starts
-        except (MissingExtra, ValueError) as error:
-            raise click.ClickException(str(error)) from None
+        load_weights(net_weights)  # refused here, before any process starts
         weights = str(net_weights.resolve())
     plan = Plan(Rules(), samples=samples, explore=explore, seed=seed, player=player, weights=weights)
     began = time.perf_counter()
@@ -110,14 +119,13 @@ def fit(
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
     try:
-        from ..bots.net import Network
         from . import fit as fitting
     except MissingExtra as missing:
         raise click.ClickException(str(missing)) from None
 
     began = time.perf_counter()
+    started = load_weights(start) if start is not None else None
     try:
-        started = Network.load(start) if start is not None else None
         headers, positions = fitting.load_positions(data, limit)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
@@ -167,14 +175,10 @@ def fit(
 def onnx(weights: Path | None, out: Path) -> None:
     """Write the net bot's network as an ONNX model (features in, one score a move out)."""
     try:
-        from ..bots.net import Network
         from .onnx_export import to_onnx
     except MissingExtra as missing:
         raise click.ClickException(str(missing)) from None
-    try:
-        network = Network.load(weights)
-    except ValueError as error:
-        raise click.ClickException(str(error)) from None
+    network = load_weights(weights)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(to_onnx(network).SerializeToString())
     click.echo(f"{out}: {out.stat().st_size} bytes, input 'features' (moves x features), output 'scores'")

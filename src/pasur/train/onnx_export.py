@@ -26,7 +26,7 @@ def to_onnx(network: Network) -> onnx.ModelProto:
     """The network as a checked ONNX model: MatMul, Add and Relu, layer by layer, as
     :meth:`Network.scores` computes it; the features version and the weights' metadata in its
     properties."""
-    weights = [numpy_helper.from_array(getattr(network, name), name) for name in Network.LAYERS]
+    weights = [numpy_helper.from_array(array, name) for name, array in zip(Network.LAYERS, network.layers, strict=True)]
     weights.append(numpy_helper.from_array(np.array([1], np.int64), "last_axis"))
     nodes, current = [], "features"
     for layer in (1, 2, 3):
