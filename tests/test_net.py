@@ -34,6 +34,7 @@ from pasur.bots.net import (  # noqa: E402
     network_from,
     python_features,
 )
+from pasur.bots.solver_bot import SolverBot  # noqa: E402
 from pasur.core import native  # noqa: E402
 from pasur.core.captures import capture_takes  # noqa: E402
 
@@ -233,6 +234,34 @@ def test_net_prefers_what_its_network_scores_highest():
     assert bot.choose(view, legal) == legal[int(np.argmin(scores))]
 
 
+@needs_native
+def test_net_solves_the_last_deal_exactly_and_plays_its_network_before():
+    solving, network_only = make_bot("net", seed=1), make_bot("net:endgame=net", seed=1)
+    exact = SolverBot(samples=1, temper=0, seed=2)
+    rng = random.Random(31)
+    last_deal, network_short, before = 0, 0, 0
+    for _ in range(12):
+        game = Round(Rules(), deal_deck(rng, Rules()), check_deck=False)
+        while not game.over:
+            view, legal = game.view(game.turn), game.legal_moves()
+            move = solving.choose(view, legal)
+            if len(legal) > 1 and view.pack == 0:
+                values = exact.mean_values(view, legal)
+                assert values is not None
+                best = max(values.values())
+                assert values[move.code] == best
+                network_short += values[network_only.choose(view, legal).code] < best - 1e-9
+                last_deal += 1
+            elif len(legal) > 1:
+                assert move == network_only.choose(view, legal)
+                before += 1
+            game.play(move)
+    assert last_deal > 40 and before > 200
+    assert network_short > 0  # the network alone does give up points there
+    with pytest.raises(ValueError, match="endgame"):
+        validate_spec("net:endgame=maybe")
+
+
 def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
     with pytest.raises(ValueError, match="only be named on the command line"):
         validate_spec("net:weights=/etc/passwd")
@@ -399,7 +428,7 @@ def test_targets_can_follow_nets_own_play(tmp_path):
     header, positions = read_targets(out)
     assert header["player"] == "net" and header["weights"] == "contrary.npz"
     views = [view for view, _ in positions]
-    bot, followed = NetBot(weights=weights), 0
+    bot, followed = NetBot(weights=weights, endgame="net"), 0  # the network alone, even in the last deal
     for earlier, later in pairwise(views):
         played = len(earlier.history)
         if later.history[:played] != earlier.history or len(later.history) <= played:

@@ -27,6 +27,7 @@ from ..core.errors import MissingExtra
 from ..core.scoring import SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
 from .judgement import club_worth, expected_best, others_sur_count
+from .solver_bot import SolverBot
 
 try:
     import numpy as np
@@ -324,23 +325,42 @@ def network_from(weights: str = "") -> Network:
     return _loaded[weights]
 
 
+def all_known(view: SeatMasks) -> bool:
+    """Whether the cards the seat has not seen are exactly the others' hands (no pack left)."""
+    return view.pack == 0 and view.unseen.bit_count() == sum(view.hands) - view.hands[view.seat]
+
+
 class NetBot:
-    """Plays the legal move the network scores highest (at two players; with more, ``expert``)."""
+    """Plays the legal move the network scores highest (at two players; with more, ``expert``).
+    With ``endgame`` "solve" (the default), once every card it has not seen is in the others'
+    hands (the last deal at two players) it solves the rest exactly instead: a single deal,
+    nothing left to sample (needs the native core; without it the network plays on)."""
 
     name = "net"
 
-    def __init__(self, seed: int | None = None, weights: str = "") -> None:
+    def __init__(self, seed: int | None = None, weights: str = "", endgame: str = "solve") -> None:
         """``weights`` names a weights file other than the shipped one (only the command line may)."""
+        if endgame not in ("solve", "net"):
+            raise ValueError('endgame must be "solve" (exactly, once every card is known) or "net"')
         self.network = network_from(weights)
         self._fallback = ExpertBot(seed=seed)
+        self._exact = SolverBot(samples=1, temper=0, seed=seed) if endgame == "solve" else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        """The move of the highest score."""
+        """The move of the highest score (of those of the best exact value, as above)."""
         if len(legal) == 1:
             return legal[0]
         if view.rules.players != 2:
             return self._fallback.choose(view, legal)
-        return legal[self.best(view.masks(), [move.code for move in legal])]
+        masks = view.masks()
+        if self._exact is not None and native.available() and all_known(masks):
+            values = self._exact.mean_values(view, legal)
+            if values is not None:  # the network tells apart moves of the same exact value
+                top = max(values.values())
+                legal = [move for move in legal if values[move.code] >= top - 1e-9]
+                if len(legal) == 1:
+                    return legal[0]
+        return legal[self.best(masks, [move.code for move in legal])]
 
     def best(self, view: SeatMasks, codes: Sequence[MoveCode]) -> int:
         """The index of the move of ``codes`` the network scores highest (the first of equals):

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots.net import FEATURE_COUNT, FEATURES_VERSION, Network, move_features
+from ..bots.net import CARD_VALUES, FEATURE_COUNT, FEATURES_VERSION, Network, move_features
 from ..core.errors import MissingExtra
 from .targets import read_targets
 
@@ -26,13 +26,19 @@ try:
 except ImportError as missing:
     raise MissingExtra(f"python -m pasur.train fit ({missing.name})", "train") from None
 
+#: Positions read before their rows are packed (see :class:`Positions`).
+PACKED_A_TIME = 10_000
+
 
 @dataclass
 class Positions:
     """Many positions' moves: one feature row and one centred target value a move, and where each
-    position's rows start (``starts`` has one more entry: the end)."""
+    position's rows start (``starts`` has one more entry: the end). A row's card blocks, all 0 or
+    1, are kept as bits (``cards``) and the rest as they are (``counts``): a fifth of the memory,
+    so millions of positions fit in it."""
 
-    features: np.ndarray
+    cards: np.ndarray
+    counts: np.ndarray
     values: np.ndarray
     starts: np.ndarray
 
@@ -40,11 +46,19 @@ class Positions:
     def count(self) -> int:
         return len(self.starts) - 1
 
+    def features(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The whole feature rows ``rows`` (all of them for None), as the network reads them."""
+        cards = self.cards if rows is None else self.cards[rows]
+        counts = self.counts if rows is None else self.counts[rows]
+        bits = np.unpackbits(cards, axis=1, count=CARD_VALUES).astype(np.float32)
+        return np.concatenate((bits, counts), axis=1)
+
     def part(self, indices: np.ndarray) -> Positions:
         """The positions of ``indices``, in that order."""
         sizes = np.diff(self.starts)[indices]
         rows = _rows(self.starts[:-1][indices], sizes)
-        return Positions(self.features[rows], self.values[rows], np.concatenate(([0], np.cumsum(sizes))))
+        starts = np.concatenate(([0], np.cumsum(sizes)))
+        return Positions(self.cards[rows], self.counts[rows], self.values[rows], starts)
 
 
 def _rows(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -55,20 +69,44 @@ def _rows(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
 
 def load_positions(paths: Sequence[Path], limit: int | None = None) -> tuple[list[dict[str, Any]], Positions]:
     """The headers of targets files and their positions (at most ``limit`` in all) as arrays."""
-    headers, features, values, starts = [], [], [], [0]
+    headers: list[dict[str, Any]] = []
+    cards: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    starts = [0]
+    pending: list[np.ndarray] = []  # feature rows not packed yet
+
+    def pack() -> None:
+        if pending:
+            rows = np.concatenate(pending)
+            pending.clear()
+            cards.append(card_bits(rows))
+            counts.append(rows[:, CARD_VALUES:].copy())
+
     for path in paths:
         header, positions = read_targets(path)
         headers.append(header)
         for view, moves in positions:
             if limit is not None and len(starts) > limit:
                 break
-            features.append(move_features(view.masks(), [code for code, _ in moves]))
+            pending.append(move_features(view.masks(), [code for code, _ in moves]))
             targets = np.array([value for _, value in moves], np.float32)
             values.append(targets - targets.mean())
             starts.append(starts[-1] + len(moves))
-    if not features:
+            if len(pending) == PACKED_A_TIME:
+                pack()
+    pack()
+    if not values:
         raise ValueError("the targets hold no positions")
-    return headers, Positions(np.concatenate(features), np.concatenate(values), np.array(starts))
+    return headers, Positions(np.concatenate(cards), np.concatenate(counts), np.concatenate(values), np.array(starts))
+
+
+def card_bits(rows: np.ndarray) -> np.ndarray:
+    """The card blocks of feature rows as bits, eight to a byte."""
+    blocks = rows[:, :CARD_VALUES]
+    if not np.isin(blocks, (0.0, 1.0)).all():
+        raise ValueError("a card block holds a value other than 0 or 1")
+    return np.packbits(blocks.astype(np.uint8), axis=1)
 
 
 @dataclass
@@ -136,9 +174,8 @@ def fit(
     torch.manual_seed(settings.seed)
     order = np.random.default_rng(settings.seed).permutation(data.count)
     kept = max(1, int(data.count * settings.held_out))
-    held, train = data.part(order[:kept]), data.part(order[kept:])
-    features, values = torch.from_numpy(train.features), torch.from_numpy(train.values)
-    starts, sizes = train.starts[:-1], np.diff(train.starts)
+    held, trained = data.part(order[:kept]), order[kept:]  # the trained positions are not copied
+    starts, sizes = data.starts[:-1][trained], np.diff(data.starts)[trained]
     model = make_model(settings) if start is None else from_network(start)
     optimiser = torch.optim.Adam(model.parameters(), lr=settings.rate, weight_decay=settings.decay)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, settings.epochs)
@@ -146,15 +183,16 @@ def fit(
     history: list[dict[str, float]] = []
     for epoch in range(1, settings.epochs + 1):
         model.train()
-        positions = list(range(train.count))
+        positions = list(range(len(trained)))
         shuffle.shuffle(positions)
         total, steps = 0.0, 0
         for first in range(0, len(positions), settings.batch):
             chosen = np.array(positions[first : first + settings.batch])
             group_sizes = sizes[chosen]
-            rows = torch.from_numpy(_rows(starts[chosen], group_sizes))
+            rows = _rows(starts[chosen], group_sizes)
             groups = torch.from_numpy(np.repeat(np.arange(len(chosen)), group_sizes))
-            loss = centred_loss(model(features[rows]).squeeze(1), values[rows], groups, len(chosen))
+            scores = model(torch.from_numpy(data.features(rows))).squeeze(1)
+            loss = centred_loss(scores, torch.from_numpy(data.values[rows]), groups, len(chosen))
             optimiser.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
@@ -182,7 +220,7 @@ def measure(model: nn.Sequential, data: Positions) -> dict[str, float]:
     the best moves by the targets, and the mean points its pick gives up against the best."""
     model.eval()
     with torch.no_grad():
-        scores = model(torch.from_numpy(data.features)).squeeze(1).numpy()
+        scores = model(torch.from_numpy(data.features())).squeeze(1).numpy()
     sizes = np.diff(data.starts)
     groups = np.repeat(np.arange(data.count), sizes)
     means = np.bincount(groups, scores, data.count) / sizes

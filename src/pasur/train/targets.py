@@ -46,8 +46,9 @@ MAX_LINE = 64 * 1024
 @dataclass(frozen=True)
 class Plan:
     """How positions are made: ``samples`` solved deals a decision; the move played is the best by
-    those values (``player`` "solver") or the one ``net`` plays (``player`` "net", with
-    ``weights`` or the shipped ones, so the positions are the ones the network meets itself), and
+    those values (``player`` "solver") or the one ``net``'s network scores highest (``player``
+    "net", with ``weights`` or the shipped ones, so the positions are the ones the network meets
+    itself; in the last deal too, which the ``net`` bot solves instead), and
     a random legal move instead with chance ``explore``."""
 
     rules: Rules
