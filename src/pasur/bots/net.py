@@ -7,8 +7,9 @@ played. Features and network run in the native core when it was built (``_net.h`
 features value for value, tested against :func:`python_features`), else in Python and NumPy. The
 network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each move
 ``solver``'s mean value, less the mean over the position's moves, so only the differences between
-moves are learned. It was trained at two players; with more it plays as ``expert`` (its fallback,
-said in docs/STRENGTH.md).
+moves are learned. In the last deal at two players nothing is hidden any more, and it solves the
+deal exactly instead (:class:`NetBot`). It was trained at two players; with more it plays as
+``expert`` (its fallback, said in docs/STRENGTH.md).
 """
 
 from __future__ import annotations
