@@ -354,9 +354,9 @@ class NetBot:
         if view.rules.players != 2:
             return self._fallback.choose(view, legal)
         masks = view.masks()
-        if self._exact is not None and native.available() and all_known(masks):
+        if self._exact is not None and all_known(masks):
             values = self._exact.mean_values(view, legal)
-            if values is not None:  # the network tells apart moves of the same exact value
+            if values is not None:  # None without the native core; the network tells apart equal values
                 top = max(values.values())
                 legal = [move for move in legal if values[move.code] >= top - 1e-9]
                 if len(legal) == 1:
