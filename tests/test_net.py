@@ -350,6 +350,27 @@ def test_a_short_training_run_makes_weights_that_play(tmp_path):
     assert done.returncode == 0 and "net" in done.stdout, done.stderr
 
 
+@pytest.mark.skipif(not native.available(), reason="making targets needs the native core")
+def test_reproduce_makes_both_rounds_from_nothing(tmp_path):
+    pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    command = [sys.executable, "-m", "pasur.train", "reproduce", "--dir", str(tmp_path), "--positions", "150"]
+    command += ["--own-play", "120", "--samples", "4", "--jobs", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    with gzip.open(tmp_path / "round2.jsonl.gz", "rt", encoding="utf-8") as stream:
+        header = json.loads(stream.readline())
+        assert header["player"] == "net" and header["weights"] == "net-round1.npz"
+        assert sum(1 for _ in stream) == 120
+    shipped_like = Network.load(tmp_path / "net-2p.npz")
+    assert shipped_like.meta["positions"] == 270 and shipped_like.meta["started_from"] == str(
+        tmp_path / "net-round1.npz"
+    )
+    assert [entry["player"] for entry in shipped_like.meta["targets"]] == ["solver", "net"]
+    assert len(json.loads((tmp_path / "net-round1.json").read_text())) == 12
+    assert len(json.loads((tmp_path / "net-2p.json").read_text())) == 4
+    assert (tmp_path / "net-round2-loss.png").stat().st_size > 1000
+
+
 def test_the_pettingzoo_env_seats_net_as_an_opponent():
     pytest.importorskip("pettingzoo", reason="the rl extra is installed by scripts/test.sh")
     from pasur.envs.pettingzoo import env

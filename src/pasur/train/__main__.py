@@ -3,6 +3,7 @@
 python -m pasur.train targets --positions 60000 --out build/train/targets.jsonl.gz
 python -m pasur.train fit build/train/targets.jsonl.gz --out build/train/net-2p.npz
 python -m pasur.train onnx --out build/train/net-2p.onnx
+python -m pasur.train reproduce    # both rounds of the shipped weights, from nothing
 """
 
 from __future__ import annotations
@@ -162,6 +163,51 @@ def fit(
         title = f"net: {positions.count} positions, {hidden} and {second} hidden units"
         fitting.plot_history(fitted.history, plot, title)
     click.echo(f"fitted in {time.perf_counter() - began:.0f} s -> {out}")
+
+
+@main.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("build/train/reproduce"),
+    show_default=True,
+    help="where the targets, weights and loss curves go",
+)
+@click.option("--positions", type=click.IntRange(1, 10_000_000), default=580_000, show_default=True, help="round 1's")
+@click.option("--own-play", type=click.IntRange(1, 10_000_000), default=540_000, show_default=True, help="round 2's")
+@click.option("--samples", type=click.IntRange(1, 4096), default=32, show_default=True, help="solved deals a decision")
+@click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.pass_context
+def reproduce(
+    ctx: click.Context, folder: Path, positions: int, own_play: int, samples: int, jobs: int, seed: int
+) -> None:
+    """Make the net bot's weights from nothing, in the shipped weights' two rounds.
+
+    Round 1: solver's own play, fitted 12 epochs. Round 2: round 1's network playing (still valued
+    by solver), fitted 4 more epochs from round 1's weights. Writes FOLDER/net-2p.npz."""
+    began = time.perf_counter()
+    first, second = folder / "round1.jsonl.gz", folder / "round2.jsonl.gz"
+    round1, weights = folder / "net-round1.npz", folder / "net-2p.npz"
+    steps = [
+        (targets, {"positions": positions, "samples": samples, "jobs": jobs, "seed": seed, "out": first}),
+        (fit, {"data": (first,), "out": round1, "epochs": 12, "plot": folder / "net-round1-loss.png"}),
+        (
+            targets,
+            {"positions": own_play, "samples": samples, "jobs": jobs, "seed": seed + 1, "out": second}
+            | {"player": "net", "net_weights": round1},
+        ),
+        (
+            fit,
+            {"data": (second,), "out": weights, "epochs": 4, "rate": 3e-4, "start": round1}
+            | {"plot": folder / "net-round2-loss.png"},
+        ),
+    ]
+    for step, arguments in steps:
+        ctx.invoke(step, **arguments)
+        click.echo(f"{time.perf_counter() - began:.0f} s so far")
+    click.echo(f"the weights: {weights}; measure them with: pasur match net:weights={weights} expert --rounds 2000")
 
 
 @main.command()
