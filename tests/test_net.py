@@ -195,6 +195,28 @@ def test_the_numpy_forward_pass_is_torchs():
     assert np.allclose(shipped.scores(inputs), expected, atol=1e-4)
 
 
+def test_the_policy_loss_is_each_positions_cross_entropy_and_least_at_the_values():
+    torch = pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    from pasur.train.fit import policy_loss
+
+    values = torch.tensor([0.5, -0.5, 1.0, 0.0, -1.0, 2.0])
+    groups = torch.tensor([0, 0, 1, 1, 1, 2])  # three positions: two moves, three, one
+    scores = torch.tensor([3.0, 1.0, -2.0, 0.5, 0.7, 9.0])
+    temperature = 0.4
+    by_hand = sum(
+        -(torch.softmax(values[part] / temperature, 0) * torch.log_softmax(scores[part] / temperature, 0)).sum()
+        for part in (slice(0, 2), slice(2, 5), slice(5, 6))
+    )
+    assert torch.isclose(policy_loss(scores, values, groups, 3, temperature), by_hand / 3)
+    # least where the scores are the values, whatever each position's shift
+    shifted = values + torch.tensor([4.0, 4.0, -1.0, -1.0, -1.0, 7.0])
+    least = policy_loss(shifted, values, groups, 3, temperature)
+    for move in range(5):
+        nudged = shifted.clone()
+        nudged[move] += 0.3
+        assert policy_loss(nudged, values, groups, 3, temperature) > least
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_net_plays_only_legal_moves_from_a_seats_view(players):
     rules = Rules(players=players)
@@ -354,7 +376,7 @@ def test_a_short_training_run_makes_weights_that_play(tmp_path):
 def test_reproduce_makes_both_rounds_from_nothing(tmp_path):
     pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
     command = [sys.executable, "-m", "pasur.train", "reproduce", "--dir", str(tmp_path), "--positions", "150"]
-    command += ["--own-play", "120", "--samples", "4", "--jobs", "1"]
+    command += ["--own-play", "120", "--samples", "4", "--jobs", "1", "--policy", "0.5"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     with gzip.open(tmp_path / "round2.jsonl.gz", "rt", encoding="utf-8") as stream:
@@ -366,6 +388,8 @@ def test_reproduce_makes_both_rounds_from_nothing(tmp_path):
         tmp_path / "net-round1.npz"
     )
     assert [entry["player"] for entry in shipped_like.meta["targets"]] == ["solver", "net"]
+    assert shipped_like.meta["settings"]["policy"] == 0.5 and shipped_like.meta["settings"]["epochs"] == 4
+    assert Network.load(tmp_path / "net-round1.npz").meta["settings"]["policy"] == 0.5
     assert len(json.loads((tmp_path / "net-round1.json").read_text())) == 12
     assert len(json.loads((tmp_path / "net-2p.json").read_text())) == 4
     assert (tmp_path / "net-round2-loss.png").stat().st_size > 1000

@@ -104,6 +104,9 @@ def targets(
     default=None,
     help="train these weights further (.npz; their sizes stand) instead of new ones",
 )
+@click.option(
+    "--policy", type=click.FloatRange(0), default=0.0, show_default=True, help="weight of the moves' cross-entropy"
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="the loss curves (.png)")
 def fit(
@@ -115,6 +118,7 @@ def fit(
     limit: int | None,
     rate: float,
     start: Path | None,
+    policy: float,
     seed: int,
     plot: Path | None,
 ) -> None:
@@ -135,7 +139,7 @@ def fit(
     click.echo(
         f"{positions.count} positions, {len(positions.values)} moves, read in {time.perf_counter() - began:.0f} s"
     )
-    settings = fitting.Settings(hidden=hidden, second=second, epochs=epochs, rate=rate, seed=seed)
+    settings = fitting.Settings(hidden=hidden, second=second, epochs=epochs, rate=rate, policy=policy, seed=seed)
 
     def report(entry: dict[str, float]) -> None:
         click.echo(
@@ -178,10 +182,13 @@ def fit(
 @click.option("--own-play", type=click.IntRange(1, 10_000_000), default=540_000, show_default=True, help="round 2's")
 @click.option("--samples", type=click.IntRange(1, 4096), default=32, show_default=True, help="solved deals a decision")
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
+@click.option(
+    "--policy", type=click.FloatRange(0), default=0.0, show_default=True, help="both fits' (see fit --policy)"
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.pass_context
 def reproduce(
-    ctx: click.Context, folder: Path, positions: int, own_play: int, samples: int, jobs: int, seed: int
+    ctx: click.Context, folder: Path, positions: int, own_play: int, samples: int, jobs: int, policy: float, seed: int
 ) -> None:
     """Make the net bot's weights from nothing, in the shipped weights' two rounds.
 
@@ -192,7 +199,10 @@ def reproduce(
     round1, weights = folder / "net-round1.npz", folder / "net-2p.npz"
     steps = [
         (targets, {"positions": positions, "samples": samples, "jobs": jobs, "seed": seed, "out": first}),
-        (fit, {"data": (first,), "out": round1, "epochs": 12, "plot": folder / "net-round1-loss.png"}),
+        (
+            fit,
+            {"data": (first,), "out": round1, "epochs": 12, "policy": policy, "plot": folder / "net-round1-loss.png"},
+        ),
         (
             targets,
             {"positions": own_play, "samples": samples, "jobs": jobs, "seed": seed + 1, "out": second}
@@ -201,7 +211,7 @@ def reproduce(
         (
             fit,
             {"data": (second,), "out": weights, "epochs": 4, "rate": 3e-4, "start": round1}
-            | {"plot": folder / "net-round2-loss.png"},
+            | {"policy": policy, "plot": folder / "net-round2-loss.png"},
         ),
     ]
     for step, arguments in steps:

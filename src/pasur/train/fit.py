@@ -119,6 +119,8 @@ class Settings:
     batch: int = 256  # positions a step
     rate: float = 1e-3
     decay: float = 1e-5
+    policy: float = 0.0  # weight of the cross-entropy between the moves' softmax of scores and of values
+    temperature: float = 0.3  # points: the softmax's scale for both
     held_out: float = 0.05
     seed: int = 1
 
@@ -192,7 +194,10 @@ def fit(
             rows = _rows(starts[chosen], group_sizes)
             groups = torch.from_numpy(np.repeat(np.arange(len(chosen)), group_sizes))
             scores = model(torch.from_numpy(data.features(rows))).squeeze(1)
-            loss = centred_loss(scores, torch.from_numpy(data.values[rows]), groups, len(chosen))
+            values = torch.from_numpy(data.values[rows])
+            loss = centred_loss(scores, values, groups, len(chosen))
+            if settings.policy:
+                loss = loss + settings.policy * policy_loss(scores, values, groups, len(chosen), settings.temperature)
             optimiser.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
@@ -213,6 +218,23 @@ def centred_loss(scores: torch.Tensor, values: torch.Tensor, groups: torch.Tenso
     sums = torch.zeros(count).index_add_(0, groups, scores)
     sizes = torch.zeros(count).index_add_(0, groups, torch.ones_like(scores))
     return ((scores - (sums / sizes)[groups] - values) ** 2).mean()
+
+
+def _group_log_softmax(logits: torch.Tensor, groups: torch.Tensor, count: int) -> torch.Tensor:
+    """Each logit less the log-sum-exp of its position's."""
+    peaks = torch.zeros(count).scatter_reduce(0, groups, logits.detach(), "amax", include_self=False)
+    shifted = logits - peaks[groups]
+    sums = torch.zeros(count).index_add_(0, groups, shifted.exp())
+    return shifted - sums.log()[groups]
+
+
+def policy_loss(
+    scores: torch.Tensor, values: torch.Tensor, groups: torch.Tensor, count: int, temperature: float
+) -> torch.Tensor:
+    """The cross-entropy, a position's mean, from the softmax of its moves' values to that of
+    their scores (both over ``temperature``): it weighs the best moves' order over the worst's."""
+    wanted = _group_log_softmax(values / temperature, groups, count).exp()
+    return -(wanted * _group_log_softmax(scores / temperature, groups, count)).sum() / count
 
 
 def measure(model: nn.Sequential, data: Positions) -> dict[str, float]:
