@@ -284,6 +284,30 @@ def test_net_solves_the_last_deal_exactly_and_plays_its_network_before():
         validate_spec("net:endgame=maybe")
 
 
+def test_net_late_lets_the_solver_choose_in_the_deal_before_the_last():
+    network_only = make_bot("net", seed=1)
+    rng = random.Random(32)
+    late_deal, differs = 0, 0
+    for number in range(6):
+        game = Round(Rules(), deal_deck(rng, Rules()), check_deck=False)
+        while not game.over:
+            view, legal = game.view(game.turn), game.legal_moves()
+            move = network_only.choose(view, legal)
+            if len(legal) > 1 and view.pack == 8:
+                # a fresh pair with one seed: the same sampled deals in both
+                values = SolverBot(samples=8, seed=number).mean_values(view, legal)
+                late = make_bot("net:late=8", seed=number).choose(view, legal)
+                assert values is not None and values[late.code] == max(values.values())
+                differs += late != move
+                late_deal += 1
+            elif len(legal) > 1:
+                assert make_bot("net:late=8", seed=number).choose(view, legal) == move
+            game.play(move)
+    assert late_deal > 20 and differs > 0
+    with pytest.raises(ValueError, match="late"):
+        validate_spec("net:late=100000")
+
+
 def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
     with pytest.raises(ValueError, match="only be named on the command line"):
         validate_spec("net:weights=/etc/passwd")

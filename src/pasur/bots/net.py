@@ -335,17 +335,21 @@ class NetBot:
     """Plays the legal move the network scores highest (at two players; with more, ``expert``).
     With ``endgame`` "solve" (the default), once every card it has not seen is in the others'
     hands (the last deal at two players) it solves the rest exactly instead: a single deal,
-    nothing left to sample (needs the native core; without it the network plays on)."""
+    nothing left to sample (needs the native core; without it the network plays on). With
+    ``late`` N > 0, ``solver`` with N sampled deals chooses in the deal before that one."""
 
     name = "net"
 
-    def __init__(self, seed: int | None = None, weights: str = "", endgame: str = "solve") -> None:
+    def __init__(self, seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 0) -> None:
         """``weights`` names a weights file other than the shipped one (only the command line may)."""
         if endgame not in ("solve", "net"):
             raise ValueError('endgame must be "solve" (exactly, once every card is known) or "net"')
+        if not 0 <= late <= 256:
+            raise ValueError("late must be from 0 to 256 sampled deals")
         self.network = network_from(weights)
         self._fallback = ExpertBot(seed=seed)
         self._exact = SolverBot(samples=1, temper=0, seed=seed) if endgame == "solve" else None
+        self._late = SolverBot(samples=late, seed=seed) if late else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
         """The move of the highest score (of those of the best exact value, as above)."""
@@ -354,8 +358,10 @@ class NetBot:
         if view.rules.players != 2:
             return self._fallback.choose(view, legal)
         masks = view.masks()
-        if self._exact is not None and all_known(masks):
-            values = self._exact.mean_values(view, legal)
+        deal_before_last = masks.pack == 8  # at two players: 4 cards each still to come
+        solver = self._exact if all_known(masks) else self._late if deal_before_last else None
+        if solver is not None:
+            values = solver.mean_values(view, legal)
             if values is not None:  # None without the native core; the network tells apart equal values
                 top = max(values.values())
                 legal = [move for move in legal if values[move.code] >= top - 1e-9]
