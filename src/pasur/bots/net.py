@@ -28,7 +28,7 @@ from ..core.errors import MissingExtra
 from ..core.scoring import SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
 from .judgement import club_worth, expected_best, others_sur_count
-from .solver_bot import SolverBot
+from .solver_bot import CARDS_A_HAND, SolverBot
 
 try:
     import numpy as np
@@ -358,7 +358,7 @@ class NetBot:
         if view.rules.players != 2:
             return self._fallback.choose(view, legal)
         masks = view.masks()
-        deal_before_last = masks.pack == 8  # at two players: 4 cards each still to come
+        deal_before_last = masks.pack == 2 * CARDS_A_HAND  # at two players: one more hand each to come
         solver = self._exact if all_known(masks) else self._late if deal_before_last else None
         if solver is not None:
             values = solver.mean_values(view, legal)
