@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib import resources
 from itertools import pairwise
 
@@ -20,6 +21,7 @@ np = pytest.importorskip("numpy", reason="the net extra is installed by scripts/
 
 from pasur import Round, Rules, deal_deck  # noqa: E402
 from pasur.bots import checked_choice, make_bot, validate_spec  # noqa: E402
+from pasur.bots.base import Bot  # noqa: E402
 from pasur.bots.net import (  # noqa: E402
     CARD_BLOCKS,
     COUNTS,
@@ -35,7 +37,7 @@ from pasur.bots.net import (  # noqa: E402
     python_features,
 )
 from pasur.bots.solver_bot import SolverBot  # noqa: E402
-from pasur.core import native  # noqa: E402
+from pasur.core import Move, SeatView, native  # noqa: E402
 from pasur.core.captures import capture_takes  # noqa: E402
 
 from .helpers import ROUND_OPTIONS  # noqa: E402
@@ -256,53 +258,54 @@ def test_net_prefers_what_its_network_scores_highest():
     assert bot.choose(view, legal) == legal[int(np.argmin(scores))]
 
 
+def rounds_played(player: Bot, seed: int, rounds: int) -> Iterator[tuple[int, SeatView, list[Move], Move]]:
+    """Each decision of ``rounds`` 2-player rounds that ``player`` plays in every seat, as (the
+    round's number, the view, the legal moves, its move), its move played after each."""
+    rng = random.Random(seed)
+    for number in range(rounds):
+        game = Round(Rules(), deal_deck(rng, Rules()), check_deck=False)
+        while not game.over:
+            view, legal = game.view(game.turn), game.legal_moves()
+            move = player.choose(view, legal)
+            yield number, view, legal, move
+            game.play(move)
+
+
 @needs_native
 def test_net_solves_the_last_deal_exactly_and_plays_its_network_before():
     solving, network_only = make_bot("net", seed=1), make_bot("net:endgame=net", seed=1)
     exact = SolverBot(samples=1, temper=0, seed=2)
-    rng = random.Random(31)
     last_deal, network_short, before = 0, 0, 0
-    for _ in range(12):
-        game = Round(Rules(), deal_deck(rng, Rules()), check_deck=False)
-        while not game.over:
-            view, legal = game.view(game.turn), game.legal_moves()
-            move = solving.choose(view, legal)
-            if len(legal) > 1 and view.pack == 0:
-                values = exact.mean_values(view, legal)
-                assert values is not None
-                best = max(values.values())
-                assert values[move.code] == best
-                network_short += values[network_only.choose(view, legal).code] < best - 1e-9
-                last_deal += 1
-            elif len(legal) > 1:
-                assert move == network_only.choose(view, legal)
-                before += 1
-            game.play(move)
+    for _, view, legal, move in rounds_played(solving, 31, 12):
+        if len(legal) > 1 and view.pack == 0:
+            values = exact.mean_values(view, legal)
+            assert values is not None
+            best = max(values.values())
+            assert values[move.code] == best
+            network_short += values[network_only.choose(view, legal).code] < best - 1e-9
+            last_deal += 1
+        elif len(legal) > 1:
+            assert move == network_only.choose(view, legal)
+            before += 1
     assert last_deal > 40 and before > 200
     assert network_short > 0  # the network alone does give up points there
     with pytest.raises(ValueError, match="endgame"):
         validate_spec("net:endgame=maybe")
 
 
+@needs_native
 def test_net_late_lets_the_solver_choose_in_the_deal_before_the_last():
-    network_only = make_bot("net", seed=1)
-    rng = random.Random(32)
     late_deal, differs = 0, 0
-    for number in range(6):
-        game = Round(Rules(), deal_deck(rng, Rules()), check_deck=False)
-        while not game.over:
-            view, legal = game.view(game.turn), game.legal_moves()
-            move = network_only.choose(view, legal)
-            if len(legal) > 1 and view.pack == 8:
-                # a fresh pair with one seed: the same sampled deals in both
-                values = SolverBot(samples=8, seed=number).mean_values(view, legal)
-                late = make_bot("net:late=8", seed=number).choose(view, legal)
-                assert values is not None and values[late.code] == max(values.values())
-                differs += late != move
-                late_deal += 1
-            elif len(legal) > 1:
-                assert make_bot("net:late=8", seed=number).choose(view, legal) == move
-            game.play(move)
+    for number, view, legal, move in rounds_played(make_bot("net", seed=1), 32, 6):
+        if len(legal) > 1 and view.pack == 8:
+            # a fresh pair with one seed: the same sampled deals in both
+            values = SolverBot(samples=8, seed=number).mean_values(view, legal)
+            late = make_bot("net:late=8", seed=number).choose(view, legal)
+            assert values is not None and values[late.code] == max(values.values())
+            differs += late != move
+            late_deal += 1
+        elif len(legal) > 1:
+            assert make_bot("net:late=8", seed=number).choose(view, legal) == move
     assert late_deal > 20 and differs > 0
     with pytest.raises(ValueError, match="late"):
         validate_spec("net:late=100000")
