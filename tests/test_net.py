@@ -22,6 +22,8 @@ np = pytest.importorskip("numpy", reason="the net extra is installed by scripts/
 from pasur import Round, Rules, deal_deck  # noqa: E402
 from pasur.bots import checked_choice, make_bot, validate_spec  # noqa: E402
 from pasur.bots.base import Bot  # noqa: E402
+from pasur.bots.expert import ExpertBot  # noqa: E402
+from pasur.bots.judgement import Position  # noqa: E402
 from pasur.bots.net import (  # noqa: E402
     CARD_BLOCKS,
     COUNTS,
@@ -240,7 +242,7 @@ def test_net_prefers_what_its_network_scores_highest():
     while len(game.legal_codes()) < 3:
         game.play_code(game.legal_codes()[0])
     view, legal = game.view(game.turn), game.legal_moves()
-    bot = NetBot()
+    bot = NetBot(ties=0)
     scores = bot.network.scores(move_features(view.masks(), [move.code for move in legal]))
     assert bot.choose(view, legal) == legal[int(np.argmax(scores))]
     # with the network's last layer negated, it plays the move it scored lowest
@@ -309,6 +311,25 @@ def test_net_late_lets_the_solver_choose_in_the_deal_before_the_last():
     assert late_deal > 20 and differs > 0
     with pytest.raises(ValueError, match="late"):
         validate_spec("net:late=100000")
+
+
+def test_net_ties_lets_expert_choose_among_the_moves_scored_near_the_best():
+    near_ties, differs = 0, 0
+    judge = ExpertBot()
+    plain = make_bot("net:endgame=net,ties=0", seed=1)
+    for _, view, legal, move in rounds_played(make_bot("net:endgame=net,ties=0.1", seed=1), 33, 6):
+        if len(legal) == 1:
+            continue
+        scores = dict(zip(legal, plain.scores(view.masks(), [each.code for each in legal]), strict=True))
+        near = [each for each in legal if scores[each] >= max(scores.values()) - 0.1]
+        position = Position.of(view)
+        # expert's best judged of the near moves, the higher score of equals
+        assert move == max(near, key=lambda each: (judge.judge(position, each.code), scores[each]))
+        near_ties += len(near) > 1
+        differs += move != plain.choose(view, legal)
+    assert near_ties > 20 and differs > 0
+    with pytest.raises(ValueError, match="ties"):
+        validate_spec("net:ties=5")
 
 
 def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
@@ -500,7 +521,7 @@ def test_targets_can_follow_nets_own_play(tmp_path):
     header, positions = read_targets(out)
     assert header["player"] == "net" and header["weights"] == "contrary.npz"
     views = [view for view, _ in positions]
-    bot, followed = NetBot(weights=weights, endgame="net"), 0  # the network alone, even in the last deal
+    bot, followed = NetBot(weights=weights, endgame="net", ties=0), 0  # the network alone, even in the last deal
     for earlier, later in pairwise(views):
         played = len(earlier.history)
         if later.history[:played] != earlier.history or len(later.history) <= played:

@@ -7,8 +7,10 @@ played. Features and network run in the native core when it was built (``_net.h`
 features value for value, tested against :func:`python_features`), else in Python and NumPy. The
 network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each move
 ``solver``'s mean value, less the mean over the position's moves, so only the differences between
-moves are learned. In the last deal at two players nothing is hidden any more, and it solves the
-deal exactly instead (:class:`NetBot`). It was trained at two players; with more it plays as
+moves are learned. Those values end with the deal, so moves the network scores nearly alike are
+told apart by ``expert``'s judgement, which looks past it, as ``solver`` tells apart its equal
+values. In the last deal at two players nothing is hidden any more, and it solves the deal
+exactly instead (:class:`NetBot`). It was trained at two players; with more it plays as
 ``expert`` (its fallback, said in docs/STRENGTH.md).
 """
 
@@ -27,7 +29,7 @@ from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_
 from ..core.errors import MissingExtra
 from ..core.scoring import SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
-from .judgement import club_worth, expected_best, others_sur_count
+from .judgement import Position, club_worth, expected_best, others_sur_count
 from .solver_bot import CARDS_A_HAND, SolverBot
 
 try:
@@ -336,23 +338,32 @@ class NetBot:
     With ``endgame`` "solve" (the default), once every card it has not seen is in the others'
     hands (the last deal at two players) it solves the rest exactly instead: a single deal,
     nothing left to sample (needs the native core; without it the network plays on). With
-    ``late`` N > 0, ``solver`` with N sampled deals chooses in the deal before that one."""
+    ``late`` N > 0, ``solver`` with N sampled deals chooses in the deal before that one. With
+    ``ties`` X > 0, ``expert``'s judgement chooses among the moves scored within X points of the
+    best."""
 
     name = "net"
 
-    def __init__(self, seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 0) -> None:
+    def __init__(
+        self, seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 0, ties: float = 0.08
+    ) -> None:
         """``weights`` names a weights file other than the shipped one (only the command line may)."""
         if endgame not in ("solve", "net"):
             raise ValueError('endgame must be "solve" (exactly, once every card is known) or "net"')
         if not 0 <= late <= 256:
             raise ValueError("late must be from 0 to 256 sampled deals")
+        if not 0 <= ties <= 1:
+            raise ValueError("ties must be from 0 to 1 point")
+        self.ties = ties
         self.network = network_from(weights)
         self._fallback = ExpertBot(seed=seed)
         self._exact = SolverBot(samples=1, temper=0, seed=seed) if endgame == "solve" else None
         self._late = SolverBot(samples=late, seed=seed) if late else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        """The move of the highest score (of those of the best exact value, as above)."""
+        """The move of the highest score (of those of the best exact value, as above); with
+        ``ties`` above 0, of the moves scored within ``ties`` points of the highest, the one
+        ``expert`` judges best (the higher score of equals)."""
         if len(legal) == 1:
             return legal[0]
         if view.rules.players != 2:
@@ -367,12 +378,22 @@ class NetBot:
                 legal = [move for move in legal if values[move.code] >= top - 1e-9]
                 if len(legal) == 1:
                     return legal[0]
-        return legal[self.best(masks, [move.code for move in legal])]
+        scored = list(zip(self.scores(masks, [move.code for move in legal]), legal, strict=True))
+        top = max(score for score, _ in scored)
+        near = [(score, move) for score, move in scored if score >= top - self.ties]
+        if self.ties and len(near) > 1:
+            position = Position.of(view)
+            return max(near, key=lambda pair: (self._fallback.judge(position, pair[1].code), pair[0]))[1]
+        return max(scored, key=lambda pair: pair[0])[1]
 
     def best(self, view: SeatMasks, codes: Sequence[MoveCode]) -> int:
-        """The index of the move of ``codes`` the network scores highest (the first of equals):
-        features and network in native code when it runs, else the NumPy reference."""
+        """The index of the move of ``codes`` the network scores highest (the first of equals)."""
+        scores = self.scores(view, codes)
+        return scores.index(max(scores))
+
+    def scores(self, view: SeatMasks, codes: Sequence[MoveCode]) -> list[float]:
+        """The network's score of each move of ``codes``: features and network in native code
+        when it runs, else the NumPy reference."""
         if native.available():
-            scores = native.net_scores(Decision.of(view).fields(), codes, self.network.layers)
-            return max(range(len(codes)), key=scores.__getitem__)
-        return int(np.argmax(self.network.scores(move_features(view, codes))))
+            return native.net_scores(Decision.of(view).fields(), codes, self.network.layers)
+        return [float(score) for score in self.network.scores(move_features(view, codes))]

@@ -183,7 +183,7 @@ def fit(
 @click.option("--samples", type=click.IntRange(1, 4096), default=32, show_default=True, help="solved deals a decision")
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
 @click.option(
-    "--policy", type=click.FloatRange(0), default=0.0, show_default=True, help="both fits' (see fit --policy)"
+    "--policy", type=click.FloatRange(0), default=1.0, show_default=True, help="both fits' (see fit --policy)"
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.pass_context
