@@ -165,7 +165,7 @@ def fit(
     fitting.write_history(fitted.history, out.with_suffix(".json"))
     if plot is not None:
         title = f"net: {positions.count} positions, {hidden} and {second} hidden units"
-        fitting.plot_history(fitted.history, plot, title)
+        fitting.plot_history(fitted.history, plot, title, settings.policy)
     click.echo(f"fitted in {time.perf_counter() - began:.0f} s -> {out}")
 
 

@@ -258,8 +258,9 @@ def measure(model: nn.Sequential, data: Positions) -> dict[str, float]:
     return {"held_loss": loss, "agreement": agree / data.count, "points_lost": lost / data.count}
 
 
-def plot_history(history: list[dict[str, float]], path: Path, title: str) -> None:
-    """The loss curves and the held-out agreement, as a PNG (matplotlib, in the train extra)."""
+def plot_history(history: list[dict[str, float]], path: Path, title: str, policy: float = 0.0) -> None:
+    """The loss curves and the held-out agreement, as a PNG (matplotlib, in the train extra);
+    ``policy``, the fit's weight of the cross-entropy, which the training loss then holds."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -267,7 +268,8 @@ def plot_history(history: list[dict[str, float]], path: Path, title: str) -> Non
 
     epochs = [entry["epoch"] for entry in history]
     figure, (losses, agreement) = plt.subplots(1, 2, figsize=(10, 4))
-    losses.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label="training positions")
+    fitted = f"training positions (+ {policy:g} × cross-entropy)" if policy else "training positions"
+    losses.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label=fitted)
     losses.plot(epochs, [entry["held_loss"] for entry in history], marker="o", label="held-out positions")
     losses.set_xlabel("epoch")
     losses.set_ylabel("centred squared error (points²)")
