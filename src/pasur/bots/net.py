@@ -378,13 +378,14 @@ class NetBot:
                 legal = [move for move in legal if values[move.code] >= top - 1e-9]
                 if len(legal) == 1:
                     return legal[0]
-        scored = list(zip(self.scores(masks, [move.code for move in legal]), legal, strict=True))
-        top = max(score for score, _ in scored)
-        near = [(score, move) for score, move in scored if score >= top - self.ties]
-        if self.ties and len(near) > 1:
+        scores = self.scores(masks, [move.code for move in legal])
+        top = max(scores)
+        near = [index for index, score in enumerate(scores) if score >= top - self.ties] if self.ties else []
+        if len(near) > 1:
             position = Position.of(view)
-            return max(near, key=lambda pair: (self._fallback.judge(position, pair[1].code), pair[0]))[1]
-        return max(scored, key=lambda pair: pair[0])[1]
+            judged = {index: self._fallback.judge(position, legal[index].code) for index in near}
+            return legal[max(near, key=lambda index: (judged[index], scores[index]))]
+        return legal[scores.index(top)]
 
     def best(self, view: SeatMasks, codes: Sequence[MoveCode]) -> int:
         """The index of the move of ``codes`` the network scores highest (the first of equals)."""
