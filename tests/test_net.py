@@ -328,8 +328,9 @@ def test_net_ties_lets_expert_choose_among_the_moves_scored_near_the_best():
         near_ties += len(near) > 1
         differs += move != plain.choose(view, legal)
     assert near_ties > 20 and differs > 0
-    with pytest.raises(ValueError, match="ties"):
-        validate_spec("net:ties=5")
+    for hostile in ("5", "-1", "nan", "inf", "a"):
+        with pytest.raises(ValueError, match="ties"):
+            validate_spec(f"net:ties={hostile}")
 
 
 def test_a_weights_file_is_named_only_on_the_command_line(tmp_path):
