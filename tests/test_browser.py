@@ -1236,7 +1236,8 @@ def test_the_puzzle_page_asks_a_puzzle_and_answers_a_tap_with_every_moves_worth(
     shown = page.evaluate("document.querySelector('#puzzle-task').textContent")
     assert ("one move is best" in shown) if lang == "en" else ("یک حرکت" in shown)
     page.click("#puzzles-page [data-difficulty='easy']")
-    page.wait_for_function("document.querySelector('#puzzle-title').textContent.length > 0")
+    # drawn once the easy puzzle has arrived (the title was already the daily puzzle's)
+    page.wait_for_selector("#puzzles-page [data-difficulty='easy'][aria-selected='true']")
     hand = page.locator("#puzzle-hand .card")
     hand.first.click()
     if page.locator("#puzzle-choices .choice").count():

@@ -10,13 +10,16 @@ import { answerError, cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t }
 const chosen = { difficulty: "", index: 0, daily: true };
 let shown = null;   // the puzzle on screen (the server's answer)
 let result = null;  // the answer to the move tried, once tried
+let loads = 0;      // puzzles asked for: an answer to an older ask is dropped
 
 export async function loadPuzzle() {
   $("#puzzles-page").hidden = false;
+  const ask = ++loads;
   const query = new URLSearchParams({ difficulty: chosen.difficulty, index: String(chosen.index) });
   const address = chosen.daily ? "/api/puzzles/daily" : `/api/puzzles?${query}`;
   const response = await fetch(address).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
+  if (ask !== loads) return;  // another puzzle was asked for meanwhile
   $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
   shown = response && response.ok ? answer : null;
   result = null;
@@ -24,10 +27,12 @@ export async function loadPuzzle() {
 }
 
 async function tryMove(move) {
+  const ask = loads;
   const response = await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move: move.move }),
   }).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
+  if (ask !== loads) return;  // the puzzle changed while the answer was on its way
   $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
   if (response && response.ok) result = answer;
   renderPuzzle();
