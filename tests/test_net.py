@@ -298,12 +298,15 @@ def test_net_solves_the_last_deal_exactly_and_plays_its_network_before():
 @needs_native
 def test_net_late_lets_the_solver_choose_in_the_deal_before_the_last():
     late_deal, differs = 0, 0
-    for number, view, legal, move in rounds_played(make_bot("net", seed=1), 32, 6):
+    for number, view, legal, move in rounds_played(make_bot("net:late=0", seed=1), 32, 6):
         if len(legal) > 1 and view.pack == 8:
             # a fresh pair with one seed: the same sampled deals in both
             values = SolverBot(samples=8, seed=number).mean_values(view, legal)
             late = make_bot("net:late=8", seed=number).choose(view, legal)
             assert values is not None and values[late.code] == max(values.values())
+            by_default = SolverBot(samples=16, seed=number).mean_values(view, legal)  # net's default late=16
+            chosen = make_bot("net", seed=number).choose(view, legal)
+            assert by_default is not None and by_default[chosen.code] == max(by_default.values())
             differs += late != move
             late_deal += 1
         elif len(legal) > 1:
@@ -316,8 +319,8 @@ def test_net_late_lets_the_solver_choose_in_the_deal_before_the_last():
 def test_net_ties_lets_expert_choose_among_the_moves_scored_near_the_best():
     near_ties, differs = 0, 0
     judge = ExpertBot()
-    plain = make_bot("net:endgame=net,ties=0", seed=1)
-    for _, view, legal, move in rounds_played(make_bot("net:endgame=net,ties=0.1", seed=1), 33, 6):
+    plain = make_bot("net:endgame=net,late=0,ties=0", seed=1)
+    for _, view, legal, move in rounds_played(make_bot("net:endgame=net,late=0,ties=0.1", seed=1), 33, 6):
         if len(legal) == 1:
             continue
         scores = dict(zip(legal, plain.scores(view.masks(), [each.code for each in legal]), strict=True))
@@ -451,14 +454,14 @@ def test_the_pettingzoo_env_seats_net_as_an_opponent():
     game = env(players=2)
     game.reset(seed=4)
     deck = game.unwrapped.game.deck
-    bot = NetBot()
+    bot, again = NetBot(seed=1), NetBot(seed=1)  # its sampling in the deal before the last: the same draws
     steps = 0
     while not all(game.terminations.values()):
         game.step(game.bot_action(bot))
         steps += 1
     played = Round(Rules(), deck)
     while not played.over:
-        played.play(bot.choose(played.view(played.turn), played.legal_moves()))
+        played.play(again.choose(played.view(played.turn), played.legal_moves()))
     assert game.unwrapped.game.history == played.history  # the env played net's moves
     assert steps > len(played.history)  # some captures took more than one action
 
@@ -522,7 +525,7 @@ def test_targets_can_follow_nets_own_play(tmp_path):
     header, positions = read_targets(out)
     assert header["player"] == "net" and header["weights"] == "contrary.npz"
     views = [view for view, _ in positions]
-    bot, followed = NetBot(weights=weights, endgame="net", ties=0), 0  # the network alone, even in the last deal
+    bot, followed = NetBot(weights=weights, endgame="net", late=0, ties=0), 0  # the network alone, in every deal
     for earlier, later in pairwise(views):
         played = len(earlier.history)
         if later.history[:played] != earlier.history or len(later.history) <= played:

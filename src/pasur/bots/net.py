@@ -338,14 +338,15 @@ class NetBot:
     With ``endgame`` "solve" (the default), once every card it has not seen is in the others'
     hands (the last deal at two players) it solves the rest exactly instead: a single deal,
     nothing left to sample (needs the native core; without it the network plays on). With
-    ``late`` N > 0, ``solver`` with N sampled deals chooses in the deal before that one. With
+    ``late`` N > 0 (16 by default), ``solver`` with N sampled deals chooses in the deal before
+    that one (native core too; 0 leaves it to the network). With
     ``ties`` X > 0, ``expert``'s judgement chooses among the moves scored within X points of the
     best."""
 
     name = "net"
 
     def __init__(
-        self, seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 0, ties: float = 0.08
+        self, seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 16, ties: float = 0.08
     ) -> None:
         """``weights`` names a weights file other than the shipped one (only the command line may)."""
         if endgame not in ("solve", "net"):

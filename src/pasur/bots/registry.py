@@ -23,11 +23,13 @@ BOT_DESCRIPTIONS = {
     "greedy": "takes the best immediate value: points taken, Sur, clubs",
     "expert": "hand-written judgement: counts unseen cards, weighs the next player's best reply, "
     "keeps Jacks and Aces, plays the clubs race and the last capture",
-    "net": "a small network trained to give each move solver's value, run with NumPy, no search until the "
-    "last deal, which it solves exactly (two players; with more it plays as expert) (options: "
+    "net": "a small network trained to give each move solver's value, run with NumPy; solver with 16 "
+    "samples chooses in the deal before the last, which it solves exactly (two players; with more it "
+    "plays as expert) (options: "
     "ties=X: expert's judgement chooses among the moves scored within X points of the best, 0.08 by "
-    "default, 0 for none; endgame=solve|net: the last deal solved or played by the network, late=N: "
-    "solver with N samples chooses in the deal before it, weights=FILE on the command line only)",
+    "default, 0 for none; endgame=solve|net: the last deal solved or played by the network; late=N: "
+    "solver's samples in the deal before it, 16 by default, 0 for none; weights=FILE on the command "
+    "line only)",
     "ismcts": "information-set Monte Carlo tree search over deals consistent with its view "
     "(options: iterations=N, ms=N, exploration=X, greedy=X)",
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
@@ -41,7 +43,7 @@ BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 
 
 def net_bot(
-    seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 0, ties: float = 0.08
+    seed: int | None = None, weights: str = "", endgame: str = "solve", late: int = 16, ties: float = 0.08
 ) -> Bot:
     """The ``net`` bot, imported only when made (it needs NumPy, the net extra)."""
     from .net import NetBot

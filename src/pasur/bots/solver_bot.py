@@ -107,7 +107,7 @@ class SolverBot:
         if ties == "net":
             from .net import NetBot  # NumPy, the net extra
 
-            self._judge = NetBot(seed=seed)
+            self._judge = NetBot(seed=seed, late=0)  # no sampling inside the sampler
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
 
