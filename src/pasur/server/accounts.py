@@ -1,9 +1,11 @@
 """Accounts, optional: a lasting name (:mod:`.names`) and a password hashed with Argon2id, and the
 browsers signed in to one. A session is a random token in an HttpOnly cookie; the database keeps
 only its SHA-256, with a second token (CSRF) that every state-changing request the cookie
-authorises must repeat in a header. Failed log-ins are throttled per account and per address,
-and sign-ups per address, in the database (so every process on one PostgreSQL counts together).
-An unknown name and a wrong password are refused alike, after the same work."""
+authorises must repeat in a header. Log-ins (successes too) and failed log-ins are throttled per
+account and per address, and sign-ups per address, in the database (so every process on one
+PostgreSQL counts together); passwords are hashed a few at a time (:class:`Hashing`), so memory
+stays bounded whatever arrives; an account holds a bounded number of sessions. An unknown name
+and a wrong password are refused alike, after the same work."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -49,6 +54,8 @@ _COUNT = text(
     "started = CASE WHEN throttles.started < :since THEN :now ELSE throttles.started END "
     "RETURNING count"
 )
+#: One statement that takes back one event counted under a key.
+_UNCOUNT = text("UPDATE throttles SET count = count - 1 WHERE key = :key AND count > 0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,41 @@ class SignedIn:
     csrf: str
 
 
+class Hashing:
+    """Password hashing bounded in concurrency: at most ``at_once`` Argon2id hashes run together
+    (each takes 64 MiB), with at most ``waiting`` more waiting for a turn; one more is refused
+    as busy (``busy_signing_in``), so the memory and the threads hashing takes stay bounded."""
+
+    def __init__(self, at_once: int, waiting: int) -> None:
+        self._turns = threading.BoundedSemaphore(at_once)
+        self._lock = threading.Lock()
+        self._inside = 0  # hashing or waiting to
+        self.most = at_once + waiting
+        #: The most hashes that ran together (for tests and benchmarks).
+        self.peak = 0
+        self._running = 0
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        with self._lock:
+            if self._inside >= self.most:
+                raise TooManyRequests("the server is busy signing people in: try again in a moment", "busy_signing_in")
+            self._inside += 1
+        try:
+            with self._turns:
+                with self._lock:
+                    self._running += 1
+                    self.peak = max(self.peak, self._running)
+                try:
+                    yield
+                finally:
+                    with self._lock:
+                        self._running -= 1
+        finally:
+            with self._lock:
+                self._inside -= 1
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -85,6 +127,7 @@ class Accounts:
         self.store = store
         self.settings = settings
         self.hasher = PasswordHasher()  # Argon2id, the library's recommended costs
+        self.hashing = Hashing(settings.hashes_at_once, settings.hashes_waiting)
         #: A hash checked when a name is unknown, so that refusing it takes as long as a wrong password.
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
 
@@ -98,11 +141,10 @@ class Accounts:
             return int(connection.execute(_COUNT, {"key": key, "now": now, "since": now - window}).scalar_one())
 
     @storage
-    def _counted(self, key: str, window: int) -> int:
-        """How many events ``key`` has in its current window (without counting one)."""
-        with Session(self.store.engine) as session:
-            row = session.get(ThrottleRow, key)
-            return 0 if row is None or row.started < _now() - window else row.count
+    def _uncount(self, key: str) -> None:
+        """Take back one event counted under ``key``."""
+        with self.store.engine.begin() as connection:
+            connection.execute(_UNCOUNT, {"key": key})
 
     @storage
     def _forget(self, key: str) -> None:
@@ -119,7 +161,7 @@ class Accounts:
         limit = self.settings.sign_ups_per_day
         if self._count(f"sign-up {address}", SIGN_UP_WINDOW) > limit:
             raise TooManyRequests(f"at most {limit} accounts a day from one address", "too_many_sign_ups", limit=limit)
-        account = self._create(name, self.hasher.hash(password))
+        account = self._create(name, self._hash(password))
         return self._open_session(account)
 
     @storage
@@ -137,31 +179,39 @@ class Accounts:
     def log_in(self, raw_name: str, password: str, address: str) -> SignedIn:
         """A new session for the account, with a new token (never one the browser brought).
         Refused alike whether the name is unknown or the password wrong (``bad_log_in``), and
-        without looking once the account or the address has failed too often."""
+        without looking once the account or the address has tried, or failed, too often. Each
+        count is taken before its check, so log-ins arriving together cannot pass a limit."""
         key = skeleton(raw_name[:200])
-        throttles = {
-            f"log-in {key}": self.settings.log_in_failures,
-            f"log-in {address}": self.settings.log_in_failures_per_address,
-        }
-        for throttle, limit in throttles.items():
-            if self._counted(throttle, LOG_IN_WINDOW) >= limit:
+        settings = self.settings
+        tries = {f"log-in try {key}": settings.log_ins_per_account, f"log-in try {address}": settings.log_ins_per_address}
+        failures = {f"log-in {key}": settings.log_in_failures, f"log-in {address}": settings.log_in_failures_per_address}
+        for throttle, limit in tries.items():
+            if self._count(throttle, LOG_IN_WINDOW) > limit:
+                raise TooManyRequests("too many log-ins: wait a quarter of an hour", "too_many_log_ins")
+        # a failure is counted before the password is looked at, and taken back when it matches
+        for throttle, limit in failures.items():
+            if self._count(throttle, LOG_IN_WINDOW) > limit:
                 raise TooManyRequests("too many failed log-ins: wait a quarter of an hour", "too_many_log_ins")
         row = self._account_by_key(key)
         if not self._verify(row.password if row else self._decoy, password) or row is None:
-            for throttle in throttles:
-                self._count(throttle, LOG_IN_WINDOW)
             raise TableError("that name and password do not match an account", "bad_log_in")
         self._forget(f"log-in {key}")
+        self._uncount(f"log-in {address}")
         account = Account(row.id, row.name, row.created)
         if self.hasher.check_needs_rehash(row.password):
-            self._set_password(account.id, self.hasher.hash(password))
+            self._set_password(account.id, self._hash(password))
         return self._open_session(account)
+
+    def _hash(self, password: str) -> str:
+        with self.hashing.turn():
+            return self.hasher.hash(password)
 
     def _verify(self, hashed: str, password: str) -> bool:
         if len(password) > LONGEST:
             return False
         try:
-            return self.hasher.verify(hashed, password)
+            with self.hashing.turn():
+                return self.hasher.verify(hashed, password)
         except (VerificationError, InvalidHashError):
             return False
 
@@ -172,7 +222,10 @@ class Accounts:
 
     @storage
     def _open_session(self, account: Account) -> SignedIn:
+        """A new session of ``account``; past :attr:`~.ServerSettings.sessions_per_account` the
+        oldest end (and every session past its time)."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        mine = SessionRow.account_id == account.id
         with Session(self.store.engine) as session, session.begin():
             session.add(
                 SessionRow(
@@ -183,6 +236,10 @@ class Accounts:
                     expires=_now() + self.settings.session_days * 86400,
                 )
             )
+            session.flush()
+            newest = select(SessionRow.id).where(mine).order_by(SessionRow.expires.desc(), SessionRow.id)
+            kept = set(session.scalars(newest.limit(self.settings.sessions_per_account)))
+            session.execute(delete(SessionRow).where(mine, SessionRow.id.not_in(kept) | (SessionRow.expires < _now())))
         return SignedIn(account, token, csrf)
 
     # -- the account behind a cookie --------------------------------------------------------------
@@ -222,7 +279,7 @@ class Accounts:
         this browser is given a new one."""
         self._check_own_password(signed, old)
         check_password(new, signed.account.name)
-        self._set_password(signed.account.id, self.hasher.hash(new))
+        self._set_password(signed.account.id, self._hash(new))
         self.log_out(signed, everywhere=True)
         return self._open_session(signed.account)
 

@@ -1,11 +1,15 @@
 """What a table's bots say besides their moves: a hint for the person to play, and the judgement of
 the people's moves once the match is over. Both are thought out in the bot workers
-(:class:`.bots.BotPool`), each at most once: a hint per seat, version and language, the judgement
-once per finished match held here."""
+(:class:`.bots.BotPool`), charged to the visitor who asked, each at most once: a hint per seat,
+version and language, the judgement once per finished match, whoever asks and however often
+(:class:`Reviews` holds it apart from the tables, which come and go from memory)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections import OrderedDict
 from typing import Any
 
 from ..bots.analysis import Task, analysis_tasks, judgement_line, players_summary
@@ -15,11 +19,19 @@ from ..core.errors import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES
 from . import messages
-from .errors import TableError, TooManyRequests
+from .errors import StorageUnavailable, TableError, TooManyRequests
 from .room import Room
 
-#: Seconds a match's judgement waits when its owner has as much advice waiting as allowed.
+#: Seconds a match's judgement waits when its asker has as much advice waiting as allowed.
 WAIT_FOR_A_TURN = 0.5
+#: Seconds a judgement goes on with nobody asking for it (the page asks every 2 s while it shows
+#: the review): then it pauses, what it judged kept, and goes on when next asked for.
+UNWATCHED_SECONDS = 10.0
+#: Judgements one visitor may have under way at once.
+REVIEWS_AT_ONCE = 2
+#: Judgements held in memory, whole or partial (a whole one is in the store too); the least
+#: recently asked for is let go first.
+REVIEWS_HELD = 256
 
 
 class Hints:
@@ -32,10 +44,10 @@ class Hints:
         #: (seat, language) → how many askers wait for that hint (none left: it is dropped).
         self._askers: dict[tuple[int, str], int] = {}
 
-    async def ask(self, seat: int | None, lang: str) -> dict[str, Any]:
+    async def ask(self, seat: int | None, lang: str, asker: str) -> dict[str, Any]:
         """A hint for the person to play, where the table allows hints: the move, a one-line
         reason in ``lang`` and the expected edge in points. One is thought out per seat and
-        version, however often it is asked for."""
+        version, however often it is asked for, charged to the visitor ``asker``."""
         room = self.room
         if seat is None:
             raise TableError("you have no seat at this table", "no_seat")
@@ -50,7 +62,7 @@ class Hints:
         if asked is None or asked[0] != room.version:
             game = match.rounds[-1]
             seed = bot_seed(room.settings.seed, seat, game=room.version)
-            thinking = room.bots.think_hint(room.owner, game.view(seat), game.legal_moves(), lang, seed)
+            thinking = room.bots.think_hint(asker, game.view(seat), game.legal_moves(), lang, seed)
             asked = (room.version, asyncio.ensure_future(thinking))
             self._asked[seat, lang] = asked
         version, thinking_task = asked
@@ -83,55 +95,106 @@ class Hints:
                 del self._asked[key]
 
 
+class Reviews:
+    """The judgements of finished matches, one for each table: found again whoever asks and
+    however often, and kept while the table itself leaves memory. At most :data:`REVIEWS_HELD`,
+    the least recently asked for let go first (never one under way)."""
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[str, Analysis] = OrderedDict()
+
+    def report(self, room: Room, asker: str) -> dict[str, Any]:
+        """The judgement of ``room``'s finished match so far (see :meth:`Analysis.report`)."""
+        analysis = self._held.pop(room.id, None) or Analysis(room)
+        self._held[room.id] = analysis
+        idle = [table for table, held in self._held.items() if not held.running]
+        for table in idle[: max(0, len(self._held) - REVIEWS_HELD)]:
+            del self._held[table]
+        return analysis.report(asker, self)
+
+    def under_way(self, asker: str) -> int:
+        """How many judgements ``asker`` has under way."""
+        return sum(1 for held in self._held.values() if held.running and held.asker == asker)
+
+
 class Analysis:
-    """The judgement of the people's moves of one finished match, started when first asked."""
+    """The judgement of the people's moves of one finished match, started when first asked,
+    paused when nobody has asked for a while, and kept in the store once whole."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self._judging: asyncio.Future[None] | None = None
+        #: The visitor whose advice budget the judging is charged to: the one who set it going.
+        self.asker = ""
+        self._tasks: list[Task] = []
         self._judged: list[dict[str, Any]] = []
-        self._total = 0
+        self._next = 0  # the next task to judge
+        self._read = False  # the tasks are made, or the whole judgement read back from the store
+        self._whole = True  # no worker died on a move
+        self._judging: asyncio.Task[None] | None = None
+        self._asked = 0.0
 
-    def report(self) -> dict[str, Any]:
+    @property
+    def running(self) -> bool:
+        return self._judging is not None and not self._judging.done()
+
+    @property
+    def done(self) -> bool:
+        return self._read and self._next >= len(self._tasks)
+
+    def report(self, asker: str, reviews: Reviews) -> dict[str, Any]:
         """The people's moves of the finished match judged so far, each with its verdict and what
-        to say of it in each language; the first call starts judging them, in the bot workers,
-        one move at a time, unless the whole judgement was kept (it is kept once whole)."""
+        to say of it in each language. Asking sets the judging going (charged to ``asker``, who
+        may have :data:`REVIEWS_AT_ONCE` under way) or keeps it going, one move at a time in the
+        bot workers, unless the whole judgement was kept."""
         room = self.room
         match = room.finished_match()
-        if self._judging is None and room.store is not None and (kept := room.store.analysis(room.id)) is not None:
-            self._judged, self._total = kept, len(kept)
-            self._judging = asyncio.get_running_loop().create_future()
-            self._judging.set_result(None)
-        if self._judging is None:
-            people = [seat for seat, place in enumerate(room.seats) if place.bot is None]
-            try:
-                tasks = analysis_tasks(match, people, room.settings.seed)
-            except SolveError as error:
-                return {"done": True, "moves": [], "total": 0, "unavailable": str(error)}
-            self._judging = asyncio.ensure_future(self._judge_all(tasks))
-            self._total = len(tasks)
-        done = self._judging.done()
+        self._asked = time.monotonic()
+        if not self._read:
+            kept = room.store.analysis(room.id) if room.store is not None else None
+            if kept is not None:
+                self._judged = kept
+            else:
+                people = [seat for seat, place in enumerate(room.seats) if place.bot is None]
+                try:
+                    self._tasks = analysis_tasks(match, people, room.settings.seed)
+                except SolveError as error:
+                    return {"done": True, "moves": [], "total": 0, "unavailable": str(error)}
+            self._read = True
+        total = len(self._tasks) if self._tasks else len(self._judged)
+        if not self.done and not self.running:
+            if reviews.under_way(asker) >= REVIEWS_AT_ONCE:
+                raise TooManyRequests(
+                    f"at most {REVIEWS_AT_ONCE} reviews at once from one address: wait for one to end",
+                    "too_many_reviews",
+                    limit=REVIEWS_AT_ONCE,
+                )
+            self.asker = asker
+            self._judging = asyncio.ensure_future(self._judge_rest())
+        done = self.done
         players = players_summary(self._judged) if done else []
-        return {"done": done, "moves": list(self._judged), "total": self._total, "players": players}
+        return {"done": done, "moves": list(self._judged), "total": total, "players": players}
 
-    async def _judge_all(self, tasks: list[Task]) -> None:
+    async def _judge_rest(self) -> None:
+        """Judge the moves not judged yet, until all are or nobody has asked for a while."""
         room = self.room
         assert room.bots is not None
-        whole = True
-        for task in tasks:
-            while True:
-                try:
-                    judged = await room.bots.judge(room.owner, task)
-                    break
-                except TooManyRequests:  # the owner's other analyses and hints go first
-                    await asyncio.sleep(WAIT_FOR_A_TURN)
+        while self._next < len(self._tasks):
+            if time.monotonic() - self._asked > UNWATCHED_SECONDS:
+                return  # nobody is looking: pause here, what was judged is kept
+            try:
+                judged = await room.bots.judge(self.asker, self._tasks[self._next])
+            except TooManyRequests:  # the asker's other analyses and hints go first
+                await asyncio.sleep(WAIT_FOR_A_TURN)
+                continue
+            self._next += 1
             if judged is None:  # a worker died on this move: the judgement is not whole, and is not kept
-                whole = False
+                self._whole = False
                 continue
             lines = {lang: judgement_line(judged, lang, isolate=True) for lang in LANGUAGES}
             reasons = (
                 {lang: reason_line(judged.reason, lang, isolate=True) for lang in LANGUAGES} if judged.reason else None
             )
             self._judged.append({**judged.to_json(), "lines": lines, "reasons": reasons})
-        if whole and room.store is not None:
-            room.store.keep_analysis(room.id, self._judged)
+        if self._whole and room.store is not None:
+            with contextlib.suppress(StorageUnavailable):  # kept in memory meanwhile; tried again when next judged
+                await asyncio.to_thread(room.store.keep_analysis, room.id, self._judged)

@@ -347,8 +347,9 @@ def create_app(
         return JSONResponse(record, headers=headers)
 
     @app.get("/api/tables/{table_id}/analysis")
-    async def table_analysis(table_id: str) -> dict[str, Any]:
-        return lobby.get(table_id).analysis.report()
+    async def table_analysis(request: Request, table_id: str) -> dict[str, Any]:
+        """The finished match's people's moves judged so far (asking sets the judging going)."""
+        return lobby.reviews.report(lobby.get(table_id), visitor(request, settings))
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str) -> list[dict[str, Any]]:
@@ -429,10 +430,10 @@ def create_app(
                         busy = TooManyRequests("a hint is being thought out for you already", "too_much_advice")
                         outbox.post(messages.refused(busy, room.version, None))
                         continue
-                    hinting.add(task := asyncio.create_task(hint(_answer(lobby, room, seat, token, message, may_chat))))
+                    hinting.add(task := asyncio.create_task(hint(_answer(lobby, room, seat, token, message, may_chat, client))))
                     task.add_done_callback(hinting.discard)
                     continue
-                answering = _answer(lobby, room, seat, token, message, may_chat)
+                answering = _answer(lobby, room, seat, token, message, may_chat, client)
                 # shielded: a socket given up half-way through a change does not cut it short
                 outbox.post(await asyncio.shield(answering))
 
@@ -502,6 +503,7 @@ async def _answer(
     token: str | None,
     message: BaseModel,
     may_chat: Callable[[], bool],
+    client: str,
 ) -> dict[str, Any]:
     """One client message handled: an answer saying what happened or what was wrong."""
     try:
@@ -515,7 +517,7 @@ async def _answer(
         if isinstance(message, PaceMessage):
             return await room.set_pace(seat, message.fast)
         if isinstance(message, HintMessage):
-            return await room.hints.ask(seat, message.lang)
+            return await room.hints.ask(seat, message.lang, client)
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
         if isinstance(message, SeatMessage):

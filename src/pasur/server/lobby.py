@@ -15,6 +15,7 @@ from typing import Any
 
 from ..bots.lesson import LESSON_DECK
 from ..core import Rules
+from .advice import Reviews
 from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
@@ -76,6 +77,8 @@ class Lobby:
         self.spectators_per_table = spectators_per_table
         self.rooms: dict[str, TableRoom] = {}
         self.hub = Hub(store)
+        #: The judgements of finished matches, held apart from the tables.
+        self.reviews = Reviews()
         #: When the store's tables were last read in.
         self._tables_read: datetime | None = None
 

@@ -4,6 +4,7 @@ them."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 
@@ -67,6 +68,16 @@ class ServerSettings:
     #: Failed log-ins an account, and an address, may have in a quarter of an hour.
     log_in_failures: int = 10
     log_in_failures_per_address: int = 50
+    #: Log-ins of every kind (successes too) an account, and an address, may try in a quarter of an hour.
+    log_ins_per_account: int = 20
+    log_ins_per_address: int = 100
+    #: Passwords hashed at once (Argon2id takes 64 MiB and several threads each), and how many
+    #: more may wait for a turn; past that a log-in is refused as busy. Memory for hashing stays
+    #: within ``hashes_at_once`` × 64 MiB whatever arrives.
+    hashes_at_once: int = max(1, (os.cpu_count() or 2) // 2)
+    hashes_waiting: int = 8
+    #: Sessions one account may hold; a new log-in past that ends the oldest.
+    sessions_per_account: int = 20
     #: Days a signed-in session lasts.
     session_days: int = 30
 

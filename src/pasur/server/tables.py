@@ -6,8 +6,8 @@ id) acknowledged again and not applied twice. The rest of a table's life lives w
 collaborators, each behind a few methods: :class:`.replication.Replication` (the other processes
 that hold the same table over one PostgreSQL database, :mod:`.shared`), :class:`.pacing.Pacing`
 (bots' moves, the turn timer, the wait between rounds: what the table's owner runs),
-:class:`.table_chat.TableChat` (its chat), :class:`.advice.Hints` and :class:`.advice.Analysis`
-(what the bot workers say besides moves). :mod:`.lobby` holds a process's tables."""
+:class:`.table_chat.TableChat` (its chat), :class:`.advice.Hints` (what the bot workers say
+besides moves; a finished match's judgement is the lobby's, :class:`.advice.Reviews`). :mod:`.lobby` holds a process's tables."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from ..core import IllegalMove, Match, MoveCode, Played, Rules, to_record
 from . import messages
-from .advice import Analysis, Hints
+from .advice import Hints
 from .audience import Audience, Listener, Post
 from .bots import BotPool
 from .chat import ChatLine
@@ -90,7 +90,6 @@ class TableRoom:
     pacing: Pacing = field(init=False)
     chat: TableChat = field(init=False)
     hints: Hints = field(init=False)
-    analysis: Analysis = field(init=False)
 
     def __post_init__(self) -> None:
         self.audience.seats = len(self.settings.seats)
@@ -98,7 +97,6 @@ class TableRoom:
         self.pacing = Pacing(self)
         self.chat = TableChat(self)
         self.hints = Hints(self)
-        self.analysis = Analysis(self)
 
     @property
     def rules(self) -> Rules:
