@@ -5,6 +5,7 @@ leaving counted as losses, a player's page and the leaderboards, and the model o
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import os
 import threading
@@ -41,8 +42,14 @@ def database(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'ratings.db'}"
 
 
-def browser(database: str) -> TestClient:
-    return TestClient(create_app(database, SETTINGS))
+_networks = itertools.count(1)
+
+
+def browser(database: str, address: str | None = None) -> TestClient:
+    """A browser on a server process over ``database``, from a network of its own (two accounts
+    of one network never sit at one rated table) unless ``address`` is given."""
+    address = address or f"198.51.{next(_networks) % 250}.7"
+    return TestClient(create_app(database, SETTINGS), client=(address, 5000))
 
 
 def rated_table(client: TestClient, seats: list[str] | None = None, **body: Any) -> dict[str, Any]:

@@ -101,8 +101,11 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     @router.delete("/api/account")
     async def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:
         """Delete the account signed in; its games stay, without its name attached (the copies
-        of its finished tables held here are let go, to be read back anonymised)."""
+        of its finished tables held here are let go, to be read back anonymised). A rated match
+        it plays is resigned first: leaving never voids a match nor spares a rating."""
         signed = await run_in_threadpool(signed_in, request)
+        await run_in_threadpool(accounts.check_own_password, signed, body.password)
+        await lobby.forfeit(signed.account.id)
         tables = await run_in_threadpool(accounts.delete, signed, body.password)
         for table_id in tables:
             room = lobby.rooms.get(table_id)

@@ -31,13 +31,12 @@ from .errors import TableError, TooManyRequests
 from .friends import forget
 from .names import account_name, skeleton
 from .passwords import LONGEST, check_password
+from .results import DELETED as ANONYMOUS
 from .settings import ServerSettings
 from .store import AccountRow, RatingRow, ResultSeatRow, SessionRow, Store, TableRow, ThrottleRow, storage
 
 #: The name of the session cookie.
 COOKIE = "pasur_session"
-#: The name a deleted account's seats are shown under in the matches that stay.
-ANONYMOUS = "—"
 #: The header that repeats the session's CSRF token.
 CSRF_HEADER = "x-csrf-token"
 #: Seconds in the window that failed log-ins are counted over.
@@ -182,9 +181,9 @@ class Accounts:
         without looking once the account or the address has tried, or failed, too often. Each
         count is taken before its check, so log-ins arriving together cannot pass a limit."""
         key = skeleton(raw_name[:200])
-        settings = self.settings
-        tries = {f"log-in try {key}": settings.log_ins_per_account, f"log-in try {address}": settings.log_ins_per_address}
-        failures = {f"log-in {key}": settings.log_in_failures, f"log-in {address}": settings.log_in_failures_per_address}
+        limits = self.settings
+        tries = {f"log-in try {key}": limits.log_ins_per_account, f"log-in try {address}": limits.log_ins_per_address}
+        failures = {f"log-in {key}": limits.log_in_failures, f"log-in {address}": limits.log_in_failures_per_address}
         for throttle, limit in tries.items():
             if self._count(throttle, LOG_IN_WINDOW) > limit:
                 raise TooManyRequests("too many log-ins: wait a quarter of an hour", "too_many_log_ins")
@@ -277,7 +276,7 @@ class Accounts:
     def change_password(self, signed: SignedIn, old: str, new: str) -> SignedIn:
         """A new password (checked as at sign-up) for the one given now: every session ends, and
         this browser is given a new one."""
-        self._check_own_password(signed, old)
+        self.check_own_password(signed, old)
         check_password(new, signed.account.name)
         self._set_password(signed.account.id, self._hash(new))
         self.log_out(signed, everywhere=True)
@@ -286,10 +285,11 @@ class Accounts:
     def delete(self, signed: SignedIn, password: str) -> list[str]:
         """Delete the account (its password given again) and its sessions; its games stay,
         anonymised. The tables whose records changed."""
-        self._check_own_password(signed, password)
+        self.check_own_password(signed, password)
         return self._delete(signed.account.id)
 
-    def _check_own_password(self, signed: SignedIn, password: str) -> None:
+    def check_own_password(self, signed: SignedIn, password: str) -> None:
+        """TableError (``wrong_password``) unless ``password`` is the account's."""
         if not self._verify(self._password_of(signed.account.id), password):
             raise TableError("that is not this account's password", "wrong_password")
 

@@ -336,7 +336,7 @@ def create_app(
         if not joins.allow(visitor(request, settings)):
             raise TooManyRequests("too many seats taken from this address: wait a minute", "too_many_joins")
         name, account = sitting_as(request, body.name)
-        seat, token = await room.join(name, body.seat, account)
+        seat, token = await room.join(name, body.seat, account, visitor(request, settings))
         await room.changed()
         return {"seat": seat, "token": token}
 
@@ -430,7 +430,9 @@ def create_app(
                         busy = TooManyRequests("a hint is being thought out for you already", "too_much_advice")
                         outbox.post(messages.refused(busy, room.version, None))
                         continue
-                    hinting.add(task := asyncio.create_task(hint(_answer(lobby, room, seat, token, message, may_chat, client))))
+                    hinting.add(
+                        task := asyncio.create_task(hint(_answer(lobby, room, seat, token, message, may_chat, client)))
+                    )
                     task.add_done_callback(hinting.discard)
                     continue
                 answering = _answer(lobby, room, seat, token, message, may_chat, client)

@@ -22,7 +22,7 @@ from .errors import NoSuchTable, TableError
 from .names import seat_name
 from .projection import shown_names
 from .ratings import check_rated
-from .seats import TABLE_ID, Seat, TableSettings, TableStatus, token_hash
+from .seats import TABLE_ID, Seat, TableSettings, TableStatus, network_key, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
 from .tables import TableRoom
@@ -213,6 +213,20 @@ class Lobby:
             self.hub.release(table_id)
         return deleted, ended
 
+    async def forfeit(self, account: int) -> int:
+        """Resign every rated match under way that ``account`` plays (its account is going): each
+        is lost as if it resigned, against its opponents' real ratings; how many."""
+        resigned = 0
+        for room in list(self.rooms.values()):
+            if room.status is not TableStatus.PLAYING or not room.settings.rated:
+                continue
+            seat = next((index for index, place in enumerate(room.seats) if place.account == account), None)
+            if seat is not None:
+                with contextlib.suppress(TableError):  # finished meanwhile
+                    await room.resign(seat)
+                    resigned += 1
+        return resigned
+
     def get(self, table_id: str) -> TableRoom:
         room = self.rooms.get(table_id)
         if room is None:
@@ -304,7 +318,8 @@ class Lobby:
         name = seat_name(name, [])
         self.forget_idle()  # memory holds the tables in use, not every table ever made
         token = secrets.token_urlsafe(18)
-        places = [Seat(name=name, token_hash=token_hash(token), account=account)]
+        network = network_key(owner) if rated else None
+        places = [Seat(name=name, token_hash=token_hash(token), account=account, network=network)]
         places += [Seat() if level == "friend" else Seat(name=level, bot=level) for level in seats]
         settings = TableSettings(
             rules=rules,

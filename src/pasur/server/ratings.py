@@ -64,6 +64,12 @@ def check_rated(rules: Rules, timer: int, account: int | None) -> None:
         raise TableError("a rated match needs a turn timer", "rated_timer")
 
 
+def expected_score(sides: list[list[Rating]], side: int) -> float:
+    """The model's chance that ``side`` wins a match between ``sides`` (two of them)."""
+    teams = [[MODEL.rating(mu=rating.value, sigma=rating.deviation) for rating in team] for team in sides]
+    return float(MODEL.predict_win(teams)[side])
+
+
 def bot_rating(level: str) -> Rating:
     """A bot level's fixed rating."""
     return Rating(float(BOT_RATINGS.get(level, UNMEASURED_BOT)), BOT_DEVIATION)

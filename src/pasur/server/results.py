@@ -1,28 +1,46 @@
 """Finished matches, kept once each with who sat where, and at a rated table the ratings they
-changed, in the same transaction (:mod:`.players` reads them back)."""
+changed, in the same transaction (:mod:`.players` reads them back).
+
+What a rated result may not be made of (the cheapest ways to fake a rating, as lichess guards
+against them): a match ended before each seat made :data:`MOVES_TO_COUNT` moves is *aborted*,
+never rated; two accounts are rated against each other at most :data:`RATED_PAIRS_A_DAY` times a
+day; a win against bots whose expected score passed :data:`EXPECTED_CAP` gains nothing. (Two
+accounts from one network never sit at one rated table: :meth:`.tables.TableRoom.join`.)"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..core import Match
-from .ratings import Rating, bot_rating, rate
+from .ratings import Rating, bot_rating, expected_score, rate
 from .seats import TableSettings, token_hash
 from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, TableRow, storage
+
+#: Moves each seat makes itself before a match ended early (resigned, abandoned, timed out) counts.
+MOVES_TO_COUNT = 2
+#: Rated results between the same two accounts a day (24 hours); the matches past it are kept unrated.
+RATED_PAIRS_A_DAY = 3
+#: A win against bots whose expected score was above this changes no rating.
+EXPECTED_CAP = 0.9
+#: The name the seat of an account deleted before its result was kept is shown under.
+DELETED = "—"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a match ended: the winning side, and "resigned" or "abandoned" when not by the score."""
+    """How a match ended: the winning side, and "resigned" or "abandoned" when not by the score;
+    ``aborted`` when it ended so before each seat made :data:`MOVES_TO_COUNT` moves (unrated,
+    and won by nobody)."""
 
     winner: int
     ended: str | None = None
+    aborted: bool = False
 
 
 @storage
@@ -35,6 +53,8 @@ def record_result(store: Store, table_id: str, settings: TableSettings, match: M
     now = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         with Session(store.engine) as session, session.begin():
+            if session.get(ResultRow, table_id) is not None:
+                return False
             session.add(
                 ResultRow(
                     table_id=table_id,
@@ -42,36 +62,73 @@ def record_result(store: Store, table_id: str, settings: TableSettings, match: M
                     players=rules.players,
                     scores=json.dumps(list(match.scores)),
                     winner=outcome.winner,
-                    rated=settings.rated,
-                    ended=outcome.ended,
+                    rated=settings.rated and not outcome.aborted,
+                    ended="aborted" if outcome.aborted else outcome.ended,
                 )
             )
             session.flush()  # the result first: the seats refer to it, and a second try stops here
+            accounts = {seat.account for seat in settings.seats if seat.account is not None}
+            # locked until the result is kept: an account deleted meanwhile waits for it
+            existing = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts)).with_for_update()))
             seats = []
             for index, seat in enumerate(settings.seats):
                 side = rules.side_of(index)
                 rounds, points, surs, haft_khaj = figures[side]
+                gone = seat.account is not None and seat.account not in existing
                 seats.append(
                     ResultSeatRow(
                         table_id=table_id,
                         seat=index,
-                        account_id=seat.account,
-                        name=seat.name or "",
+                        account_id=None if gone else seat.account,
+                        name=DELETED if gone else seat.name or "",
                         bot=seat.bot,
                         side=side,
-                        won=side == outcome.winner,
+                        won=side == outcome.winner and not outcome.aborted,
                         rounds=rounds,
                         points=points,
                         surs=surs,
                         haft_khaj=haft_khaj,
                     )
                 )
-            if settings.rated:
+            if settings.rated and not outcome.aborted and not _met_too_often(session, seats, now):
                 _rate(session, rules.players, rules.sides, seats, outcome.winner, now)
+            elif settings.rated:
+                session.get_one(ResultRow, table_id).rated = False
             session.add_all(seats)
     except IntegrityError:
-        return False
+        with Session(store.engine) as session:  # kept by another process at the same moment
+            if session.get(ResultRow, table_id) is not None:
+                return False
+        raise
     return True
+
+
+def _met_too_often(session: Session, seats: list[ResultSeatRow], now: str) -> bool:
+    """Whether two accounts on opposite sides have had :data:`RATED_PAIRS_A_DAY` rated results
+    against each other in the day before ``now``."""
+    since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
+    mine, theirs = aliased(ResultSeatRow), aliased(ResultSeatRow)
+    people = [seat for seat in seats if seat.account_id is not None]
+    for one in people:
+        for other in people:
+            if one.side >= other.side:
+                continue
+            met = session.scalar(
+                select(func.count())
+                .select_from(mine)
+                .join(theirs, theirs.table_id == mine.table_id)
+                .join(ResultRow, ResultRow.table_id == mine.table_id)
+                .where(
+                    mine.account_id == one.account_id,
+                    theirs.account_id == other.account_id,
+                    mine.side != theirs.side,
+                    ResultRow.rated,
+                    ResultRow.finished >= since,
+                )
+            )
+            if (met or 0) >= RATED_PAIRS_A_DAY:
+                return True
+    return False
 
 
 def _side_figures(match: Match) -> list[tuple[int, int, int, int]]:
@@ -98,8 +155,7 @@ def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow]
     """Rate a finished match: each account's rating (locked until the transaction ends) and each
     bot's fixed one, side against side; the accounts' new ratings kept, and on each seat its
     rating before and after."""
-    accounts = {seat.account_id for seat in seats if seat.account_id is not None}
-    existing = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts))))
+    existing = {seat.account_id for seat in seats if seat.account_id is not None}
     for account in sorted(existing):  # one order everywhere: two matches ending together cannot deadlock
         start = Rating()
         session.execute(
@@ -118,16 +174,25 @@ def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow]
     before = [
         Rating(rows[seat.account_id].value, rows[seat.account_id].deviation)
         if seat.account_id in rows
-        else bot_rating(seat.bot or "")
+        else bot_rating(seat.bot)
+        if seat.bot
+        else Rating()  # an account deleted before its result was kept: as a new player
         for seat in seats
     ]
     sides_ratings = [[before[index] for index, seat in enumerate(seats) if seat.side == side] for side in range(sides)]
     after_by_side = [iter(side) for side in rate(sides_ratings, winner)]
+    # beating bots one was all but sure to beat gains nothing (the weakest bot is no ladder)
+    bots_only = all(seat.bot for seat in seats if seat.side != winner)
+    too_easy = bots_only and expected_score(sides_ratings, winner) > EXPECTED_CAP
     for seat, old in zip(seats, before, strict=True):
         new = next(after_by_side[seat.side])
         row = rows.get(seat.account_id) if seat.account_id is not None else None
         if row is None:
             continue  # a bot's rating is fixed
+        if too_easy and seat.side == winner:
+            seat.rating_before = seat.rating_after = old.value
+            seat.deviation_after = old.deviation
+            continue
         row.value, row.deviation, row.games, row.updated = new.value, new.deviation, row.games + 1, now
         seat.rating_before, seat.rating_after, seat.deviation_after = old.value, new.value, new.deviation
 

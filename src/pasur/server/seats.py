@@ -103,22 +103,35 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def network_key(network: str) -> str:
+    """What a rated table keeps of the network a person sat down from: a digest, never the address."""
+    return hashlib.sha256(f"pasur network {network}".encode()).hexdigest()[:24]
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A seat: open (waiting for a friend), a person's (token hash kept; with their account's id
-    when they sat down signed in), or a bot's."""
+    when they sat down signed in, and at a rated table a digest of the network they sat down
+    from), or a bot's."""
 
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
     account: int | None = None
+    network: str | None = None
 
     @property
     def open(self) -> bool:
         return self.name is None and self.bot is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash, "account": self.account}
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+            "account": self.account,
+            "network": self.network,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ collaborators, each behind a few methods: :class:`.replication.Replication` (the
 that hold the same table over one PostgreSQL database, :mod:`.shared`), :class:`.pacing.Pacing`
 (bots' moves, the turn timer, the wait between rounds: what the table's owner runs),
 :class:`.table_chat.TableChat` (its chat), :class:`.advice.Hints` (what the bot workers say
-besides moves; a finished match's judgement is the lobby's, :class:`.advice.Reviews`). :mod:`.lobby` holds a process's tables."""
+besides moves; a finished match's judgement is the lobby's, :class:`.advice.Reviews`).
+:mod:`.lobby` holds a process's tables."""
 
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ from .names import seat_name
 from .pacing import Pacing
 from .projection import played_since, replay_steps, state_json, table_json
 from .replication import Replication
-from .results import Outcome, record_result
-from .seats import Seat, TableSettings, TableStatus, token_hash
+from .results import MOVES_TO_COUNT, Outcome, record_result
+from .seats import Seat, TableSettings, TableStatus, network_key, token_hash
 from .shared import Hub
 from .store import Store, StoredMove, StoredTable
 from .table_chat import TableChat
@@ -78,6 +79,9 @@ class TableRoom:
     surs: dict[int, list[int]] = field(default_factory=dict)
     #: By seat, how many of its turns in a row, up to the last, the turn timer played.
     timed_turns: dict[int, int] = field(default_factory=dict)
+    #: seat → the moves it made itself (not the turn timer for it): a match ended before each seat
+    #: made :data:`.results.MOVES_TO_COUNT` is aborted.
+    own_moves: dict[int, int] = field(default_factory=dict)
     #: The latest version the store held at the last sweep (a copy left behind is taken over only
     #: when its table stood still since).
     swept_version: int = 0
@@ -168,13 +172,19 @@ class TableRoom:
         the score decided."""
         resigned = self.settings.resigned
         if resigned is not None:
-            return Outcome(1 - self.rules.side_of(resigned), "resigned")
+            return self._ended_early(resigned, "resigned")
         if self.match is None or self.match.winner is None:
             return None
         left = max(self.timed_turns.items(), key=lambda item: item[1], default=(0, 0))
         if self.settings.rated and left[1] >= ABANDONED_TURNS:
-            return Outcome(1 - self.rules.side_of(left[0]), "abandoned")
+            return self._ended_early(left[0], "abandoned")
         return Outcome(self.match.winner)
+
+    def _ended_early(self, seat: int, how: str) -> Outcome:
+        """The match lost by ``seat``'s side ``how`` (resigned, abandoned): aborted, and so never
+        rated, while a seat has made fewer than :data:`.results.MOVES_TO_COUNT` moves itself."""
+        early = any(self.own_moves.get(other, 0) < MOVES_TO_COUNT for other in range(self.rules.players))
+        return Outcome(1 - self.rules.side_of(seat), how, aborted=early)
 
     def _note_timed(self, seat: int, timed: bool) -> None:
         """Count the turns in a row the turn timer played for ``seat``."""
@@ -182,6 +192,7 @@ class TableRoom:
             self.timed_turns[seat] = self.timed_turns.get(seat, 0) + 1
         else:
             self.timed_turns.pop(seat, None)
+            self.own_moves[seat] = self.own_moves.get(seat, 0) + 1
 
     def _note_sur(self, played: Played) -> None:
         """Keep which play of its round a Sur was (only the last two rounds can be shown)."""
@@ -240,13 +251,15 @@ class TableRoom:
     def is_host(self, token: str | None) -> bool:
         return bool(token) and token_hash(token or "") == self.settings.host_hash
 
-    async def join(self, name: str, seat: int | None = None, account: int | None = None) -> tuple[int, str]:
-        """Take an open seat (the first, unless one is named), as ``account`` when signed in; the
-        seat and its new token."""
+    async def join(
+        self, name: str, seat: int | None = None, account: int | None = None, network: str = ""
+    ) -> tuple[int, str]:
+        """Take an open seat (the first, unless one is named), as ``account`` when signed in, from
+        the visitor ``network``; the seat and its new token."""
         async with self.changing:
-            return await self._again_if_changed(lambda: self._join(name, seat, account))
+            return await self._again_if_changed(lambda: self._join(name, seat, account, network))
 
-    async def _join(self, name: str, seat: int | None, account: int | None) -> tuple[int, str]:
+    async def _join(self, name: str, seat: int | None, account: int | None, network: str) -> tuple[int, str]:
         if self.status is not TableStatus.OPEN:
             raise TableError("the match has started: no seat is free", "no_seat_free")
         free = [index for index, place in enumerate(self.seats) if place.open]
@@ -256,12 +269,20 @@ class TableRoom:
             seat = free[0]
         if seat not in free:
             raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
-        if self.settings.rated and account is None:
-            raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+        key = None
+        if self.settings.rated:
+            if account is None:
+                raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+            key = network_key(network)
+            if any(place.network == key for place in self.seats):
+                raise TableError(
+                    "two players from one network cannot play a rated match together: make it a casual table",
+                    "rated_same_network",
+                )
         token = secrets.token_urlsafe(18)
         seats = list(self.seats)
         others = [place.name for place in self.seats if place.name and not place.bot]
-        seats[seat] = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account)
+        seats[seat] = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account, network=key)
         settings = self.settings.with_seats(tuple(seats))
         await self._save(settings)
         self.settings = settings
@@ -444,7 +465,7 @@ class TableRoom:
             if self.match is None or self.status is not TableStatus.PLAYING:
                 raise TableError("the match is not under way", "not_under_way")
             settings = replace(self.settings, resigned=seat)
-            outcome = Outcome(1 - self.rules.side_of(seat), "resigned")
+            outcome = self._ended_early(seat, "resigned")
             if self.store is not None:
                 await asyncio.to_thread(record_result, self.store, self.id, settings, self.match, outcome)
 
@@ -537,7 +558,7 @@ class TableRoom:
         state = state_json(self.match, seat, self.version, table, self.last, self.waiting, self.surs)
         outcome = self.outcome() if self.status is TableStatus.FINISHED else None  # not at every move
         if outcome is not None:
-            state["winner"], state["ended"] = outcome.winner, outcome.ended
+            state["winner"], state["ended"], state["aborted"] = outcome.winner, outcome.ended, outcome.aborted
             state["legal"] = []  # a resigned match stops mid-round: nothing more is played
         if self.status is TableStatus.ABANDONED:
             state["legal"] = []
