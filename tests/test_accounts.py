@@ -43,8 +43,10 @@ def client(database) -> Iterator[TestClient]:
 
 
 def sign_up(client: TestClient, name: str = "Ava", password: str = PASSWORD) -> dict[str, Any]:
+    """A new account, ``client`` signed in to it and repeating its CSRF token from now on, as the page does."""
     response = client.post("/api/account", json={"name": name, "password": password})
     assert response.status_code == 201, response.text
+    client.headers["x-csrf-token"] = response.json()["csrf"]
     return dict(response.json())
 
 
@@ -140,7 +142,11 @@ def test_every_process_on_one_database_counts_the_same_failures(kind, database):
 
 def test_a_request_its_cookie_authorises_must_repeat_the_csrf_token(client):
     csrf = sign_up(client)["csrf"]
+    del client.headers["x-csrf-token"]
     refused(client.delete("/api/session"), 403, "bad_csrf")
+    for seat_as_the_account in ("/api/tables", "/api/lesson"):  # a page elsewhere cannot seat you as yourself
+        body = {"name": "Ava", "seats": ["easy"]} if seat_as_the_account == "/api/tables" else {"name": "Ava"}
+        refused(client.post(seat_as_the_account, json=body), 403, "bad_csrf")
     refused(client.delete("/api/session", headers={"X-CSRF-Token": "guessed"}), 403, "bad_csrf")
     assert client.get("/api/me").status_code == 200  # nothing changed
     assert client.delete("/api/session", headers={"X-CSRF-Token": csrf}).json() == {"ended": 1}
@@ -322,7 +328,8 @@ def test_a_guest_who_signs_up_keeps_the_matches_played_as_a_guest(database):
         csrf = {"X-CSRF-Token": sign_up(client, "Ava")["csrf"]}
         mine, theirs = tables
         tokens = {mine["id"]: mine["token"], theirs["id"]: "not-the-seat-token", "nosuchtable": "x"}
-        refused(client.post("/api/account/matches", json={"tokens": tokens}), 403, "bad_csrf")
+        no_token = {"X-CSRF-Token": ""}
+        refused(client.post("/api/account/matches", json={"tokens": tokens}, headers=no_token), 403, "bad_csrf")
         claimed = client.post("/api/account/matches", json={"tokens": tokens}, headers=csrf)
         assert claimed.json() == {"claimed": 1}  # only the seat whose token this browser holds
         again = client.post("/api/account/matches", json={"tokens": tokens}, headers=csrf)

@@ -131,6 +131,8 @@ def recorded_page(browser: Any, motion: str = "reduce", **context: Any) -> tuple
     page = opened.new_page()
     page.context.on("page", lambda other: other.on("pageerror", lambda error: PAGE_ERRORS.append(error)))
     page.on("pageerror", lambda error: PAGE_ERRORS.append(error))
+    # the page must pass its own content security policy: a refused script or style is a fault
+    page.on("console", lambda message: "Content Security Policy" in message.text and PAGE_ERRORS.append(message.text))
     frames: list[dict[str, Any]] = []
 
     talk = SOCKET_TALK.setdefault(page, [])

@@ -10,6 +10,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -695,21 +696,28 @@ def source_address_client(address: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
 
 
-def deploy_nginx_config(front: int, ports: list[int]) -> str:
-    """docs/DEPLOY.md's nginx example, listening on ``front`` without TLS, in front of ``ports``
-    (its two upstream servers; one port stands for both)."""
+def deploy_nginx_config(front: int, ports: list[int], tls: tuple[Path, Path] | None = None) -> str:
+    """docs/DEPLOY.md's nginx example, listening on ``front`` (with TLS when given the
+    certificate and key files ``tls``, else without), in front of ``ports`` (its two upstream
+    servers; one port stands for both)."""
     document = (Path(__file__).parent.parent / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
     example = document.split("```nginx\n", 1)[1].split("```", 1)[0]
-    lines = [line for line in example.splitlines() if not line.strip().startswith(("ssl_", "server_name"))]
-    example = "\n".join(lines).replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
+    if tls is None:
+        lines = [line for line in example.splitlines() if not line.strip().startswith(("ssl_", "server_name"))]
+        example = "\n".join(lines).replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
+    else:
+        certificate, key = tls
+        example = example.replace("listen 443 ssl;", f"listen 127.0.0.1:{front} ssl;")
+        example = re.sub(r"ssl_certificate +\S+;", f"ssl_certificate {certificate};", example)
+        example = re.sub(r"ssl_certificate_key +\S+;", f"ssl_certificate_key {key};", example)
     first, second = (ports * 2)[:2]
     return example.replace("127.0.0.1:8001", f"127.0.0.1:{first}").replace("127.0.0.1:8002", f"127.0.0.1:{second}")
 
 
 @contextlib.contextmanager
-def nginx_in_front_of(port: int | list[int], folder: Path) -> Iterator[int]:
+def nginx_in_front_of(port: int | list[int], folder: Path, tls: tuple[Path, Path] | None = None) -> Iterator[int]:
     """Debian's nginx, set up as docs/DEPLOY.md's example (X-Forwarded-For appended, WebSockets
-    upgraded, each table's sockets routed to one of ``port``); its port."""
+    upgraded, each table's sockets routed to one of ``port``; with TLS given ``tls``); its port."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not os.path.exists(nginx):
         pytest.skip("no nginx here (scripts/test.sh installs Debian's)")
@@ -719,7 +727,7 @@ def nginx_in_front_of(port: int | list[int], folder: Path) -> Iterator[int]:
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
     config = folder / "nginx.conf"
-    site = deploy_nginx_config(front, port if isinstance(port, list) else [port])
+    site = deploy_nginx_config(front, port if isinstance(port, list) else [port], tls)
     config.write_text(
         f"error_log {folder / 'error.log'}; pid {folder / 'nginx.pid'};\n"
         "events { worker_connections 256; }\n"

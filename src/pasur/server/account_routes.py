@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -21,6 +21,9 @@ from .players import player_record
 from .results import claim_guest_matches
 from .seats import TableStatus
 from .visitors import visitor
+
+#: Matches a page of the account's data download lists.
+DATA_PAGE = 1000
 
 
 def _welcome(request: Request, response: Response, signed: SignedIn, accounts: Accounts) -> dict[str, Any]:
@@ -115,13 +118,19 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         return {"deleted": True}
 
     @router.get("/api/account/data")
-    def account_data(request: Request) -> JSONResponse:
+    def account_data(request: Request, page: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> JSONResponse:
         """Everything kept about the account, as a JSON file to download: the account, its
-        ratings, figures and matches, and whom it blocked."""
+        ratings, figures and every match (:data:`DATA_PAGE` a page: ``next_page`` says where the
+        rest are), and whom it blocked."""
         signed = signed_in(request, changes=False)
+        record = player_record(accounts.store, signed.account.name, DATA_PAGE + 1, page * DATA_PAGE)
+        more = len(record["history"]) > DATA_PAGE
+        record["history"] = record["history"][:DATA_PAGE]
         data = {
             **accounts.data(signed),
-            "record": player_record(accounts.store, signed.account.name),
+            "record": record,
+            "page": page,
+            "next_page": page + 1 if more else None,
             "blocked": friends.blocked_names(accounts.store, signed.account.id),
         }
         headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}

@@ -191,7 +191,7 @@ class Accounts:
         for throttle, limit in failures.items():
             if self._count(throttle, LOG_IN_WINDOW) > limit:
                 raise TooManyRequests("too many failed log-ins: wait a quarter of an hour", "too_many_log_ins")
-        row = self._account_by_key(key)
+        row = self._account_by_key(key, raw_name[:200])
         if not self._verify(row.password if row else self._decoy, password) or row is None:
             raise TableError("that name and password do not match an account", "bad_log_in")
         self._forget(f"log-in {key}")
@@ -215,9 +215,12 @@ class Accounts:
             return False
 
     @storage
-    def _account_by_key(self, key: str) -> AccountRow | None:
+    def _account_by_key(self, key: str, name: str) -> AccountRow | None:
+        """The account of a skeleton, or of the exact ``name`` (an account made before the
+        skeleton last changed keeps its old one)."""
         with Session(self.store.engine, expire_on_commit=False) as session:
-            return session.scalars(select(AccountRow).where(AccountRow.name_key == key)).first()
+            found = session.scalars(select(AccountRow).where(AccountRow.name_key == key)).first()
+            return found or session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
 
     @storage
     def _open_session(self, account: Account) -> SignedIn:

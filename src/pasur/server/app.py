@@ -18,10 +18,12 @@ from typing import Annotated, Any
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParameter
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..bots.lesson import LESSON_LEVEL
@@ -29,7 +31,7 @@ from ..core import Rules, RulesError
 from ..i18n import LANGUAGES, RULES_EXAMPLES, RULES_SUMMARY, text
 from . import messages
 from .account_routes import account_routes
-from .accounts import COOKIE, Accounts
+from .accounts import COOKIE, CSRF_HEADER, Accounts
 from .bots import BOT_RATINGS, BotPool, server_levels
 from .chat import BURST_LINES, BURST_SECONDS
 from .errors import (
@@ -201,6 +203,16 @@ def create_app(
     async def refused(_: Request, error: TableError) -> JSONResponse:
         return JSONResponse(messages.http_refusal(error), status_code=_status(error))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def unreadable(request: Request, error: StarletteHTTPException) -> Response:
+        """A body that cannot be read (not JSON, nested past the parser) in the refusal's one shape."""
+        if error.status_code != 400:
+            return await http_exception_handler(request, error)
+        refused = TableError(
+            "request not understood: its body cannot be read as JSON", "not_understood", problem="body"
+        )
+        return JSONResponse(messages.http_refusal(refused), status_code=400)
+
     @app.exception_handler(RequestValidationError)
     async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
         problem = _first_problem(error)
@@ -219,9 +231,15 @@ def create_app(
 
     def sitting_as(request: Request, typed: str) -> tuple[str, int | None]:
         """The name and account a person sits down as: a signed-in browser's account, whatever
-        was typed; else the typed name, as a guest."""
-        signed = app.state.accounts.signed_in(request.cookies.get(COOKIE))
-        return (signed.account.name, signed.account.id) if signed else (typed, None)
+        was typed, when the request repeats its session's CSRF token (a page elsewhere cannot
+        seat someone as their account); else the typed name, as a guest."""
+        accounts: Accounts = app.state.accounts
+        signed = accounts.signed_in(request.cookies.get(COOKIE))
+        if signed is None:
+            return typed, None
+        if not accounts.csrf_ok(signed, request.headers.get(CSRF_HEADER)):
+            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
+        return signed.account.name, signed.account.id
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:

@@ -1,15 +1,18 @@
-"""Account names: the rules of a table's names, unique ignoring case and look-alike characters,
-and never a bot's name. Two names are the same account name when their skeletons are equal."""
+"""Account names: the rules of a table's names, unique ignoring case, blanks and look-alike
+characters (ours, and Unicode's confusables of UTS #39), and never passing for a bot: no bot's
+name, no level's name, nothing that says "bot". Two names are the same account name when their
+skeletons are equal."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
-from confusables import is_confusable
+from confusables import CONFUSABLE_MAP, is_confusable
 
-from ..i18n import BOT_PERSONAS
+from ..i18n import BOT_PERSONAS, PERSIAN_LEVELS
 from .errors import TableError
-from .seats import person_name
+from .seats import person_name, shows
 
 #: Characters that look like another, each mapped to the one it passes for: Cyrillic and Greek
 #: letters that look Latin, digits and signs that look like letters, and the Arabic forms of
@@ -89,31 +92,66 @@ CAPITAL_LOOK_ALIKES = str.maketrans(
 IGNORED = frozenset(" _-.'·ـ")
 
 
+def _arabic(char: str) -> bool:
+    """Whether ``char`` is of the Arabic script's blocks (Persian's look-alikes are :data:`LOOK_ALIKES`')."""
+    return "\u0600" <= char <= "\u06ff" or "\ufb50" <= char <= "\ufdff" or "\ufe70" <= char <= "\ufeff"
+
+
+@functools.lru_cache(maxsize=4096)
+def latin_twin(char: str) -> str:
+    """The ASCII letter or digit that Unicode's confusables (UTS #39) say ``char`` passes for, in
+    lower case (``char`` itself when none, or when it is ASCII or Arabic): "ɑ" → "a", "օ" → "o"."""
+    if char.isascii() or _arabic(char) or not char.isalnum():
+        return char
+    twins = sorted(str(other).lower() for other in CONFUSABLE_MAP.get(char, ()) if other.isascii() and other.isalnum())
+    letters = [twin for twin in twins if twin.isalpha() and len(twin) == 1]
+    return str((letters or [twin for twin in twins if len(twin) == 1] or [char])[0])
+
+
 def skeleton(name: str) -> str:
     """What a name looks like: compatibility-normalised, case-folded, look-alikes mapped to one
-    character, digits in every script as ASCII, "rn" as "m", and spaces, joiners, marks and
-    punctuation between words left out. Names with equal skeletons are one account name."""
+    character (ours, then UTS #39's), digits in every script as ASCII, "rn" as "m", and spaces,
+    blanks (Hangul fillers, the braille blank), joiners, marks and punctuation between words left
+    out. Names with equal skeletons are one account name."""
     capitals = unicodedata.normalize("NFKC", name).translate(CAPITAL_LOOK_ALIKES)
     folded = unicodedata.normalize("NFKD", capitals.casefold())
     kept = []
     for char in folded:
-        if char in IGNORED or unicodedata.category(char) in ("Mn", "Me", "Cf", "Zs"):
+        if char in IGNORED or not shows(char):
             continue
         digit = unicodedata.digit(char, None)
         kept.append(str(digit) if digit is not None else char)
-    return "".join(kept).translate(LOOK_ALIKES).replace("rn", "m").replace("vv", "w")
+    mapped = "".join(kept).translate(LOOK_ALIKES)
+    return "".join(latin_twin(char) for char in mapped).replace("rn", "m").replace("vv", "w")
 
 
 #: The skeletons of the bots' names in every language: no account may pass for a bot.
 BOT_NAMES = frozenset(skeleton(persona) for personas in BOT_PERSONAS.values() for persona in personas)
+#: The skeletons of the levels' names in every language, and of the words for a bot.
+LEVEL_NAMES = frozenset(skeleton(name) for pair in PERSIAN_LEVELS.items() for name in pair)
+BOT_WORDS = (skeleton("bot"), skeleton("ربات"), "🤖")
+
+
+def passes_for_a_bot(name: str) -> bool:
+    """Whether ``name`` reads as a bot's: a bot's name ("5hirin 2", "Shirin (master)"), a level's
+    ("grandmaster", "Shirin: hard"), or one that starts or ends with "bot" or "ربات" or holds 🤖
+    ("bot: grandmaster", "ShirinBot")."""
+    key = skeleton(name)
+    plain = key.rstrip("0123456789")
+    if plain in BOT_NAMES or plain in LEVEL_NAMES or any(word in key for word in BOT_WORDS[2:]):
+        return True
+    if any(key.startswith(bot + "(") for bot in BOT_NAMES):
+        return True
+    if any(plain.startswith(word) or plain.endswith(word) for word in BOT_WORDS):
+        return True
+    return any(plain.endswith(tail + level) for level in LEVEL_NAMES for tail in (":", "(", "-"))
 
 
 def account_name(raw: str) -> str:
     """A name an account may take: a table's name (:func:`~pasur.server.seats.person_name`) that
-    does not pass for a bot's: "Shirin", "5hirin 2" or "Shirin (master)" (``name_reserved``)."""
+    does not pass for a bot's (:func:`passes_for_a_bot`: ``name_reserved``)."""
     name = person_name(raw)
-    key = skeleton(name)
-    if key.rstrip("0123456789") in BOT_NAMES or any(key.startswith(bot + "(") for bot in BOT_NAMES):
+    if passes_for_a_bot(name):
         raise TableError("that name is a bot's: choose another", "name_reserved")
     return name
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from .bots import BOT_RATINGS
 from .errors import NoSuchTable, TableError
 from .names import skeleton
-from .ratings import Rating
+from .ratings import PROVISIONAL, Rating
 from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, storage
 
 #: The most matches a player's history lists.
@@ -30,11 +30,11 @@ PODIUM = 3
 
 
 @storage
-def player_record(store: Store, name: str) -> dict[str, Any]:
+def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0) -> dict[str, Any]:
     """A player's page: their name; their rating at 2 players (``rating``) and at each count
     (``ratings``); games and wins; their figures over every round they played; the course of each
-    rating (``graph``); and their matches, newest first (at most :data:`HISTORY`). NoSuchTable
-    (404) for a name no account has."""
+    rating (``graph``); and their matches, newest first (``history`` of them after the newest
+    ``skip``). NoSuchTable (404) for a name no account has."""
     with Session(store.engine) as session:
         account = session.scalars(select(AccountRow).where(AccountRow.name_key == skeleton(name[:200]))).first()
         if account is None:
@@ -66,7 +66,7 @@ def player_record(store: Store, name: str) -> dict[str, Any]:
                 "haft_khaj_rate": round(haft_khaj / rounds, 3) if rounds else None,
             },
             "graph": _graph(session, account.id),
-            "history": _history(session, account.id),
+            "history": _history(session, account.id, history, skip),
         }
 
 
@@ -95,15 +95,16 @@ def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]
     return graph
 
 
-def _history(session: Session, account_id: int) -> list[dict[str, Any]]:
-    """The player's matches, newest first: when, who else sat, the scores, the result, and at a
-    rated table the rating before and after."""
+def _history(session: Session, account_id: int, limit: int, skip: int) -> list[dict[str, Any]]:
+    """The player's matches, newest first (``limit`` after the newest ``skip``): when, who else
+    sat, the scores, the result, and at a rated table the rating before and after."""
     rows = session.execute(
         select(ResultSeatRow, ResultRow)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
         .where(ResultSeatRow.account_id == account_id)
         .order_by(ResultRow.finished.desc(), ResultRow.table_id.desc())
-        .limit(HISTORY)
+        .offset(skip)
+        .limit(limit)
     ).all()
     tables = [result.table_id for _, result in rows]
     seated: dict[str, list[ResultSeatRow]] = {table: [] for table in tables}
@@ -178,7 +179,8 @@ def _all_time(session: Session, players: int) -> list[dict[str, Any]]:
 
 
 def _league(session: Session, players: int, start: datetime, end: datetime, limit: int) -> list[dict[str, Any]]:
-    """The league of the week from ``start`` to ``end``: each player's rated matches, wins and
+    """The league of the week from ``start`` to ``end``: each player whose rating is settled (not
+    provisional: a new account's first jumps never top it), with their rated matches, wins and
     rating gained, most gained first."""
     gained = func.sum(ResultSeatRow.rating_after - ResultSeatRow.rating_before)
     wins = func.count().filter(ResultSeatRow.won)
@@ -186,7 +188,9 @@ def _league(session: Session, players: int, start: datetime, end: datetime, limi
         select(AccountRow.name, func.count(), wins, gained)
         .join(ResultSeatRow, ResultSeatRow.account_id == AccountRow.id)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
+        .join(RatingRow, (RatingRow.account_id == AccountRow.id) & (RatingRow.players == players))
         .where(
+            RatingRow.deviation <= PROVISIONAL,
             ResultRow.rated,
             ResultRow.players == players,
             ResultRow.finished >= start.isoformat(timespec="seconds"),

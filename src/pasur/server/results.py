@@ -13,13 +13,14 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Match
+from .errors import ChangedElsewhere
 from .ratings import Rating, bot_rating, expected_score, rate
-from .seats import TableSettings, token_hash
+from .seats import TableSettings, TableStatus, token_hash
 from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, TableRow, storage
 
 #: Moves each seat makes itself before a match ended early (resigned, abandoned, timed out) counts.
@@ -44,15 +45,31 @@ class Outcome:
 
 
 @storage
-def record_result(store: Store, table_id: str, settings: TableSettings, match: Match, outcome: Outcome) -> bool:
+def record_result(
+    store: Store, table_id: str, settings: TableSettings, match: Match, outcome: Outcome, revision: int | None = None
+) -> bool:
     """Keep a finished match's result and its seats, and at a rated table its people's new
     ratings, in one transaction; False when it was kept already (by this process or another: the
-    table is the key, so a result is kept, and a rating changes, exactly once)."""
+    table is the key, so a result is kept, and a rating changes, exactly once). Given the table's
+    ``revision``, the table is stored as finished with ``settings`` in the same transaction
+    (:class:`ChangedElsewhere`, and nothing is kept, when the stored table is past it)."""
     rules = settings.rules
     figures = _side_figures(match)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         with Session(store.engine) as session, session.begin():
+            if revision is not None:
+                finish = (
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.revision == revision)
+                    .values(
+                        settings=json.dumps(settings.to_json()),
+                        status=TableStatus.FINISHED.value,
+                        revision=revision + 1,
+                    )
+                )
+                if session.execute(finish).rowcount != 1:  # type: ignore[attr-defined]
+                    raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
             if session.get(ResultRow, table_id) is not None:
                 return False
             session.add(

@@ -16,8 +16,10 @@ from ..core.cards import Card, card_of
 from ..host import STAND_IN
 from .errors import TableError
 
-#: The longest name, in characters a person sees.
+#: The longest name, in characters a person sees, and in code points with its marks and joiners
+#: (what the database keeps, on SQLite and PostgreSQL alike).
 NAME_LENGTH = 32
+NAME_CODE_POINTS = 64
 #: Format characters a name or a line may hold: the zero-width non-joiner (Persian writes with it)
 #: and joiner (emoji sequences).
 _JOINERS = frozenset("\u200c\u200d")
@@ -69,7 +71,7 @@ def person_name(raw: str) -> str:
     visible = [char for char in name if shows(char)]
     if not visible:
         raise TableError("say a name with at least one visible character", "name_empty")
-    if len(visible) > NAME_LENGTH:
+    if len(visible) > NAME_LENGTH or len(name) > NAME_CODE_POINTS:
         limit = NAME_LENGTH
         raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
     return name

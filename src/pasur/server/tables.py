@@ -464,14 +464,20 @@ class TableRoom:
             await self.replication.caught_up()  # resign the match as it stands everywhere
             if self.match is None or self.status is not TableStatus.PLAYING:
                 raise TableError("the match is not under way", "not_under_way")
-            settings = replace(self.settings, resigned=seat)
-            outcome = self._ended_early(seat, "resigned")
-            if self.store is not None:
-                await asyncio.to_thread(record_result, self.store, self.id, settings, self.match, outcome)
 
-            async def finish() -> None:
+            async def finish() -> None:  # the result and the table's end in one transaction
+                assert self.match is not None
                 finished = replace(self.settings, resigned=seat)
-                await self._save(finished, TableStatus.FINISHED)
+                if self.store is not None:
+                    outcome = self._ended_early(seat, "resigned")
+                    try:
+                        await asyncio.to_thread(
+                            record_result, self.store, self.id, finished, self.match, outcome, self.revision
+                        )
+                    except ChangedElsewhere:
+                        self.replication.reread_table()
+                        raise
+                    self.revision += 1
                 self.settings, self.status, self.waiting = finished, TableStatus.FINISHED, None
 
             await self._again_if_changed(finish)

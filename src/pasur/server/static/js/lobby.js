@@ -1,7 +1,7 @@
 // The start page: a quick game, the form that creates a table, the open tables to join and the
 // public matches under way to watch, kept current while the page is open.
 
-import { account, accountWatchers } from "./account.js";
+import { account, accountWatchers, call } from "./account.js";
 import { loadInvitations } from "./friends.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
@@ -66,9 +66,8 @@ async function createTable(event) {
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
   const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked && !rated, rated };
   localStorage.setItem("pasur-name", body.name);
-  const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) {
+  const { ok, answer } = await call("POST", "/api/tables", body);  // as the account, if signed in
+  if (!ok) {
     $("#lobby-error").textContent = answerError(answer);
     return;
   }
@@ -80,9 +79,8 @@ async function createTable(event) {
 async function startAgainstBot(url, extra) {
   const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
   const body = { name, ...extra };
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) { $("#lobby-error").textContent = answerError(answer); return; }
+  const { ok, answer } = await call("POST", url, body);
+  if (!ok) { $("#lobby-error").textContent = answerError(answer); return; }
   localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
   sessionStorage.setItem(`pasur-start-${answer.id}`, "1");  // the table page starts it at once
   location.href = answer.url;

@@ -2,7 +2,7 @@
 // replay). It only ever holds what the server sends this seat. No build step: the browser loads
 // these modules as they are.
 
-import { accountWatchers, loadAccount, renderAccount, wireAccount } from "./account.js";
+import { accountWatchers, call, loadAccount, renderAccount, wireAccount } from "./account.js";
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
 import { renderBlock, renderInvitations, wireFriends } from "./friends.js";
 import { loadLeaders, renderLeaders, wireLeaders } from "./leaders.js";
@@ -113,11 +113,8 @@ $("#join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const name = event.target.name.value.trim();
   localStorage.setItem("pasur-name", name);
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) { $("#table-error").textContent = answerError(answer); return; }
+  const { ok, answer } = await call("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, { name });
+  if (!ok) { $("#table-error").textContent = answerError(answer); return; }
   localStorage.setItem(`pasur-token-${tableId}`, answer.token);
   reconnect();
 });

@@ -102,17 +102,21 @@ function renderGraph() {
   graph.setAttribute("aria-label", lines.map(([players, points]) => `${t(`rating_${players}`)}: ${points.map((point) => persianIf(point.rating)).join(", ")}`).join("; "));
 }
 
+/** The name a deleted account's seats are kept under (the server's results.DELETED). */
+const DELETED = "—";
+
 function renderHistory() {
   $("#profile-none").hidden = record.history.length > 0;
   const when = new Intl.DateTimeFormat(lang === "fa" ? "fa-IR" : "en-GB", { dateStyle: "medium" });
   $("#profile-games").replaceChildren(...record.history.map((match) => {
     const item = document.createElement("li");
-    item.className = match.won ? "won" : "lost";
+    item.className = match.ended === "aborted" ? "aborted" : match.won ? "won" : "lost";
     const others = match.others.filter((other) => other.side !== match.side)
-      .map((other) => (other.bot ? t("bot", { level: LEVEL_NAMES[lang][other.bot] ?? other.bot }) : other.name));
+      .map((other) => (other.bot ? t("bot", { level: LEVEL_NAMES[lang][other.bot] ?? other.bot }) : other.name === DELETED ? t("deleted_player") : other.name));
     const scores = [match.scores[match.side], ...match.scores.filter((_, side) => side !== match.side)].map(persianIf).join(" – ");
     const words = document.createElement("span");
-    const result = t(match.won ? "won" : "lost") + (match.ended ? ` (${t(match.ended === "resigned" ? "resigned_short" : "abandoned_short")})` : "");
+    const result = match.ended === "aborted" ? t("aborted_short")
+      : t(match.won ? "won" : "lost") + (match.ended ? ` (${t(match.ended === "resigned" ? "resigned_short" : "abandoned_short")})` : "");
     words.textContent = `${when.format(new Date(match.finished))}${sep()}${t("against", { names: others.join(t("and")) })}${sep()}${scores}${sep()}${result}`;
     item.append(words);
     if (match.rating) {

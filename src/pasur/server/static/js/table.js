@@ -437,8 +437,8 @@ function renderRoundEnd() {
 
 function renderFinished() {
   const state = page.state;
-  $("#winner").textContent = winnerLine(state.winner, state.scores);
-  $("#ended").textContent = endedLine(state);
+  $("#winner").textContent = state.aborted ? t("aborted") : winnerLine(state.winner, state.scores);
+  $("#ended").textContent = state.aborted ? `${endedLine(state)} ${t("aborted_why")}`.trim() : endedLine(state);
   showRatingChange();
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
