@@ -212,7 +212,11 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             for name, (viewport, lang, scheme) in VIEWS.items():
                 context = browser.new_context(
-                    viewport=viewport, reduced_motion="reduce", device_scale_factor=1, color_scheme=scheme
+                    bypass_csp=True,
+                    viewport=viewport,
+                    reduced_motion="reduce",
+                    device_scale_factor=1,
+                    color_scheme=scheme,
                 )
                 shoot(context.new_page(), base, name, lang)
                 context.close()
