@@ -932,7 +932,7 @@ def test_a_hint_still_being_thought_for_a_position_left_behind_is_dropped():
     hints, match, room, thinking = hints_with_busy_workers()
 
     async def scene() -> None:
-        asked = asyncio.create_task(hints.ask(match.turn, "en"))
+        asked = asyncio.create_task(hints.ask(match.turn, "en", "203.0.113.0/24"))
         await asyncio.sleep(0.01)
         room.version = 2  # the person played meanwhile
         hints.moved_on()
@@ -948,8 +948,8 @@ def test_a_hint_nobody_waits_for_any_more_is_dropped():
     hints, match, _, thinking = hints_with_busy_workers()
 
     async def scene() -> None:
-        first = asyncio.create_task(hints.ask(match.turn, "en"))
-        second = asyncio.create_task(hints.ask(match.turn, "en"))  # the same hint, asked again
+        first = asyncio.create_task(hints.ask(match.turn, "en", "203.0.113.0/24"))
+        second = asyncio.create_task(hints.ask(match.turn, "en", "203.0.113.0/24"))  # the same hint, asked again
         await asyncio.sleep(0.01)
         assert len(thinking) == 1
         first.cancel()  # one asker leaves (its socket closed): the other still waits
