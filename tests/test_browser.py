@@ -1182,6 +1182,10 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     page.wait_for_url("**/t/**")
     page.click("#start")
     page.wait_for_selector("#resign:not([hidden])")
+    for _ in range(2):  # resigned before each side's second move, a match is aborted, not lost
+        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
+        click_a_move(page)
+    page.wait_for_function("pasur.page.version >= 4")
     page.click("#resign")
     page.click("#resign-no")  # thought better of it: nothing is sent
     assert not page.is_visible("#finished")
@@ -1199,6 +1203,35 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     assert before == 1500 > after
     assert not page.is_visible("#resign")
     snap(page, f"rated-resigned-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_rated_match_resigned_at_once_is_shown_aborted_and_changes_no_rating(server, browser, lang, size):
+    viewport = {"width": 1440, "height": 900} if size == "desktop" else {"width": 390, "height": 844}
+    page, _ = recorded_page(browser, viewport=viewport)
+    in_language(page, server.base, lang)
+    use_the_account_dialog(page, "#sign-up")
+    page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+    page.check("#create-form input[name=rated]")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.click("#start")
+    page.wait_for_selector("#resign:not([hidden])")
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#finished:not([hidden])")
+    assert page.inner_text("#winner") == page.evaluate("pasur.t('aborted')")
+    assert page.evaluate("pasur.t('aborted_why')") in page.inner_text("#ended")
+    assert not page.is_visible("#rating-change")
+    snap(page, f"rated-aborted-{size}-{lang}")
+    page.goto(f"{server.base}/p/Ava")
+    page.wait_for_selector("#profile-games li")
+    assert page.evaluate("pasur.t('aborted_short')") in page.inner_text("#profile-games li")
+    page.goto(f"{server.base}/leaders")
+    page.wait_for_selector("#leaders-fair")
+    assert page.inner_text("#leaders-fair") == page.evaluate("pasur.t('fair_note')")
+    snap(page, f"leaders-{size}-{lang}")
 
 
 def test_a_player_invited_by_name_sees_it_in_the_lobby_joins_and_can_block(server, browser):

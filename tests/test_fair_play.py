@@ -349,19 +349,22 @@ def test_a_rated_win_over_a_bot_one_was_sure_to_beat_changes_no_rating(database)
             assert rating["value"] < 2000  # a loss still costs
 
 
-def test_the_weekly_league_lists_settled_ratings_only(shared):
-    with browser(shared) as main, browser(shared) as alt:
+def test_the_weekly_league_puts_settled_ratings_before_a_provisional_jump(shared):
+    with browser(shared) as main, browser(shared) as alt, browser(shared) as third:
         sign_up(main, "Ava")
         sign_up(alt, "Alt")
-        farm(main, alt, moves=2)
+        sign_up(third, "Sara")
+        farm(main, alt, moves=2)  # Ava gains, Alt loses
+        farm(third, alt, moves=2)  # Sara gains less than Ava did (Alt's rating has fallen)
         week = main.get("/api/leaderboard", params={"period": "week"}).json()
-        assert week["leaders"] == []  # two provisional players: their first jumps top nothing
+        assert [leader["name"] for leader in week["leaders"]] == ["Ava", "Sara", "Alt"]  # all provisional: by gain
         engine = create_engine(shared)
-        with engine.begin() as connection:
-            connection.execute(text("UPDATE ratings SET deviation = 100"))
+        with engine.begin() as connection:  # Sara's rating is settled, Ava's still provisional
+            sara = "(SELECT id FROM accounts WHERE name = 'Sara')"
+            connection.execute(text(f"UPDATE ratings SET deviation = 100 WHERE account_id = {sara}"))
         engine.dispose()
         week = main.get("/api/leaderboard", params={"period": "week"}).json()
-        assert [leader["name"] for leader in week["leaders"]] == ["Ava", "Alt"]
+        assert [leader["name"] for leader in week["leaders"]] == ["Sara", "Ava", "Alt"]
 
 
 # -- leaving -----------------------------------------------------------------------------------------

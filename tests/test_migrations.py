@@ -102,9 +102,10 @@ def test_an_unversioned_database_is_refused_then_upgraded_and_keeps_every_table(
             played = [move["card"] for game in record["rounds"] for move in game["moves"]]
             assert played[: len(moves)] == [move["move"].split("x")[0] for move in moves]  # the stored moves stand
         # what came after: an account plays a rated match on the upgraded database, and is rated
-        assert client.post("/api/account", json={"name": "Ava", "password": "felt and four cards"}).status_code == 201
+        signed = client.post("/api/account", json={"name": "Ava", "password": "felt and four cards"})
+        assert signed.status_code == 201
         body = {"name": "Ava", "seats": ["easy"], "timer": 1, "rated": True}
-        table = client.post("/api/tables", json=body).json()
+        table = client.post("/api/tables", json=body, headers={"X-CSRF-Token": signed.json()["csrf"]}).json()
         with seated(client, table["id"], table["token"]) as socket:
             socket.send_json({"type": "start"})
             play_to_the_end(socket, [])

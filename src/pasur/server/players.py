@@ -1,6 +1,6 @@
 """What the site shows of its players, read from the kept results (:mod:`.results`): a player's
 page (ratings, figures, the rating's course and their matches) and the leaderboards (all time by
-rating, and the week's league by rating gained, with last week's podium)."""
+rating, and the week's league by rating gained, settled ratings first, with last week's podium)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from .bots import BOT_RATINGS
@@ -179,29 +179,29 @@ def _all_time(session: Session, players: int) -> list[dict[str, Any]]:
 
 
 def _league(session: Session, players: int, start: datetime, end: datetime, limit: int) -> list[dict[str, Any]]:
-    """The league of the week from ``start`` to ``end``: each player whose rating is settled (not
-    provisional: a new account's first jumps never top it), with their rated matches, wins and
-    rating gained, most gained first."""
+    """The league of the week from ``start`` to ``end``: each player's rated matches, wins and
+    rating gained, most gained first, settled ratings before provisional ones (a new account's
+    first jumps never top it), as the all-time board orders them."""
     gained = func.sum(ResultSeatRow.rating_after - ResultSeatRow.rating_before)
     wins = func.count().filter(ResultSeatRow.won)
+    provisional = case((RatingRow.deviation > PROVISIONAL, 1), else_=0)
     rows = session.execute(
-        select(AccountRow.name, func.count(), wins, gained)
+        select(AccountRow.name, func.count(), wins, gained, provisional)
         .join(ResultSeatRow, ResultSeatRow.account_id == AccountRow.id)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
         .join(RatingRow, (RatingRow.account_id == AccountRow.id) & (RatingRow.players == players))
         .where(
-            RatingRow.deviation <= PROVISIONAL,
             ResultRow.rated,
             ResultRow.players == players,
             ResultRow.finished >= start.isoformat(timespec="seconds"),
             ResultRow.finished < end.isoformat(timespec="seconds"),
             ResultSeatRow.rating_after.is_not(None),
         )
-        .group_by(AccountRow.id, AccountRow.name)
-        .order_by(gained.desc(), wins.desc(), AccountRow.name)
+        .group_by(AccountRow.id, AccountRow.name, RatingRow.deviation)
+        .order_by(provisional, gained.desc(), wins.desc(), AccountRow.name)
         .limit(limit)
     ).all()
     return [
         {"rank": rank, "name": name, "games": games, "wins": won, "gained": round(gain or 0)}
-        for rank, (name, games, won, gain) in enumerate(rows, start=1)
+        for rank, (name, games, won, gain, _) in enumerate(rows, start=1)
     ]

@@ -438,7 +438,7 @@ function renderRoundEnd() {
 function renderFinished() {
   const state = page.state;
   $("#winner").textContent = state.aborted ? t("aborted") : winnerLine(state.winner, state.scores);
-  $("#ended").textContent = state.aborted ? `${endedLine(state)} ${t("aborted_why")}`.trim() : endedLine(state);
+  $("#ended").textContent = state.aborted ? [endedLine(state), t("aborted_why")].filter(Boolean).join(" · ") : endedLine(state);
   showRatingChange();
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
@@ -476,7 +476,7 @@ let ratingShown = null;  // the table whose rating change is shown (fetched once
 /** At a rated table, the signed-in player's rating before and after, from their page's history. */
 async function showRatingChange() {
   const line = $("#rating-change");
-  if (!page.state.table.rated || page.state.table.you === null || !account.name || ratingShown === tableId) return;
+  if (!page.state.table.rated || page.state.aborted || page.state.table.you === null || !account.name || ratingShown === tableId) return;
   ratingShown = tableId;
   const response = await fetch(`/api/players/${encodeURIComponent(account.name)}`).catch(() => null);
   const record = response && response.ok ? await response.json() : null;
