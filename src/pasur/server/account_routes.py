@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from . import friends
 from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
-from .errors import Forbidden, NotSignedIn, TableError
+from .errors import NotSignedIn, TableError
 from .lobby import Lobby
 from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount, NamedPlayer
 from .players import player_record
@@ -52,11 +52,10 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     def signed_in(request: Request, changes: bool = True) -> SignedIn:
         """The session the request's cookie names; a request that ``changes`` something must also
         repeat its CSRF token in the ``X-CSRF-Token`` header (a page elsewhere cannot)."""
-        signed = accounts.signed_in(request.cookies.get(COOKIE))
+        token = request.cookies.get(COOKIE)
+        signed = accounts.changing_as(token, request.headers.get(CSRF_HEADER)) if changes else accounts.signed_in(token)
         if signed is None:
             raise NotSignedIn("sign in to your account first", "not_signed_in")
-        if changes and not accounts.csrf_ok(signed, request.headers.get(CSRF_HEADER)):
-            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
         return signed
 
     @router.post("/api/account", status_code=201)
@@ -109,7 +108,7 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         signed = await run_in_threadpool(signed_in, request)
         await run_in_threadpool(accounts.check_own_password, signed, body.password)
         await lobby.forfeit(signed.account.id)
-        tables = await run_in_threadpool(accounts.delete, signed, body.password)
+        tables = await run_in_threadpool(accounts.delete, signed)
         for table_id in tables:
             room = lobby.rooms.get(table_id)
             if room is not None and room.status is TableStatus.FINISHED:

@@ -27,7 +27,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .errors import TableError, TooManyRequests
+from .errors import Forbidden, TableError, TooManyRequests
 from .friends import forget
 from .names import account_name, skeleton
 from .passwords import LONGEST, check_password
@@ -267,6 +267,14 @@ class Accounts:
         """Whether a request repeated its session's CSRF token (compared in constant time)."""
         return presented is not None and hmac.compare_digest(signed.csrf.encode(), presented.encode())
 
+    def changing_as(self, token: str | None, presented: str | None) -> SignedIn | None:
+        """The session of a request that changes something (None without one); Forbidden
+        (``bad_csrf``) when it does not repeat the session's CSRF token (a page elsewhere cannot)."""
+        signed = self.signed_in(token)
+        if signed is not None and not self.csrf_ok(signed, presented):
+            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
+        return signed
+
     @storage
     def log_out(self, signed: SignedIn, everywhere: bool = False) -> int:
         """End this session (``everywhere``: every session of the account); how many ended."""
@@ -285,10 +293,9 @@ class Accounts:
         self.log_out(signed, everywhere=True)
         return self._open_session(signed.account)
 
-    def delete(self, signed: SignedIn, password: str) -> list[str]:
-        """Delete the account (its password given again) and its sessions; its games stay,
-        anonymised. The tables whose records changed."""
-        self.check_own_password(signed, password)
+    def delete(self, signed: SignedIn) -> list[str]:
+        """Delete the account (its password checked first: :meth:`check_own_password`) and its
+        sessions; its games stay, anonymised. The tables whose records changed."""
         return self._delete(signed.account.id)
 
     def check_own_password(self, signed: SignedIn, password: str) -> None:

@@ -233,13 +233,8 @@ def create_app(
         """The name and account a person sits down as: a signed-in browser's account, whatever
         was typed, when the request repeats its session's CSRF token (a page elsewhere cannot
         seat someone as their account); else the typed name, as a guest."""
-        accounts: Accounts = app.state.accounts
-        signed = accounts.signed_in(request.cookies.get(COOKIE))
-        if signed is None:
-            return typed, None
-        if not accounts.csrf_ok(signed, request.headers.get(CSRF_HEADER)):
-            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
-        return signed.account.name, signed.account.id
+        signed = app.state.accounts.changing_as(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER))
+        return (signed.account.name, signed.account.id) if signed else (typed, None)
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:

@@ -129,7 +129,9 @@ def skeleton(name: str) -> str:
 BOT_NAMES = frozenset(skeleton(persona) for personas in BOT_PERSONAS.values() for persona in personas)
 #: The skeletons of the levels' names in every language, and of the words for a bot.
 LEVEL_NAMES = frozenset(skeleton(name) for pair in PERSIAN_LEVELS.items() for name in pair)
-BOT_WORDS = (skeleton("bot"), skeleton("ربات"), "🤖")
+BOT_WORDS = (skeleton("bot"), skeleton("ربات"))
+#: What marks a bot wherever it stands in a name.
+ROBOT = "🤖"
 
 
 def passes_for_a_bot(name: str) -> bool:
@@ -138,7 +140,7 @@ def passes_for_a_bot(name: str) -> bool:
     ("bot: grandmaster", "ShirinBot")."""
     key = skeleton(name)
     plain = key.rstrip("0123456789")
-    if plain in BOT_NAMES or plain in LEVEL_NAMES or any(word in key for word in BOT_WORDS[2:]):
+    if plain in BOT_NAMES or plain in LEVEL_NAMES or ROBOT in key:
         return True
     if any(key.startswith(bot + "(") for bot in BOT_NAMES):
         return True

@@ -186,7 +186,7 @@ def _league(session: Session, players: int, start: datetime, end: datetime, limi
     wins = func.count().filter(ResultSeatRow.won)
     provisional = case((RatingRow.deviation > PROVISIONAL, 1), else_=0)
     rows = session.execute(
-        select(AccountRow.name, func.count(), wins, gained, provisional)
+        select(AccountRow.name, func.count(), wins, gained)
         .join(ResultSeatRow, ResultSeatRow.account_id == AccountRow.id)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
         .join(RatingRow, (RatingRow.account_id == AccountRow.id) & (RatingRow.players == players))
@@ -203,5 +203,5 @@ def _league(session: Session, players: int, start: datetime, end: datetime, limi
     ).all()
     return [
         {"rank": rank, "name": name, "games": games, "wins": won, "gained": round(gain or 0)}
-        for rank, (name, games, won, gain, _) in enumerate(rows, start=1)
+        for rank, (name, games, won, gain) in enumerate(rows, start=1)
     ]

@@ -72,18 +72,6 @@ def record_result(
                     raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
             if session.get(ResultRow, table_id) is not None:
                 return False
-            session.add(
-                ResultRow(
-                    table_id=table_id,
-                    finished=now,
-                    players=rules.players,
-                    scores=json.dumps(list(match.scores)),
-                    winner=outcome.winner,
-                    rated=settings.rated and not outcome.aborted,
-                    ended="aborted" if outcome.aborted else outcome.ended,
-                )
-            )
-            session.flush()  # the result first: the seats refer to it, and a second try stops here
             accounts = {seat.account for seat in settings.seats if seat.account is not None}
             # locked until the result is kept: an account deleted meanwhile waits for it
             existing = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts)).with_for_update()))
@@ -107,10 +95,21 @@ def record_result(
                         haft_khaj=haft_khaj,
                     )
                 )
-            if settings.rated and not outcome.aborted and not _met_too_often(session, seats, now):
+            rated = settings.rated and not outcome.aborted and not _met_too_often(session, seats, now)
+            session.add(
+                ResultRow(
+                    table_id=table_id,
+                    finished=now,
+                    players=rules.players,
+                    scores=json.dumps(list(match.scores)),
+                    winner=outcome.winner,
+                    rated=rated,
+                    ended="aborted" if outcome.aborted else outcome.ended,
+                )
+            )
+            session.flush()  # the result first: the seats refer to it, and a second try stops here
+            if rated:
                 _rate(session, rules.players, rules.sides, seats, outcome.winner, now)
-            elif settings.rated:
-                session.get_one(ResultRow, table_id).rated = False
             session.add_all(seats)
     except IntegrityError:
         with Session(store.engine) as session:  # kept by another process at the same moment
