@@ -199,25 +199,7 @@ def create_app(
     app.include_router(account_routes(app.state.accounts, lobby))
     app.include_router(puzzle_routes())
 
-    @app.exception_handler(TableError)
-    async def refused(_: Request, error: TableError) -> JSONResponse:
-        return JSONResponse(messages.http_refusal(error), status_code=_status(error))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def unreadable(request: Request, error: StarletteHTTPException) -> Response:
-        """A body that cannot be read (not JSON, nested past the parser) in the refusal's one shape."""
-        if error.status_code != 400:
-            return await http_exception_handler(request, error)
-        refused = TableError(
-            "request not understood: its body cannot be read as JSON", "not_understood", problem="body"
-        )
-        return JSONResponse(messages.http_refusal(refused), status_code=400)
-
-    @app.exception_handler(RequestValidationError)
-    async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
-        problem = _first_problem(error)
-        refused = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
-        return JSONResponse(messages.http_refusal(refused), status_code=422)
+    _answer_refusals(app)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
@@ -470,6 +452,29 @@ def create_app(
                 await asyncio.wait_for(websocket.close(code=4408, reason=sending.result()), CLOSE_SECONDS)
 
     return app
+
+
+def _answer_refusals(app: FastAPI) -> None:
+    """Every refusal in one shape (:func:`.messages.http_refusal`): the server's own, a request
+    not understood, and a body that cannot be read (not JSON, nested past the parser)."""
+
+    @app.exception_handler(TableError)
+    async def refused(_: Request, error: TableError) -> JSONResponse:
+        return JSONResponse(messages.http_refusal(error), status_code=_status(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def unreadable(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code != 400:
+            return await http_exception_handler(request, error)
+        problem = "its body cannot be read as JSON"
+        refusal = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
+        return JSONResponse(messages.http_refusal(refusal), status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
+        problem = _first_problem(error)
+        refusal = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
+        return JSONResponse(messages.http_refusal(refusal), status_code=422)
 
 
 async def _retire_abandoned(lobby: Lobby, hours: float) -> None:
