@@ -510,6 +510,8 @@ def test_the_data_download_lists_every_match(database, monkeypatch):
         second = client.get("/api/account/data", params={"page": first["next_page"]}).json()
         assert len(first["record"]["history"]) == 2 and first["next_page"] == 1
         assert len(second["record"]["history"]) == 1 and second["next_page"] is None
+        for hostile in ("-1", "x", "1e9", str(10**12), "1" * 5000):
+            assert client.get("/api/account/data", params={"page": hostile}).status_code in (414, 422), hostile
 
 
 def test_behind_nginx_with_tls_the_session_cookie_is_secure(tmp_path):
