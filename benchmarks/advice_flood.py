@@ -1,6 +1,7 @@
-"""Hints flooding a server from many visitors: how much they slow another table's bot.
+"""Hints, or reviews, flooding a server from many visitors: how much they slow another table's bot.
 
     .venv/bin/python benchmarks/advice_flood.py --visitors 10 --tables 10 --seconds 30
+    .venv/bin/python benchmarks/advice_flood.py --reviews --visitors 10 --tables 3 --seconds 30
 
 Starts ``pasur serve`` as it runs by default (one bot worker on a 2-core machine, searching bots
 and hints within 250 ms, bots pausing 0.7 s before they move; a fresh SQLite file) and one victim:
@@ -9,7 +10,10 @@ time a bot move takes is from the person's move sent to the state in which the b
 pause included, as a person sees it. Three phases of ``--seconds`` each: before the flood; during
 it, ``--visitors`` visitors (each from its own network, 127.0.N.1) with ``--tables`` tables each
 against a quick bot, asking a hint at each of their turns and then moving; after it, once every
-flooding socket is closed. Prints the bot's move times in each phase, their ratio to before, and
+flooding socket is closed. With ``--reviews`` each visitor first plays ``--tables`` one-round
+matches against a quick bot to their end, and during the flood asks for the review of each of
+them, and of every other visitor's, as fast as the answers come (as issue 46's audit did: one
+review judged again and again). Prints the bot's move times in each phase, their ratio to before, and
 how long after the flood the bot worker was idle again (its CPU from /proc). ``--json`` prints one
 JSON object.
 """
@@ -92,6 +96,45 @@ async def flooder(base: str, address: str, tables: int, hints: list[int]) -> Non
     await asyncio.gather(*(play(table) for table in made if "id" in table))
 
 
+async def finished_tables(base: str, address: str, tables: int) -> list[str]:
+    """``tables`` one-round matches of a visitor from ``address`` against a quick bot, played to
+    their end; their ids."""
+    async with httpx.AsyncClient(base_url=base, transport=httpx.AsyncHTTPTransport(local_address=address)) as web:
+        made = [
+            (await web.post("/api/tables", json={"name": "Flood", "seats": ["easy"], "rules": {"target": 1}})).json()
+            for _ in range(tables)
+        ]
+
+    async def play(table: dict[str, Any]) -> None:
+        url = base.replace("http", "ws") + f"/ws/{table['id']}"
+        async with websockets.connect(url, local_addr=(address, 0), max_size=None) as socket:
+            await socket.send(json.dumps({"type": "hello", "token": table["token"]}))
+            await socket.send(json.dumps({"type": "start"}))
+            async for raw in socket:
+                message = json.loads(raw)
+                if message["type"] != "state":
+                    continue
+                if message["table"]["status"] == "finished":
+                    return
+                if message.get("legal"):
+                    move = random.choice(message["legal"])["text"]
+                    await socket.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
+
+    await asyncio.gather(*(play(table) for table in made))
+    return [table["id"] for table in made]
+
+
+async def reviewer(base: str, address: str, tables: list[str], asked: list[int]) -> None:
+    """A visitor from ``address`` asking for the reviews of ``tables`` as fast as they come, until cancelled."""
+    async with httpx.AsyncClient(
+        base_url=base, transport=httpx.AsyncHTTPTransport(local_address=address), timeout=30
+    ) as web:
+        while True:
+            for table in tables:
+                await web.get(f"/api/tables/{table}/analysis")
+                asked[0] += 1
+
+
 def summary(times: list[float], before: float | None = None) -> dict[str, Any]:
     if not times:
         return {"moves": 0}
@@ -117,6 +160,12 @@ async def measure(base: str, server_pid: int, args: argparse.Namespace) -> dict[
         while not stop.is_set():  # a new match when one ends
             await victim(base, args.level, shared, stop)
 
+    reviews: list[str] = []
+    if args.reviews:  # the finished matches to review, played before anything is timed
+        made = await asyncio.gather(
+            *(finished_tables(base, f"127.0.{n + 1}.1", args.tables) for n in range(args.visitors))
+        )
+        reviews = [table for tables in made for table in tables]
     playing = asyncio.create_task(victims())
     await asyncio.sleep(1.0)  # the victim's table is made and under way
     worker_before = cpu_seconds([server_pid])[1]
@@ -125,7 +174,12 @@ async def measure(base: str, server_pid: int, args: argparse.Namespace) -> dict[
     times.extend(shared)
     shared.clear()
     hints = [0]
-    flood = [asyncio.create_task(flooder(base, f"127.0.{n + 1}.1", args.tables, hints)) for n in range(args.visitors)]
+    if args.reviews:
+        flood = [asyncio.create_task(reviewer(base, f"127.0.{n + 1}.1", reviews, hints)) for n in range(args.visitors)]
+    else:
+        flood = [
+            asyncio.create_task(flooder(base, f"127.0.{n + 1}.1", args.tables, hints)) for n in range(args.visitors)
+        ]
     await asyncio.sleep(args.seconds)
     phases["during"].extend(shared)
     shared.clear()
@@ -155,7 +209,8 @@ async def measure(base: str, server_pid: int, args: argparse.Namespace) -> dict[
         "visitors": args.visitors,
         "tables_each": args.tables,
         "seconds_each_phase": args.seconds,
-        "hints_answered_during": hints[0],
+        "flood": "reviews" if args.reviews else "hints",
+        ("review_requests_answered_during" if args.reviews else "hints_answered_during"): hints[0],
         "before": summary(phases["before"]),
         "during": summary(phases["during"], before),
         "after": summary(phases["after"], before),
@@ -170,6 +225,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10, help="tables of each visitor")
     parser.add_argument("--seconds", type=float, default=30.0, help="each phase's length")
     parser.add_argument("--level", default="master", help="the victim's bot")
+    parser.add_argument("--reviews", action="store_true", help="flood with reviews of finished matches, not hints")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = free_port()
@@ -195,7 +251,8 @@ def main() -> None:
         return
     for phase in ("before", "during", "after"):
         print(f"{phase:>7}: {figures[phase]}")
-    print(f"hints answered during the flood: {figures['hints_answered_during']}")
+    asked = "review requests" if args.reviews else "hints"
+    print(f"{asked} answered during the flood: {figures[asked.replace(' ', '_') + '_answered_during']}")
     print(f"bot workers idle {figures['workers_idle_after_s']} s after the flood ended")
 
 

@@ -170,8 +170,12 @@ def test_an_account_holds_a_bounded_number_of_sessions_the_oldest_ending(databas
 # -- reviews -----------------------------------------------------------------------------------------
 
 
+#: A server that lets one visitor ask for reviews as often as a test polls.
+POLLING = dataclasses.replace(TEST_SETTINGS, review_asks_per_minute=100_000)
+
+
 def test_a_review_is_judged_once_whoever_asks_and_however_often_the_table_leaves_memory(tmp_path, monkeypatch):
-    app = create_app(f"sqlite:///{tmp_path / 'review.db'}", TEST_SETTINGS)
+    app = create_app(f"sqlite:///{tmp_path / 'review.db'}", POLLING)
     lobby = app.state.lobby
     judged: list[Any] = []
     charged: list[str] = []
@@ -203,7 +207,7 @@ def test_a_review_is_judged_once_whoever_asks_and_however_often_the_table_leaves
 
 def test_a_visitors_reviews_at_once_are_bounded_and_an_unwatched_one_pauses(tmp_path, monkeypatch):
     monkeypatch.setattr(advice, "REVIEWS_AT_ONCE", 1)
-    app = create_app(f"sqlite:///{tmp_path / 'review.db'}", TEST_SETTINGS)
+    app = create_app(f"sqlite:///{tmp_path / 'review.db'}", POLLING)
     lobby = app.state.lobby
     with TestClient(app, client=("203.0.113.5", 5000)) as player:
         tables = [create(player, rules={"target": 1}) for _ in range(2)]
@@ -228,6 +232,19 @@ def test_a_visitors_reviews_at_once_are_bounded_and_an_unwatched_one_pauses(tmp_
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert len(report["moves"]) == report["total"] and report["moves"][: len(paused["moves"])] == paused["moves"]
+
+
+def test_a_visitor_asks_for_reviews_a_bounded_number_of_times_a_minute(tmp_path):
+    app = create_app(
+        f"sqlite:///{tmp_path / 'review.db'}", dataclasses.replace(TEST_SETTINGS, review_asks_per_minute=3)
+    )
+    with TestClient(app, client=("203.0.113.5", 5000)) as player:
+        table = create(player, rules={"target": 1})
+        asks = [player.get(f"/api/tables/{table['id']}/analysis").status_code for _ in range(4)]
+        assert asks == [400, 400, 400, 429]  # not finished yet, but each ask counts; the fourth is refused
+        refused(player.get(f"/api/tables/{table['id']}/analysis"), 429, "too_much_advice")
+        other = TestClient(app, client=("198.51.100.1", 5000))
+        assert other.get(f"/api/tables/{table['id']}/analysis").status_code == 400  # another visitor's own count
 
 
 # -- the ladder --------------------------------------------------------------------------------------

@@ -179,10 +179,15 @@ class Analysis:
         room = self.room
         assert room.bots is not None
         while self._next < len(self._tasks):
-            if time.monotonic() - self._asked > UNWATCHED_SECONDS:
-                return  # nobody is looking: pause here, what was judged is kept
+            judging = asyncio.ensure_future(room.bots.judge(self.asker, self._tasks[self._next]))
+            while not judging.done():
+                watched = UNWATCHED_SECONDS - (time.monotonic() - self._asked)
+                if watched <= 0:  # nobody is looking: pause here, what was judged is kept
+                    judging.cancel()  # one still waiting for a worker never takes one
+                    return
+                await asyncio.wait({judging}, timeout=watched)
             try:
-                judged = await room.bots.judge(self.asker, self._tasks[self._next])
+                judged = judging.result()
             except TooManyRequests:  # the asker's other analyses and hints go first
                 await asyncio.sleep(WAIT_FOR_A_TURN)
                 continue

@@ -172,6 +172,7 @@ def create_app(
     lobby.restore()
     creations = RateLimit(settings.tables_per_minute, 60.0)
     joins = RateLimit(settings.joins_per_minute, 60.0)
+    review_asks = RateLimit(settings.review_asks_per_minute, 60.0)
     message_pace = RateLimit(settings.messages_per_second, 1.0)  # per address, over all its sockets
     chats = RateLimit(BURST_LINES, BURST_SECONDS)  # per seat (spectators: per address)
     sockets: Counter[str] = Counter()  # open WebSockets per address
@@ -344,7 +345,10 @@ def create_app(
     @app.get("/api/tables/{table_id}/analysis")
     async def table_analysis(request: Request, table_id: str) -> dict[str, Any]:
         """The finished match's people's moves judged so far (asking sets the judging going)."""
-        return lobby.reviews.report(lobby.get(table_id), visitor(request, settings))
+        asker = visitor(request, settings)
+        if not review_asks.allow(asker):
+            raise TooManyRequests("too many reviews asked for from this address: wait a minute", "too_much_advice")
+        return lobby.reviews.report(lobby.get(table_id), asker)
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str) -> list[dict[str, Any]]:

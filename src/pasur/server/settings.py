@@ -32,6 +32,9 @@ class ServerSettings:
     tables_per_minute: int = 20
     #: Seats one address may take a minute (a person joins a few tables; a squatter, them all).
     joins_per_minute: int = 10
+    #: Reviews one address may ask for a minute, over all tables (the page asks every 2 s while it
+    #: shows one: 30 a minute).
+    review_asks_per_minute: int = 60
     #: Open connections (HTTP and WebSocket) one address may hold.
     connections_per_address: int = 32
     #: Addresses and networks of the reverse proxies whose forwarding header names the visitor
