@@ -116,7 +116,9 @@ async def finished_tables(base: str, address: str, tables: int) -> list[str]:
                     continue
                 if message["table"]["status"] == "finished":
                     return
-                if message.get("legal"):
+                if message.get("waiting"):  # a tie at the top plays another round
+                    await socket.send(json.dumps({"type": "continue"}))
+                elif message.get("legal"):
                     move = random.choice(message["legal"])["text"]
                     await socket.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
 

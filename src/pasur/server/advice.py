@@ -26,7 +26,7 @@ from .room import Room
 WAIT_FOR_A_TURN = 0.5
 #: Seconds a judgement goes on with nobody asking for it (the page asks every 2 s while it shows
 #: the review): then it pauses, what it judged kept, and goes on when next asked for.
-UNWATCHED_SECONDS = 10.0
+UNWATCHED_SECONDS = 5.0
 #: Judgements one visitor may have under way at once.
 REVIEWS_AT_ONCE = 2
 #: Judgements held in memory, whole or partial (a whole one is in the store too); the least
