@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ from pasur.server.results import EXPECTED_CAP, RATED_PAIRS_A_DAY
 from .server_helpers import EVERY_TABLE, TEST_SETTINGS, create, next_state, play_to_the_end, seated, start
 from .test_accounts import PASSWORD, refused, sign_up
 from .test_hostile import GuardedServer, nginx_in_front_of
-from .test_ratings import SETTINGS, browser, rated_table
+from .test_ratings import SETTINGS, browser, next_network, rated_table
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 
@@ -45,10 +46,11 @@ def database(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'fair.db'}"
 
 
-@pytest.fixture
-def shared() -> str:
-    """An empty PostgreSQL database: two accounts at one table are two browsers on two processes
-    (two networks), and processes follow each other's tables live only over PostgreSQL."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared(request, tmp_path) -> str:
+    """An empty database of each kind, for the tests where several accounts play one another."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
     if not POSTGRES:
         pytest.skip("set PASUR_TEST_POSTGRES (scripts/test.sh starts one)")
     engine = create_engine(POSTGRES)
@@ -56,6 +58,23 @@ def shared() -> str:
         connection.execute(text(f"DROP TABLE IF EXISTS {EVERY_TABLE} CASCADE"))
     engine.dispose()
     return POSTGRES
+
+
+@contextmanager
+def browsers(url: str, count: int) -> Iterator[list[TestClient]]:
+    """``count`` browsers, each from a network of its own. Over PostgreSQL each is on a server
+    process of its own, as behind a balancer; over SQLite, where one process does not follow
+    another's tables live, all are on one server (sharing its event loop, as a real one would)."""
+    if not url.startswith("sqlite"):
+        with ExitStack() as stack:
+            yield [stack.enter_context(browser(url)) for _ in range(count)]
+        return
+    app = create_app(url, SETTINGS)
+    with TestClient(app, client=(next_network(), 5000)) as first:
+        others = [TestClient(app, client=(next_network(), 5000)) for _ in range(count - 1)]
+        for other in others:
+            other.portal = first.portal
+        yield [first, *others]
 
 
 # -- log-ins -----------------------------------------------------------------------------------------
@@ -290,7 +309,7 @@ def farm(main: TestClient, alt: TestClient, moves: int) -> None:
 
 
 def test_an_alternate_account_resigning_at_once_changes_no_rating(shared):
-    with browser(shared) as main, browser(shared) as alt:
+    with browsers(shared, 2) as (main, alt):
         sign_up(main, "Ava")
         sign_up(alt, "Alt")
         for _ in range(5):
@@ -302,7 +321,7 @@ def test_an_alternate_account_resigning_at_once_changes_no_rating(shared):
 
 
 def test_two_accounts_are_rated_against_each_other_a_few_times_a_day(shared):
-    with browser(shared) as main, browser(shared) as alt:
+    with browsers(shared, 2) as (main, alt):
         sign_up(main, "Ava")
         sign_up(alt, "Alt")
         values = []
@@ -367,7 +386,7 @@ def test_a_rated_win_over_a_bot_one_was_sure_to_beat_changes_no_rating(database)
 
 
 def test_the_weekly_league_puts_settled_ratings_before_a_provisional_jump(shared):
-    with browser(shared) as main, browser(shared) as alt, browser(shared) as third:
+    with browsers(shared, 3) as (main, alt, third):
         sign_up(main, "Ava")
         sign_up(alt, "Alt")
         sign_up(third, "Sara")
@@ -388,8 +407,7 @@ def test_the_weekly_league_puts_settled_ratings_before_a_provisional_jump(shared
 
 
 def test_an_account_deleted_during_a_rated_match_forfeits_it(shared):
-    url = shared
-    with browser(url) as main, browser(url) as leaver:
+    with browsers(shared, 2) as (main, leaver):
         sign_up(main, "Ava")
         sign_up(leaver, "Leaver")
         table = rated_table(main, ["friend"])

@@ -48,8 +48,12 @@ _networks = itertools.count(1)
 def browser(database: str, address: str | None = None) -> TestClient:
     """A browser on a server process over ``database``, from a network of its own (two accounts
     of one network never sit at one rated table) unless ``address`` is given."""
-    address = address or f"198.51.{next(_networks) % 250}.7"
-    return TestClient(create_app(database, SETTINGS), client=(address, 5000))
+    return TestClient(create_app(database, SETTINGS), client=(address or next_network(), 5000))
+
+
+def next_network() -> str:
+    """An address of a network no other browser of these tests has used lately."""
+    return f"198.51.{next(_networks) % 250}.7"
 
 
 def rated_table(client: TestClient, seats: list[str] | None = None, **body: Any) -> dict[str, Any]:
