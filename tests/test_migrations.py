@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("alembic")
 
 from alembic.autogenerate import compare_metadata
+from argon2 import PasswordHasher
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
@@ -167,3 +168,41 @@ def test_asking_the_version_never_makes_a_database(tmp_path):
     missing = tmp_path / "none.db"
     said = pasur("db", "version", "--database", f"sqlite:///{missing}")
     assert said.returncode == 0 and "no such file" in said.stdout and not missing.exists()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_still_signs_in(kind, empty):
+    from alembic import command
+
+    from pasur.server.schema import _config
+
+    url = empty("names.db")
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        command.upgrade(_config(connection), "0006")
+    # as the skeleton of 0006's day left them: blanks and Unicode's confusables kept as they are
+    stored = {"Ava": "ava", "Av\u0251": "av\u0251", "Ava\u3164": "ava\u3164", "Sara": "sara", "H\u0585st": "h\u0585st"}
+    password = "felt and four cards"
+    with engine.begin() as connection:
+        for name, key in stored.items():
+            connection.execute(
+                text("INSERT INTO accounts (name, name_key, password, created) VALUES (:name, :key, :hash, 'x')"),
+                {"name": name, "key": key, "hash": PasswordHasher().hash(password)},
+            )
+    engine.dispose()
+    assert pasur("db", "upgrade", "--database", url).returncode == 0
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        keys = dict(connection.execute(text("SELECT name, name_key FROM accounts ORDER BY id")).all())
+    engine.dispose()
+    assert keys["Ava"] == "ava" and keys["Sara"] == "sara" and keys["H\u0585st"] == "host"
+    assert keys["Av\u0251"].startswith("ava ") and keys["Ava\u3164"].startswith("ava ")  # the older Ava keeps it
+    with TestClient(create_app(url, TEST_SETTINGS)) as client:
+        for name in stored:
+            signed = client.post("/api/session", json={"name": name, "password": password})
+            assert signed.status_code == 200 and signed.json()["name"] == name, (name, signed.text)
+            assert client.get(f"/api/players/{name}").json()["name"] == name
+        assert client.get("/api/players/AVA").json()["name"] == "Ava"  # a name as typed finds the older account
+        for look_alike in ("\u0410va", "Ava\u2800", "Host"):  # and new look-alikes are refused
+            refusal = client.post("/api/account", json={"name": look_alike, "password": password})
+            assert refusal.status_code == 400 and refusal.json()["reason"] == "name_taken", look_alike

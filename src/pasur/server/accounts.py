@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from .errors import Forbidden, TableError, TooManyRequests
 from .friends import forget
-from .names import account_name, skeleton
+from .names import account_name, account_named, skeleton
 from .passwords import LONGEST, check_password
 from .results import DELETED as ANONYMOUS
 from .settings import ServerSettings
@@ -191,7 +191,7 @@ class Accounts:
         for throttle, limit in failures.items():
             if self._count(throttle, LOG_IN_WINDOW) > limit:
                 raise TooManyRequests("too many failed log-ins: wait a quarter of an hour", "too_many_log_ins")
-        row = self._account_by_key(key, raw_name[:200])
+        row = self._account_named(raw_name)
         if not self._verify(row.password if row else self._decoy, password) or row is None:
             raise TableError("that name and password do not match an account", "bad_log_in")
         self._forget(f"log-in {key}")
@@ -215,12 +215,9 @@ class Accounts:
             return False
 
     @storage
-    def _account_by_key(self, key: str, name: str) -> AccountRow | None:
-        """The account of a skeleton, or of the exact ``name`` (an account made before the
-        skeleton last changed keeps its old one)."""
+    def _account_named(self, name: str) -> AccountRow | None:
         with Session(self.store.engine, expire_on_commit=False) as session:
-            found = session.scalars(select(AccountRow).where(AccountRow.name_key == key)).first()
-            return found or session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
+            return account_named(session, name)
 
     @storage
     def _open_session(self, account: Account) -> SignedIn:

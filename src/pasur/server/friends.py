@@ -12,7 +12,7 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from .errors import Forbidden, NoSuchTable, TableError
-from .names import skeleton
+from .names import account_named
 from .seats import TableStatus
 from .store import AccountRow, BlockRow, InvitationRow, Store, TableRow, storage
 
@@ -25,7 +25,7 @@ MOST_BLOCKED = 500
 
 def _account(session: Session, name: str) -> AccountRow:
     """The account called ``name`` (as names compare); NoSuchTable (404) when none is."""
-    row = session.scalars(select(AccountRow).where(AccountRow.name_key == skeleton(name[:200]))).first()
+    row = account_named(session, name)
     if row is None:
         raise NoSuchTable(f"no player is called {name[:64]!r}", "no_such_player", name=name[:64])
     return row

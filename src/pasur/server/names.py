@@ -9,10 +9,13 @@ import functools
 import unicodedata
 
 from confusables import CONFUSABLE_MAP, is_confusable
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from ..i18n import BOT_PERSONAS, PERSIAN_LEVELS
 from .errors import TableError
 from .seats import person_name, shows
+from .store import AccountRow
 
 #: Characters that look like another, each mapped to the one it passes for: Cyrillic and Greek
 #: letters that look Latin, digits and signs that look like letters, and the Arabic forms of
@@ -171,3 +174,12 @@ def seat_name(raw: str, others: list[str]) -> str:
     if key in {skeleton(other) for other in others} or any(is_confusable(name, other) for other in others):
         raise TableError("someone at this table already goes by that name", "name_taken_here")
     return name
+
+
+def account_named(session: Session, name: str) -> AccountRow | None:
+    """The account a typed name means: the one of exactly that name, else the one whose skeleton
+    it shares. (A look-alike made before the skeleton saw through it keeps its exact name; the
+    name's skeleton is the older account's.)"""
+    name = name[:200]
+    exact = session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
+    return exact or session.scalars(select(AccountRow).where(AccountRow.name_key == skeleton(name))).first()

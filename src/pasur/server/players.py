@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from .bots import BOT_RATINGS
 from .errors import NoSuchTable, TableError
-from .names import skeleton
+from .names import account_named
 from .ratings import PROVISIONAL, Rating
 from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, storage
 
@@ -36,7 +36,7 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
     rating (``graph``); and their matches, newest first (``history`` of them after the newest
     ``skip``). NoSuchTable (404) for a name no account has."""
     with Session(store.engine) as session:
-        account = session.scalars(select(AccountRow).where(AccountRow.name_key == skeleton(name[:200]))).first()
+        account = account_named(session, name)
         if account is None:
             raise NoSuchTable(f"no player is called {name[:64]!r}", "no_such_player", name=name[:64])
         mine = ResultSeatRow.account_id == account.id
