@@ -19,8 +19,8 @@ import pytest
 pytest.importorskip("alembic")
 
 from alembic.autogenerate import compare_metadata
-from argon2 import PasswordHasher
 from alembic.runtime.migration import MigrationContext
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
