@@ -26,7 +26,8 @@ from pasur.server.players import week_start
 from pasur.server.ratings import PROVISIONAL, START, Rating, bot_rating, rate
 from pasur.server.seats import Seat, TableSettings, TableStatus
 from pasur.server.store import StoredMove
-from pasur.server.tables import ABANDONED_TURNS, TableRoom
+from pasur.server.tables import TableRoom
+from pasur.server.turns import ABANDONED_TURNS
 
 from .server_helpers import EVERY_TABLE, TEST_SETTINGS, answer, next_state, play_to_the_end, seated
 from .test_accounts import refused, sign_up
@@ -218,7 +219,7 @@ def test_the_turn_timers_moves_are_marked_and_a_persons_own_move_clears_them(dat
             # nobody moves: the timer plays for seat 0, and says so in the store
             next_state(socket, lambda message: message["version"] > first["version"] and message["last"]["seat"] == 0)
         room = client.app.state.lobby.get(table["id"])
-        assert room.timed_turns.get(0, 0) >= 1
+        assert room.turns.timed.get(0, 0) >= 1
     engine = create_engine(database)
     with engine.connect() as connection:
         marked = connection.execute(text("SELECT seat, timed FROM moves ORDER BY version")).all()

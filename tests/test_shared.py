@@ -237,11 +237,13 @@ def test_a_match_played_on_in_another_process_is_not_retired_as_abandoned_where_
         with seated(first, table_id, host_token) as host, seated(first, table_id, friend_token) as friend:
             version = play_both(host, friend, until_version=4)
         assert room.version < version
-        room.changed_at = room.audience.touched = 0.0  # untouched here for ever
+        # untouched here for two hours (a time, not 0: a machine up for less than an hour has a
+        # monotonic clock below an hour, and 0 would be within the hour given)
+        room.changed_at = room.audience.touched = time.monotonic() - 2 * 3600
         assert second.portal.call(lobby.retire_abandoned, 1.0) == (0, 0)
         assert room.status.value == "playing" and room.version == version and table_id in lobby.rooms
         # once it stands still for the hours given, it is retired
-        room.changed_at = 0.0
+        room.changed_at = time.monotonic() - 2 * 3600
         assert second.portal.call(lobby.retire_abandoned, 1.0) == (0, 1)
         assert table_id not in lobby.rooms and second.get(f"/api/tables/{table_id}").json()["status"] == "abandoned"
 

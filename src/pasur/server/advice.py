@@ -21,6 +21,7 @@ from ..i18n import LANGUAGES
 from . import messages
 from .errors import StorageUnavailable, TableError, TooManyRequests
 from .room import Room
+from .seats import seated
 
 #: Seconds a match's judgement waits when its asker has as much advice waiting as allowed.
 WAIT_FOR_A_TURN = 0.5
@@ -49,8 +50,7 @@ class Hints:
         reason in ``lang`` and the expected edge in points. One is thought out per seat and
         version, however often it is asked for, charged to the visitor ``asker``."""
         room = self.room
-        if seat is None:
-            raise TableError("you have no seat at this table", "no_seat")
+        seat = seated(seat)
         if not room.settings.hints:
             raise TableError("this table gives no hints", "no_hints")
         match = room.round_under_way()

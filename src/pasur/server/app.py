@@ -64,6 +64,7 @@ from .messages import (
 )
 from .outbox import GONE, Outbox
 from .players import leaderboard, player_record
+from .projection import replay_steps
 from .puzzle_routes import puzzle_routes
 from .settings import ServerSettings
 from .store import DEFAULT_DATABASE, Store
@@ -332,7 +333,7 @@ def create_app(
         if not joins.allow(visitor(request, settings)):
             raise TooManyRequests("too many seats taken from this address: wait a minute", "too_many_joins")
         name, account = sitting_as(request, body.name)
-        seat, token = await room.join(name, body.seat, account, visitor(request, settings))
+        seat, token = await room.seating.join(name, body.seat, account, visitor(request, settings))
         await room.changed()
         return {"seat": seat, "token": token}
 
@@ -352,7 +353,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str) -> list[dict[str, Any]]:
-        return lobby.get(table_id).replay_steps()
+        return replay_steps(lobby.get(table_id).finished_match())
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -534,18 +535,18 @@ async def _answer(
         if isinstance(message, MoveMessage):
             return dict(await room.submit(seat, message.version, message.move, message.id))
         if isinstance(message, StartMessage):
-            await room.start(token)
+            await room.seating.start(token)
             return messages.started()
         if isinstance(message, ContinueMessage):
             return await room.deal_on(seat)
         if isinstance(message, PaceMessage):
-            return await room.set_pace(seat, message.fast)
+            return await room.seating.set_pace(seat, message.fast)
         if isinstance(message, HintMessage):
             return await room.hints.ask(seat, message.lang, client)
         if isinstance(message, ChatMessage):
             return await room.chat.say(seat, message.text, message.phrase, message.name, may_chat)
         if isinstance(message, SeatMessage):
-            await room.change_seat(seat, message.seat)
+            await room.seating.change_seat(seat, message.seat)
             await room.changed()
             return messages.seated(message.seat)
         if isinstance(message, RematchMessage):
@@ -553,7 +554,7 @@ async def _answer(
         if isinstance(message, ResignMessage):
             return await room.resign(seat)
         if isinstance(message, FreeSeatMessage):
-            return await room.free_seat(token, message.seat)
+            return await room.seating.free_seat(token, message.seat)
         return messages.pong(room.version)
     except TableError as error:
         return messages.refused(error, room.version, message.id if isinstance(message, MoveMessage) else None)

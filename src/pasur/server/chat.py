@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import TableError
-from .seats import has_controls, shows
+from .names import has_controls, shows
 
 #: The longest line, in characters.
 LINE_LENGTH = 200

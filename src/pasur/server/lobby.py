@@ -25,7 +25,7 @@ from .ratings import check_rated
 from .seats import TABLE_ID, Seat, TableSettings, TableStatus, network_key, token_hash
 from .shared import Hub
 from .store import Store, StoredTable
-from .tables import TableRoom
+from .tables import TableRoom, restore
 
 log = logging.getLogger("pasur.server")
 
@@ -102,7 +102,7 @@ class Lobby:
     def _restored(self, stored: StoredTable) -> TableRoom | None:
         """A stored table, or None (and the log says why) when it names a bot not offered here."""
         try:
-            room = TableRoom.restore(stored, self.store, self.bots, self.hub)
+            room = restore(stored, self.store, self.bots, self.hub)
         except (ValueError, KeyError, TypeError) as error:
             log.warning("not restoring a stored table: %s", error)
             return None
@@ -196,7 +196,7 @@ class Lobby:
         deleted = ended = 0
         for table_id, room in untouched.items():
             if latest.get(table_id, 0) > room.version:
-                room.replication.wake()
+                await room.replication.woken()
                 room.changed_at = time.monotonic()
                 continue
             try:
@@ -204,7 +204,7 @@ class Lobby:
                     await asyncio.to_thread(self.store.delete_table, table_id)
                     deleted += 1
                 elif room.status is TableStatus.PLAYING:
-                    await room.abandon()
+                    await room.seating.abandon()
                     ended += 1
             except TableError as error:  # the store is down, or another process changed it first
                 log.warning("table %s is kept for now: %s", table_id, error)
@@ -371,7 +371,7 @@ class Lobby:
             if room.settings.rematch is None:
                 settings = room.settings.for_rematch(random.randrange(1 << 48), room.seats[seat].token_hash or "")
                 table_id = await self._open(settings, owner)
-                await room.record_rematch(table_id)
+                await room.seating.record_rematch(table_id)
         await room.changed()
         assert room.settings.rematch is not None
         return room.settings.rematch

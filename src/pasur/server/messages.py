@@ -16,7 +16,7 @@ from .errors import TableError
 
 #: A message as sent: a JSON object whose ``type`` names its kind.
 Message = dict[str, Any]
-#: A name as typed: its characters are checked by :func:`pasur.server.seats.person_name`.
+#: A name as typed: its characters are checked by :func:`pasur.server.names.person_name`.
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 
 # -- what a browser sends over HTTP ------------------------------------------------------------

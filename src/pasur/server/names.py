@@ -1,7 +1,7 @@
-"""Account names: the rules of a table's names, unique ignoring case, blanks and look-alike
-characters (ours, and Unicode's confusables of UTS #39), and never passing for a bot: no bot's
-name, no level's name, nothing that says "bot". Two names are the same account name when their
-skeletons are equal."""
+"""Names: what a person may be called at a table (visible characters of any script, nothing
+hidden), and account names, unique ignoring case, blanks and look-alike characters (ours, and
+Unicode's confusables of UTS #39), and never passing for a bot: no bot's name, no level's name,
+nothing that says "bot". Two names are the same account name when their skeletons are equal."""
 
 from __future__ import annotations
 
@@ -14,8 +14,58 @@ from sqlalchemy.orm import Session
 
 from ..i18n import BOT_PERSONAS, PERSIAN_LEVELS
 from .errors import TableError
-from .seats import person_name, shows
 from .store import AccountRow
+
+#: The longest name, in characters a person sees, and in code points with its marks and joiners
+#: (what the database keeps, on SQLite and PostgreSQL alike).
+NAME_LENGTH = 32
+NAME_CODE_POINTS = 64
+#: Format characters a name or a line may hold: the zero-width non-joiner (Persian writes with it)
+#: and joiner (emoji sequences).
+_JOINERS = frozenset("\u200c\u200d")
+#: Characters that show nothing though they are not spaces (Hangul fillers, the blank braille cell).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: The most combining marks one character may carry.
+MARKS_IN_A_ROW = 3
+
+
+def has_controls(text: str) -> bool:
+    """Whether ``text`` holds what is never shown to others: control characters, format characters
+    (text-direction marks and embeddings, zero-width spaces, tags; not the joiners), line and
+    paragraph separators, private-use and unassigned code points, or a character under more than
+    :data:`MARKS_IN_A_ROW` combining marks."""
+    marks = 0
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp", "Co", "Cn", "Cs") or (category == "Cf" and char not in _JOINERS):
+            return True
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MARKS_IN_A_ROW:
+            return True
+    return False
+
+
+def shows(char: str) -> bool:
+    """Whether a character shows as something (not a space, a joiner, a mark or a blank)."""
+    return char not in _BLANKS and unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
+
+
+def person_name(raw: str) -> str:
+    """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
+    characters of any script with ordinary punctuation. TableError refuses what is never shown
+    (:func:`has_controls`: ``name_control``), a name nothing of which shows (``name_empty``)
+    and a longer one (``name_too_long``)."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if has_controls(name):
+        raise TableError("a name may not hold control, invisible or text-direction characters", "name_control")
+    visible = [char for char in name if shows(char)]
+    if not visible:
+        raise TableError("say a name with at least one visible character", "name_empty")
+    if len(visible) > NAME_LENGTH or len(name) > NAME_CODE_POINTS:
+        limit = NAME_LENGTH
+        raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
+    return name
+
 
 #: Characters that look like another, each mapped to the one it passes for: Cyrillic and Greek
 #: letters that look Latin, digits and signs that look like letters, and the Arabic forms of
@@ -153,7 +203,7 @@ def passes_for_a_bot(name: str) -> bool:
 
 
 def account_name(raw: str) -> str:
-    """A name an account may take: a table's name (:func:`~pasur.server.seats.person_name`) that
+    """A name an account may take: a table's name (:func:`person_name`) that
     does not pass for a bot's (:func:`passes_for_a_bot`: ``name_reserved``)."""
     name = person_name(raw)
     if passes_for_a_bot(name):
@@ -162,7 +212,7 @@ def account_name(raw: str) -> str:
 
 
 def seat_name(raw: str, others: list[str]) -> str:
-    """The name a person sits down under: a table's name (:func:`~pasur.server.seats.person_name`)
+    """The name a person sits down under: a table's name (:func:`person_name`)
     that is not shown as a bot is ("Shirin (medium)", ``name_reserved``; a plain "Shirin" is a
     person's name too, and the bot then takes another) nor a look-alike of ``others``, the names
     of the people at the table (``name_taken_here``): by our skeleton, or by Unicode's table of

@@ -10,6 +10,7 @@ from ..bots.lesson import LEARNER, lesson_tips
 from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..i18n import LANGUAGES, bot_name, bot_persona
 from . import messages
+from .results import Outcome
 from .seats import Seat, TableSettings, TableStatus
 
 
@@ -64,12 +65,40 @@ def state_json(
     last: Played | None = None,
     waiting: frozenset[int] | None = None,
     surs: dict[int, list[int]] | None = None,
+    *,
+    outcome: Outcome | None = None,
+    seconds_left: float | None = None,
+    since: int | None = None,
 ) -> dict[str, Any]:
     """Everything ``seat`` may know (None: a spectator) at ``version``; ``last`` is what the
     last move did (sent while its round is the one shown); ``surs``, by round number, which of
     its plays (from 0) made a Sur that counts, sent for the round shown (``sur_plays``). Between
     rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal.
-    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.bots.lesson`)."""
+    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.bots.lesson`).
+    Once the match is over, its ``outcome``; the turn timer's ``seconds_left``; the moves played
+    since the version ``since`` (``missed``)."""
+    state = _state(match, seat, version, table, last, waiting, surs)
+    if outcome is not None:
+        state["winner"], state["ended"], state["aborted"] = outcome.winner, outcome.ended, outcome.aborted
+    if outcome is not None or table["status"] == TableStatus.ABANDONED:
+        state["legal"] = []  # a resigned or abandoned match stops mid-round: nothing more is played
+    if match is not None:
+        if seconds_left is not None:
+            state["seconds_left"] = seconds_left
+        if since is not None and since < version:
+            state["missed"] = played_since(match, since)
+    return state
+
+
+def _state(
+    match: Match | None,
+    seat: int | None,
+    version: int,
+    table: dict[str, Any],
+    last: Played | None,
+    waiting: frozenset[int] | None,
+    surs: dict[int, list[int]] | None,
+) -> dict[str, Any]:
     state = messages.state(version, table)
     if match is None:
         return state

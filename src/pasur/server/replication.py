@@ -14,11 +14,15 @@ to one process (docs/DEPLOY.md), a move costs the other processes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
+from .errors import ChangedElsewhere
+from .results import Outcome, record_result
 from .room import Room
-from .seats import TableStatus
+from .seats import TableSettings, TableStatus
 from .store import StoredMove
 
 
@@ -36,6 +40,32 @@ class Replication:
         room = self.room
         if room.hub is not None:
             room.hub.tell(room.id, kind, **fields)
+
+    async def store_table(self, settings: TableSettings, status: TableStatus) -> None:
+        """Store the table as it will be with ``settings`` and ``status`` (in a thread: a slow or
+        locked database holds up only this table); StorageUnavailable, and nothing changes, when
+        the store does not answer; ChangedElsewhere when another process changed the table first
+        (this copy has read it again then). Called with the table held."""
+        room = self.room
+        if room.store is not None:
+            await self._past(room.store.update_table, room.id, settings.to_json(), status.value, room.revision)
+
+    async def store_result(self, finished: TableSettings, outcome: Outcome) -> None:
+        """Store the table as finished with ``finished`` and its match's result (:func:`.results.record_result`)
+        in one transaction; otherwise as :meth:`store_table`."""
+        room = self.room
+        if room.store is not None and room.match is not None:
+            await self._past(record_result, room.store, room.id, finished, room.match, outcome, room.revision)
+
+    async def _past(self, store: Callable[..., object], *arguments: Any) -> None:
+        """The table stored past its revision by ``store(*arguments)`` in a thread, or read again
+        when another process changed it first (ChangedElsewhere)."""
+        try:
+            await asyncio.to_thread(store, *arguments)
+        except ChangedElsewhere:
+            self.reread_table()
+            raise
+        self.room.revision += 1
 
     def move_notice(self, move: StoredMove) -> str:
         """The notice to store with a move, sent once it is stored ("" when nothing is shared)."""
@@ -93,8 +123,17 @@ class Replication:
         """A copy whose table's moves this process does not follow catches up with those stored
         meanwhile (nobody here was sent them, so nobody here is sent anything now); not while
         the table changes here (that change reads what it needs)."""
+        if not self.room.changing.locked():
+            self._wake()
+
+    async def woken(self) -> None:
+        """:meth:`wake`, once a change of the table under way here has ended."""
+        async with self.room.changing:
+            self._wake()
+
+    def _wake(self) -> None:
         room = self.room
-        if room.hub is None or room.hub.follows(room.id) or room.changing.locked():
+        if room.hub is None or room.hub.follows(room.id):
             return
         if room.store is not None and room.match is not None:
             room.replay(room.store.moves(room.id, after=room.version))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
@@ -33,14 +34,23 @@ EXPECTED_CAP = 0.9
 DELETED = "—"
 
 
+class Ended(StrEnum):
+    """How a match ended other than by the score (as its result keeps it)."""
+
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"
+    #: Resigned or abandoned before it counted (:data:`MOVES_TO_COUNT`): kept in place of how.
+    ABORTED = "aborted"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a match ended: the winning side, and "resigned" or "abandoned" when not by the score;
+    """How a match ended: the winning side, and how when not by the score (None);
     ``aborted`` when it ended so before each seat made :data:`MOVES_TO_COUNT` moves (unrated,
     and won by nobody)."""
 
     winner: int
-    ended: str | None = None
+    ended: Ended | None = None
     aborted: bool = False
 
 
@@ -104,7 +114,7 @@ def record_result(
                     scores=json.dumps(list(match.scores)),
                     winner=outcome.winner,
                     rated=rated,
-                    ended="aborted" if outcome.aborted else outcome.ended,
+                    ended=Ended.ABORTED if outcome.aborted else outcome.ended,
                 )
             )
             session.flush()  # the result first: the seats refer to it, and a second try stops here

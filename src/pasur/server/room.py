@@ -5,7 +5,8 @@ on the master, so the master can hold them without an import circle."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from ..core import Match, MoveCode, Rules
 from .audience import Audience
@@ -13,6 +14,8 @@ from .bots import BotPool
 from .seats import Seat, TableSettings, TableStatus
 from .shared import Hub
 from .store import Store, StoredMove, StoredTable
+
+T = TypeVar("T")
 
 
 class Room(Protocol):
@@ -44,6 +47,18 @@ class Room(Protocol):
 
     def tell(self, kind: str, **fields: Any) -> None:
         """Announce a change of the table to the other server processes."""
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the host's."""
+
+    async def take(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
+        """Store the table with ``settings`` and ``status``, then take them (with the table held)."""
+
+    async def again_if_changed(self, change: Callable[[], Awaitable[T]]) -> T:
+        """``change`` (with the table held), made again while another process changed it first."""
+
+    async def settle(self, change: Callable[[], Awaitable[T]]) -> T:
+        """``change`` made with the table held, again while another process changed it first."""
 
     def offered(self, stored: StoredTable) -> TableSettings:
         """A stored copy of the table's settings, checked against the levels offered here."""

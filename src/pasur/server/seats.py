@@ -1,12 +1,12 @@
 """A table's settings as the store keeps them: the rules, the seed, the seats (people, bots, open),
-the host, the turn timer and the level that fills open seats (and a lesson's first deal); and a
-table's status."""
+the host, the turn timer and the level that fills open seats (and a lesson's first deal); a
+table's status; and the seat rules, as pure functions of the settings and status (each gives the
+new settings, or a TableError saying why not): joining, moving seat, freeing one, starting."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -14,19 +14,8 @@ from typing import Any
 from ..core import Match, Rules
 from ..core.cards import Card, card_of
 from ..host import STAND_IN
-from .errors import TableError
-
-#: The longest name, in characters a person sees, and in code points with its marks and joiners
-#: (what the database keeps, on SQLite and PostgreSQL alike).
-NAME_LENGTH = 32
-NAME_CODE_POINTS = 64
-#: Format characters a name or a line may hold: the zero-width non-joiner (Persian writes with it)
-#: and joiner (emoji sequences).
-_JOINERS = frozenset("\u200c\u200d")
-#: Characters that show nothing though they are not spaces (Hangul fillers, the blank braille cell).
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-#: The most combining marks one character may carry.
-MARKS_IN_A_ROW = 3
+from .errors import NotSignedIn, TableError
+from .names import seat_name
 
 
 class TableStatus(StrEnum):
@@ -37,44 +26,6 @@ class TableStatus(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     ABANDONED = "abandoned"
-
-
-def has_controls(text: str) -> bool:
-    """Whether ``text`` holds what is never shown to others: control characters, format characters
-    (text-direction marks and embeddings, zero-width spaces, tags; not the joiners), line and
-    paragraph separators, private-use and unassigned code points, or a character under more than
-    :data:`MARKS_IN_A_ROW` combining marks."""
-    marks = 0
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Zl", "Zp", "Co", "Cn", "Cs") or (category == "Cf" and char not in _JOINERS):
-            return True
-        marks = marks + 1 if category in ("Mn", "Me") else 0
-        if marks > MARKS_IN_A_ROW:
-            return True
-    return False
-
-
-def shows(char: str) -> bool:
-    """Whether a character shows as something (not a space, a joiner, a mark or a blank)."""
-    return char not in _BLANKS and unicodedata.category(char) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
-
-
-def person_name(raw: str) -> str:
-    """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
-    characters of any script with ordinary punctuation. TableError refuses what is never shown
-    (:func:`has_controls`: ``name_control``), a name nothing of which shows (``name_empty``)
-    and a longer one (``name_too_long``)."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if has_controls(name):
-        raise TableError("a name may not hold control, invisible or text-direction characters", "name_control")
-    visible = [char for char in name if shows(char)]
-    if not visible:
-        raise TableError("say a name with at least one visible character", "name_empty")
-    if len(visible) > NAME_LENGTH or len(name) > NAME_CODE_POINTS:
-        limit = NAME_LENGTH
-        raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
-    return name
 
 
 #: What a table id looks like (the lobby makes them with ``secrets.token_urlsafe(6)``).
@@ -177,6 +128,17 @@ class TableSettings:
     def with_seats(self, seats: tuple[Seat, ...]) -> TableSettings:
         return replace(self, seats=seats)
 
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds, or None."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        return next((index for index, seat in enumerate(self.seats) if seat.token_hash == digest), None)
+
+    def people(self) -> frozenset[int]:
+        """The seats people sit in."""
+        return frozenset(index for index, seat in enumerate(self.seats) if seat.token_hash)
+
     def host_seat(self) -> int | None:
         """The seat the host sits in (None if the host has none)."""
         return next((index for index, seat in enumerate(self.seats) if seat.token_hash == self.host_hash), None)
@@ -241,3 +203,96 @@ class TableSettings:
             "bots": [seat.bot for seat in self.seats if seat.bot],
             "rated": self.rated,
         }
+
+
+# -- the seat rules ------------------------------------------------------------------------------
+
+
+def joined(
+    settings: TableSettings,
+    status: TableStatus,
+    name: str,
+    seat: int | None,
+    account: int | None,
+    network: str,
+    token: str,
+) -> TableSettings:
+    """A person sits down under ``name`` in ``seat`` (the first open one when None) with the new
+    ``token``, as ``account`` when signed in, from the visitor ``network`` (a rated table takes
+    only accounts, and never two from one network)."""
+    if status is not TableStatus.OPEN:
+        raise TableError("the match has started: no seat is free", "no_seat_free")
+    free = [index for index, place in enumerate(settings.seats) if place.open]
+    if seat is None:
+        if not free:
+            raise TableError("every seat is taken", "no_seat_free")
+        seat = free[0]
+    if seat not in free:
+        raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
+    key = None
+    if settings.rated:
+        if account is None:
+            raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+        key = network_key(network)
+        if any(place.network == key for place in settings.seats):
+            raise TableError(
+                "two players from one network cannot play a rated match together: make it a casual table",
+                "rated_same_network",
+            )
+    others = [place.name for place in settings.seats if place.name and not place.bot]
+    person = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account, network=key)
+    return settings.with_seats((*settings.seats[:seat], person, *settings.seats[seat + 1 :]))
+
+
+def moved(settings: TableSettings, status: TableStatus, seat: int | None, to: int) -> TableSettings:
+    """Before the start, the person in ``seat`` moves to the open seat ``to`` (their name and
+    token go with them)."""
+    if seat is None:
+        raise TableError("take a seat first", "not_seated")
+    if status is not TableStatus.OPEN:
+        raise TableError("the match has already started", "already_started")
+    if not 0 <= to < len(settings.seats) or not settings.seats[to].open:
+        raise TableError(f"seat {to + 1} is not free", "seat_not_free", seat=to + 1)
+    seats = list(settings.seats)
+    seats[to], seats[seat] = seats[seat], Seat()
+    return settings.with_seats(tuple(seats))
+
+
+def freed(settings: TableSettings, status: TableStatus, seat: int, here: bool) -> TableSettings:
+    """The host frees the seat of a person who is away (not ``here``): open again before the
+    start; after it, the table's bot level plays it (not at a rated table, where the turn timer
+    plays for the absent)."""
+    if not 0 <= seat < len(settings.seats) or not settings.seats[seat].token_hash:
+        raise TableError(f"seat {seat + 1} holds no person", "no_person_there", seat=seat + 1)
+    if settings.seats[seat].token_hash == settings.host_hash:
+        raise TableError("the host's own seat cannot be freed", "own_seat")
+    if here:
+        raise TableError(f"the player in seat {seat + 1} is here", "player_here", seat=seat + 1)
+    if status is TableStatus.FINISHED:
+        raise TableError("the match is over", "match_over")
+    if status is TableStatus.PLAYING and settings.rated:
+        raise TableError("at a rated table the turn timer plays for a player away", "rated_seat")
+    level = settings.fill_level
+    gone = Seat() if status is TableStatus.OPEN else Seat(name=level, bot=level)
+    return settings.with_seats((*settings.seats[:seat], gone, *settings.seats[seat + 1 :]))
+
+
+def started(settings: TableSettings, status: TableStatus) -> TableSettings:
+    """The host starts the match: open seats get the table's bot level."""
+    if status is not TableStatus.OPEN:
+        raise TableError("the match has already started", "already_started")
+    level = settings.fill_level
+    return settings.with_seats(tuple(Seat(name=level, bot=level) if seat.open else seat for seat in settings.seats))
+
+
+def seated(seat: int | None) -> int:
+    """The seat of a person who asks for what only a player may (TableError when they hold none)."""
+    if seat is None:
+        raise TableError("you have no seat at this table", "no_seat")
+    return seat
+
+
+def under_way(status: TableStatus) -> None:
+    """TableError unless the match is being played."""
+    if status is not TableStatus.PLAYING:
+        raise TableError("the match is not under way", "not_under_way")

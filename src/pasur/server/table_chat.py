@@ -14,8 +14,8 @@ from . import messages
 from .chat import KEPT_LINES, Channel, ChatLine, chat_phrase, chat_text, kept_lines
 from .errors import StorageUnavailable, TableError, TooManyRequests
 from .friends import blocked_pairs
+from .names import person_name
 from .room import Room
-from .seats import person_name
 
 
 class TableChat:

@@ -21,7 +21,8 @@ depends_on = None
 
 def upgrade() -> None:
     connection = op.get_bind()
-    accounts = connection.execute(sa.text("SELECT id, name, name_key FROM accounts ORDER BY id")).all()
+    query = sa.select(sa.column("id", sa.Integer), sa.column("name", sa.String), sa.column("name_key", sa.String))
+    accounts = connection.execute(query.select_from(sa.table("accounts")).order_by(sa.column("id"))).all()
     keys: dict[int, str] = {}
     taken: set[str] = set()
     for account_id, name, _ in accounts:
