@@ -86,3 +86,9 @@ def test_a_refusal_has_one_shape_over_a_socket_and_over_http():
     assert over_http["error"] == str(refusal) and over_http["reason"] == "too_large"
     assert over_http["messages"]["fa"] == messages.error(refusal)["messages"]["fa"] != str(refusal)
     assert over_http["messages"]["fa"] == PERSIAN_REASONS["too_large"].format(bytes="۸۱۹۲")  # Persian digits
+
+
+def test_every_declared_client_message_has_a_handler_on_the_socket():
+    from pasur.server.socket_session import HANDLERS
+
+    assert set(HANDLERS) == set(messages.CLIENT_MESSAGES)

@@ -24,10 +24,11 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
-from pasur.server.app import RateLimit, create_app
+from pasur.server.app import create_app
 from pasur.server.lobby import OPEN_TABLE_SECONDS
 from pasur.server.shared import Hub
 from pasur.server.store import Store
+from pasur.server.visitors import RateLimit
 
 from .helpers import cards_named, hidden_from
 from .server_helpers import TEST_SETTINGS, answer, create, next_state, play_to_the_end, seated, start
@@ -850,7 +851,7 @@ def test_a_finished_match_offers_one_rematch_with_the_seats_turned(database):
 
 
 def test_the_service_worker_keeps_every_module_of_the_page():
-    from pasur.server.app import STATIC
+    from pasur.server.site_routes import STATIC
 
     worker = (STATIC / "sw.js").read_text(encoding="utf-8")
     listed = worker[worker.index("const MODULES = [") : worker.index("];", worker.index("const MODULES"))]

@@ -39,3 +39,16 @@ class NotSignedIn(TableError):
 
 class Forbidden(TableError):
     """A request its session may not make as it came: without the session's CSRF token."""
+
+
+def status_of(error: TableError) -> int:
+    """The HTTP status of a refusal."""
+    if isinstance(error, NoSuchTable | NoSuchPuzzle):
+        return 404
+    if isinstance(error, TooManyRequests):
+        return 429
+    if isinstance(error, NotSignedIn):
+        return 401
+    if isinstance(error, Forbidden):
+        return 403
+    return 503 if isinstance(error, StorageUnavailable) else 400

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..i18n import LANGUAGES, refusal
 from .chat import LINE_LENGTH
@@ -334,3 +335,10 @@ def not_understood(problem: str) -> Message:
 def http_refusal(refusal_: TableError) -> dict[str, Any]:
     """A refusal as an HTTP body."""
     return {"error": str(refusal_), **explained(refusal_)}
+
+
+def first_problem(error: ValidationError | RequestValidationError) -> str:
+    """The first thing wrong with a message or request, and where: ``seats.0: Input should be …``."""
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"] if part != "body")
+    return f"{where}: {problem['msg']}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import time
+from collections import defaultdict, deque
 
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -105,3 +107,27 @@ class ForwardedHeader:
                     headers.append((b"x-forwarded-proto", proto.encode("latin-1")))
             scope = {**scope, "headers": headers}
         await self.app(scope, receive, send)
+
+
+class RateLimit:
+    """At most ``count`` events per ``seconds`` for each key (a sliding window). Keys whose
+    window has passed are let go once there are ``keys`` of them, so memory stays bounded."""
+
+    def __init__(self, count: int, seconds: float, keys: int = 10_000) -> None:
+        self.count = count
+        self.seconds = seconds
+        self.keys = keys
+        self.events: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        if len(self.events) >= self.keys and key not in self.events:
+            for old in [old for old, window in self.events.items() if not window or now - window[-1] > self.seconds]:
+                del self.events[old]
+        window = self.events[key]
+        while window and now - window[0] > self.seconds:
+            window.popleft()
+        if len(window) >= self.count:
+            return False
+        window.append(now)
+        return True
