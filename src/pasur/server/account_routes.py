@@ -6,6 +6,7 @@ loop; those that touch the tables held in memory run on the loop."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
@@ -45,18 +46,36 @@ def _farewell(response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 
 
-def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
-    """The routes, over ``accounts`` and the tables of ``lobby``."""
-    router = APIRouter()
+def _signed_in(accounts: Accounts, request: Request, changes: bool = True) -> SignedIn:
+    """The session the request's cookie names; a request that ``changes`` something must also
+    repeat its CSRF token in the ``X-CSRF-Token`` header (a page elsewhere cannot)."""
+    token = request.cookies.get(COOKIE)
+    signed = accounts.changing_as(token, request.headers.get(CSRF_HEADER)) if changes else accounts.signed_in(token)
+    if signed is None:
+        raise NotSignedIn("sign in to your account first", "not_signed_in")
+    return signed
 
-    def signed_in(request: Request, changes: bool = True) -> SignedIn:
-        """The session the request's cookie names; a request that ``changes`` something must also
-        repeat its CSRF token in the ``X-CSRF-Token`` header (a page elsewhere cannot)."""
-        token = request.cookies.get(COOKIE)
-        signed = accounts.changing_as(token, request.headers.get(CSRF_HEADER)) if changes else accounts.signed_in(token)
-        if signed is None:
-            raise NotSignedIn("sign in to your account first", "not_signed_in")
-        return signed
+
+def _account_data(accounts: Accounts, signed: SignedIn, page: int) -> dict[str, Any]:
+    """Page ``page`` of everything kept about the signed-in account."""
+    record = player_record(accounts.store, signed.account.name, DATA_PAGE + 1, page * DATA_PAGE)
+    more = len(record["history"]) > DATA_PAGE
+    record["history"] = record["history"][:DATA_PAGE]
+    return {
+        **accounts.data(signed),
+        "record": record,
+        "page": page,
+        "next_page": page + 1 if more else None,
+        "blocked": friends.blocked_names(accounts.store, signed.account.id),
+    }
+
+
+def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
+    """The routes, over ``accounts`` and the tables of ``lobby``: the account's own, and friends'
+    (:func:`friend_routes`)."""
+    router = APIRouter()
+    router.include_router(friend_routes(accounts, lobby))
+    signed_in = functools.partial(_signed_in, accounts)
 
     @router.post("/api/account", status_code=201)
     def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
@@ -121,19 +140,17 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         """Everything kept about the account, as a JSON file to download: the account, its
         ratings, figures and every match (:data:`DATA_PAGE` a page: ``next_page`` says where the
         rest are), and whom it blocked."""
-        signed = signed_in(request, changes=False)
-        record = player_record(accounts.store, signed.account.name, DATA_PAGE + 1, page * DATA_PAGE)
-        more = len(record["history"]) > DATA_PAGE
-        record["history"] = record["history"][:DATA_PAGE]
-        data = {
-            **accounts.data(signed),
-            "record": record,
-            "page": page,
-            "next_page": page + 1 if more else None,
-            "blocked": friends.blocked_names(accounts.store, signed.account.id),
-        }
+        data = _account_data(accounts, signed_in(request, changes=False), page)
         headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}
         return JSONResponse(data, headers=headers)
+
+    return router
+
+
+def friend_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
+    """Inviting a player to a table, one's invitations, blocking."""
+    router = APIRouter()
+    signed_in = functools.partial(_signed_in, accounts)
 
     @router.post("/api/tables/{table_id}/invite")
     async def invite(request: Request, table_id: str, body: NamedPlayer) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -20,7 +20,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from .errors import TableError
 from .messages import http_refusal
 from .settings import ServerSettings
-from .visitors import is_trusted_proxy, network_of, trusted_networks
+from .visitors import Network, is_trusted_proxy, network_of, trusted_networks
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -133,101 +133,104 @@ def _with_security_headers(send: Send) -> Send:
     return sending
 
 
-def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
-    """uvicorn's HTTP protocol with the door's connection limits from ``settings``: at most
-    ``connections_per_address`` open connections an address (a WebSocket counts as one while it
-    is upgrading, then the app counts it), and headers complete within ``header_seconds`` and
-    ``header_bytes``."""
-    open_connections: Counter[str] = Counter()
-    proxies = trusted_networks(settings.trusted_proxies)
+def guarded_http(settings: ServerSettings) -> type[GuardedHttp]:
+    """:class:`GuardedHttp` with the limits of ``settings``, counting the connections of one server."""
+    given = {"settings": settings, "open_connections": Counter(), "proxies": trusted_networks(settings.trusted_proxies)}
+    return type("GuardedHttp", (GuardedHttp,), given)
 
-    class GuardedHttp(HttpToolsProtocol):
-        _address = ""
-        _counted = False
-        _header_timer: asyncio.TimerHandle | None = None
-        _header_bytes = 0
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            peer = self.client[0] if self.client else ""
-            if is_trusted_proxy(peer, proxies):  # a proxy's connections carry many visitors: the app counts them
-                self._arm_header_timer()
-                return
-            self._address = network_of(peer, settings)
-            if open_connections[self._address] >= settings.connections_per_address:
-                too_many = TableError("too many connections from this address", "too_many_connections")
-                self._close_with(429, too_many)
-                return
-            open_connections[self._address] += 1
-            self._counted = True
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with the door's connection limits (:func:`guarded_http` gives it
+    its settings): at most ``connections_per_address`` open connections an address (a WebSocket
+    counts as one while it is upgrading, then the app counts it), and headers complete within
+    ``header_seconds`` and ``header_bytes``."""
+
+    settings: ClassVar[ServerSettings]
+    #: Open connections by network, over every connection of one server.
+    open_connections: ClassVar[Counter[str]]
+    proxies: ClassVar[tuple[Network, ...]]
+    _address = ""
+    _counted = False
+    _header_timer: asyncio.TimerHandle | None = None
+    _header_bytes = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        peer = self.client[0] if self.client else ""
+        if is_trusted_proxy(peer, self.proxies):  # a proxy's connections carry many visitors: the app counts them
+            self._arm_header_timer()
+            return
+        self._address = network_of(peer, self.settings)
+        if self.open_connections[self._address] >= self.settings.connections_per_address:
+            too_many = TableError("too many connections from this address", "too_many_connections")
+            self._close_with(429, too_many)
+            return
+        self.open_connections[self._address] += 1
+        self._counted = True
+        self._arm_header_timer()
+
+    def _arm_header_timer(self) -> None:
+        self._header_bytes = 0
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        self._header_timer = self.loop.call_later(self.settings.header_seconds, self._headers_too_slow)
+
+    def _headers_too_slow(self) -> None:
+        self._header_timer = None
+        self.transport.close()
+
+    def _uncount(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.open_connections[self._address] -= 1
+            if self.open_connections[self._address] <= 0:
+                del self.open_connections[self._address]
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._uncount()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._header_timer is None:
             self._arm_header_timer()
 
-        def _arm_header_timer(self) -> None:
-            self._header_bytes = 0
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-            self._header_timer = self.loop.call_later(settings.header_seconds, self._headers_too_slow)
+    def on_url(self, url: bytes) -> None:
+        self._count_header_bytes(len(url))
+        super().on_url(url)
 
-        def _headers_too_slow(self) -> None:
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_header_bytes(len(name) + len(value))
+        super().on_header(name, value)
+
+    def _count_header_bytes(self, count: int) -> None:
+        self._header_bytes += count
+        if self._header_bytes > self.settings.header_bytes:
+            limit = self.settings.header_bytes
+            too_large = TableError(f"the request headers may take at most {limit:,} bytes", "too_large", bytes=limit)
+            self._close_with(431, too_large)
+
+    def on_headers_complete(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
             self._header_timer = None
-            self.transport.close()
+        super().on_headers_complete()
 
-        def _uncount(self) -> None:
-            if self._counted:
-                self._counted = False
-                open_connections[self._address] -= 1
-                if open_connections[self._address] <= 0:
-                    del open_connections[self._address]
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
+    def handle_websocket_upgrade(self) -> None:
+        self._uncount()  # from here the app counts the socket
+        super().handle_websocket_upgrade()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._uncount()
-            super().connection_lost(exc)
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            if self._header_timer is None:
-                self._arm_header_timer()
-
-        def on_url(self, url: bytes) -> None:
-            self._count_header_bytes(len(url))
-            super().on_url(url)
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            self._count_header_bytes(len(name) + len(value))
-            super().on_header(name, value)
-
-        def _count_header_bytes(self, count: int) -> None:
-            self._header_bytes += count
-            if self._header_bytes > settings.header_bytes:
-                limit = settings.header_bytes
-                too_large = TableError(
-                    f"the request headers may take at most {limit:,} bytes", "too_large", bytes=limit
-                )
-                self._close_with(431, too_large)
-
-        def on_headers_complete(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-            super().on_headers_complete()
-
-        def handle_websocket_upgrade(self) -> None:
-            self._uncount()  # from here the app counts the socket
-            super().handle_websocket_upgrade()
-
-        def _close_with(self, status: int, refusal: TableError) -> None:
-            body = refusal_body(refusal)
-            phrase = {429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}[status]
-            self.transport.write(
-                b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
-                % (status, phrase, len(body), body)
-            )
-            self.transport.close()
-
-    return GuardedHttp
+    def _close_with(self, status: int, refusal: TableError) -> None:
+        body = refusal_body(refusal)
+        phrase = {429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}[status]
+        self.transport.write(
+            b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+            % (status, phrase, len(body), body)
+        )
+        self.transport.close()
 
 
 def refusal_body(refusal: TableError) -> bytes:

@@ -9,7 +9,6 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,7 +19,6 @@ from .audience import Audience
 from .bots import BotPool
 from .errors import NoSuchTable, TableError
 from .names import seat_name
-from .projection import shown_names
 from .ratings import check_rated
 from .seats import TABLE_ID, Seat, TableSettings, TableStatus, network_key, token_hash
 from .shared import Hub
@@ -33,23 +31,6 @@ log = logging.getLogger("pasur.server")
 OPEN_TABLE_SECONDS = 3600.0
 #: How far another machine's clock may be behind when tables made meanwhile are read in.
 CLOCK_MARGIN = timedelta(minutes=5)
-#: Public tables in one page of the lobby, at most.
-LISTED_TABLES = 20
-#: What a table id looks like (``secrets.token_urlsafe(6)``).
-
-
-def _live_listing(room: TableRoom) -> dict[str, Any]:
-    """What the lobby shows of a match under way."""
-    assert room.match is not None
-    return {
-        "id": room.id,
-        "players": room.rules.players,
-        "seats": shown_names(room.seats),
-        "scores": list(room.match.scores),
-        "round": len(room.match.rounds),
-        "target": room.rules.target,
-        "watching": room.audience.spectators(),
-    }
 
 
 async def _caught_up(rooms: list[TableRoom], latest: dict[str, int]) -> None:
@@ -58,14 +39,6 @@ async def _caught_up(rooms: list[TableRoom], latest: dict[str, int]) -> None:
     for room in rooms:
         if latest.get(room.id, 0) > room.version:
             await room.replication.catch_up()
-
-
-def _cursor_key(cursor: str) -> tuple[int, str]:
-    """A lobby cursor read back (``created.id``); TableError if it is not one."""
-    created, dot, table_id = cursor.partition(".")
-    if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and TABLE_ID.fullmatch(table_id)):
-        raise TableError("that page of the lobby does not exist: start from the first", "bad_cursor")
-    return int(created), table_id
 
 
 class Lobby:
@@ -239,48 +212,6 @@ class Lobby:
             self.rooms[table_id] = room = restored
         room.replication.wake()
         return room
-
-    def open_tables(
-        self, cursor: str | None = None, limit: int = LISTED_TABLES
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """The public tables waiting for people, newest first, at most ``limit`` after ``cursor``
-        (the ``next`` of the page before); and the cursor of the next page, None at the end.
-        TableError for a cursor this server did not give."""
-        page, following = self._page(
-            lambda room: room.status is TableStatus.OPEN and any(seat.open for seat in room.seats), cursor, limit
-        )
-        return [room.settings.listing(room.id) for room in page], following
-
-    def live_tables(
-        self, cursor: str | None = None, limit: int = LISTED_TABLES
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """The public matches under way, to watch, newest first, a page at a time as
-        :meth:`open_tables` gives them: who plays (each seat's shown names), the match score and
-        the round."""
-        page, following = self._page(lambda room: room.status is TableStatus.PLAYING, cursor, limit)
-        for room in page:
-            room.replication.wake()  # the score as it is now (a match may have ended meanwhile)
-        return [_live_listing(room) for room in page if room.status is TableStatus.PLAYING], following
-
-    def _page(
-        self, listed: Callable[[TableRoom], bool], cursor: str | None, limit: int
-    ) -> tuple[list[TableRoom], str | None]:
-        """The public tables for which ``listed`` holds, newest first, at most ``limit`` after
-        ``cursor``, and the cursor of the next page (None at the end)."""
-        after = _cursor_key(cursor) if cursor else None
-        keys = sorted(
-            (
-                (room.created, table_id)
-                for table_id, room in self.rooms.items()
-                if room.settings.public and listed(room)
-            ),
-            reverse=True,
-        )
-        if after is not None:
-            keys = [key for key in keys if key < after]
-        page = keys[:limit]
-        following = f"{page[-1][0]}.{page[-1][1]}" if len(keys) > limit else None
-        return [self.rooms[table_id] for _, table_id in page], following
 
     async def create(
         self,

@@ -11,9 +11,11 @@ from fastapi.responses import JSONResponse
 
 from ..bots.lesson import LESSON_LEVEL
 from ..core import Rules, RulesError
+from . import listings
 from .accounts import COOKIE, CSRF_HEADER, Accounts
 from .errors import TableError, TooManyRequests
-from .lobby import LISTED_TABLES, Lobby
+from .listings import LISTED_TABLES
+from .lobby import Lobby
 from .messages import CreateTable, JoinTable, StartLesson
 from .projection import replay_steps
 from .settings import ServerSettings
@@ -105,13 +107,13 @@ def table_routes(lobby: Lobby, accounts: Accounts, settings: ServerSettings) -> 
     @router.get("/api/tables")
     async def open_tables(cursor: Page = None, limit: Limit = LISTED_TABLES) -> dict[str, Any]:
         """The public tables waiting for people, newest first, a page at a time."""
-        tables, following = lobby.open_tables(cursor, limit)
+        tables, following = listings.open_tables(lobby.rooms, cursor, limit)
         return {"tables": tables, "next": following}
 
     @router.get("/api/live")
     async def live_tables(cursor: Page = None, limit: Limit = LISTED_TABLES) -> dict[str, Any]:
         """The public matches under way, to watch, newest first, a page at a time."""
-        tables, following = lobby.live_tables(cursor, limit)
+        tables, following = listings.live_tables(lobby.rooms, cursor, limit)
         return {"tables": tables, "next": following}
 
     @router.get("/api/tables/{table_id}")
