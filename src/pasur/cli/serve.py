@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -158,37 +159,17 @@ def serve(
     host: str,
     port: int,
     database: str | None,
-    bot_pause: float,
-    tables_per_minute: int,
-    joins_per_minute: int,
-    sign_ups_per_day: int,
-    allowed_hosts: tuple[str, ...],
-    bot_ms: int,
-    analysis_ms: int,
-    bot_workers: int | None,
-    extra_levels: tuple[str, ...],
-    connections_per_address: int,
-    spectators: int,
-    messages_per_second: int,
-    advice_seconds: float,
-    trusted_proxies: tuple[str, ...],
-    proxy_header: str,
-    ipv4_prefix: int,
-    ipv6_prefix: int,
-    abandoned_hours: float,
     upgrade: bool,
     workers: int,
+    extra_levels: tuple[str, ...],
+    **limits: Any,
 ) -> None:
     """Serve the web game: tables against bots or with friends, in the browser.
 
     Visitors are trusted with nothing: they choose bots by level, every request and message is
     bounded, and the limits are the options below (README, "Security")."""
     try:
-        import uvicorn
-
-        from ..server.app import create_app
-        from ..server.guard import guarded_http
-        from ..server.schema import SchemaMismatch
+        from ..server import launch
         from ..server.store import DEFAULT_DATABASE
     except ImportError:
         raise click.ClickException("the web server needs its extra: pip install 'pasur[web]'") from None
@@ -198,102 +179,39 @@ def serve(
         if not sep or not level.strip() or not spec.strip():
             raise click.UsageError(f"--bots takes LEVEL=SPEC, as champion=solver:samples=1024, not {entry!r}")
         levels[level] = spec  # server_levels tidies and checks both
+    given_hosts = limits.pop("allowed_hosts")
     settings = ServerSettings(
-        allowed_hosts=allowed_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
-        bot_delay=bot_pause,
-        bot_ms=bot_ms,
-        analysis_ms=analysis_ms,
-        bot_workers=bot_workers or max(1, (os.cpu_count() or 2) - 1),
+        allowed_hosts=given_hosts or tuple(dict.fromkeys((host, "127.0.0.1", "localhost", "::1"))),
         extra_levels=levels,
-        tables_per_minute=tables_per_minute,
-        joins_per_minute=joins_per_minute,
-        sign_ups_per_day=sign_ups_per_day,
-        connections_per_address=connections_per_address,
-        spectators_per_table=spectators,
-        messages_per_second=messages_per_second,
-        advice_seconds=advice_seconds,
-        trusted_proxies=trusted_proxies,
-        proxy_header=proxy_header,
-        ipv4_prefix=ipv4_prefix,
-        ipv6_prefix=ipv6_prefix,
-        abandoned_hours=abandoned_hours,
+        bot_delay=limits.pop("bot_pause"),
+        bot_workers=limits.pop("bot_workers") or max(1, (os.cpu_count() or 2) - 1),
+        spectators_per_table=limits.pop("spectators"),
+        **limits,
     )
     try:
-        from ..server.visitors import trusted_networks
-
-        trusted_networks(trusted_proxies)
-    except ValueError as error:
-        raise click.UsageError(f"--trusted-proxy: {error}") from None
-    try:
-        from ..server.bots import server_levels
-
-        server_levels(settings.bot_ms, settings.extra_levels)
-    except ValueError as error:
-        raise click.UsageError(f"--bots: {error}") from None
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from ..server.store import Store
-
-    url = database or DEFAULT_DATABASE
-    try:
-        store = Store(url, upgrade)  # the schema checked (and upgraded) once, before any worker starts
-        shared = store.shared
-        store.close()
-        app = create_app(url, settings) if workers == 1 else None
-    except SchemaMismatch as error:
-        raise click.ClickException(str(error)) from None
-    except (SQLAlchemyError, ImportError, ValueError, OSError) as error:  # a bad URL, no driver, no database
-        raise _cannot_open(error) from None
-    if workers > 1 and not shared:
-        raise click.UsageError(
-            "--workers: with SQLite one process is the limit; give --database postgresql+psycopg://… to serve from more"
-        )
-    options: dict[str, Any] = {
-        "log_level": "warning",
-        "http": guarded_http(settings),
-        "ws_max_size": settings.body_bytes,  # larger than a message may be: those are refused in words
-        "ws_per_message_deflate": False,  # states are a few KB: compressing each cost more than it saved
-        "timeout_keep_alive": 5,
-        # the app reads X-Forwarded-For, from --trusted-proxy only (uvicorn by itself trusts it
-        # from 127.0.0.1, where anything on this machine could forge it)
-        "proxy_headers": False,
-    }
-    processes = f" by {workers} processes" if workers > 1 else ""
-    click.echo(f"Pasur is being served at http://{host}:{port}/{processes} (Ctrl-C stops it)")
-    if not allowed_hosts and host in ("0.0.0.0", "::"):
-        click.echo("Only localhost names are answered: give --allowed-host with the name visitors use.", err=True)
-    if app is not None:
-        _set_aside_from_collector()
-        uvicorn.run(app, host=host, port=port, **options)
-        return
-    from ..server.workers import serve_in_processes
-
-    def serve_one(listening: Any) -> None:
-        one = create_app(url, settings)
-        _set_aside_from_collector()
-        uvicorn.Server(uvicorn.Config(one, **options)).run(sockets=[listening])
-
-    serve_in_processes(workers, host, port, serve_one)
+        url = database or DEFAULT_DATABASE
+        launch.serve(url, settings, host, port, workers, upgrade, say=_announcer(host, warn=not given_hosts))
+    except launch.LaunchRefused as refusal:
+        raise (click.UsageError if refusal.option else click.ClickException)(str(refusal)) from None
 
 
-def _set_aside_from_collector() -> None:
-    """Tune the cyclic garbage collector for a server: what it built to start (its modules, the
-    tables it restored) is set aside from every pass, and a pass waits for 50,000 new objects
-    instead of 700. Each full pass stopped every table here for 40-130 ms under load; now such
-    passes are rare and look only at what play made (docs/DEPLOY.md)."""
-    import gc
+def _announcer(host: str, warn: bool) -> Callable[[str], None]:
+    """What the operator is told as the server starts: where it is served, and (``warn``: no
+    --allowed-host given) that listening on every address answers localhost names only."""
 
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 10, 10)
+    def say(line: str) -> None:
+        click.echo(f"{line} (Ctrl-C stops it)")
+        if warn and host in ("0.0.0.0", "::"):
+            click.echo("Only localhost names are answered: give --allowed-host with the name visitors use.", err=True)
+
+    return say
 
 
 def _cannot_open(error: Exception) -> click.ClickException:
-    """A database that cannot be used, said in one line (SQLAlchemy's messages go on with the SQL
-    and a link)."""
-    cause = getattr(error, "orig", None) or error
-    lines = str(cause).strip().splitlines()
-    return click.ClickException(f"cannot open the database: {lines[0] if lines else type(cause).__name__}")
+    """A database that cannot be used, said in one line."""
+    from ..server.store import cannot_open
+
+    return click.ClickException(cannot_open(error))
 
 
 @click.group(name="db")

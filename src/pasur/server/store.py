@@ -549,3 +549,11 @@ def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str 
 def _taken(version: int) -> VersionTaken:
     """What storing a version that another process stored first raises."""
     return VersionTaken(f"another move made version {version} first: the table has moved on", "stale_version")
+
+
+def cannot_open(error: Exception) -> str:
+    """A database that cannot be used, said in one line (SQLAlchemy's messages go on with the SQL
+    and a link)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return f"cannot open the database: {lines[0] if lines else type(cause).__name__}"
