@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pasur import Match, from_record
-from pasur.bots.analysis import MoveJudgement, Precision, Task, analysis_tasks, judge_move
+from pasur.coach.analysis import MoveJudgement, Precision, Task, analysis_tasks, judge_move
 from pasur.core import Round
 
 

@@ -1,4 +1,4 @@
-"""How long a hint takes on one core (``pasur.bots.hint.hint`` with its default 1,024 solved deals,
+"""How long a hint takes on one core (``pasur.coach.hint.hint`` with its default 1,024 solved deals,
 and the reason's 32 deals): the median and slowest over positions met in random 2-player play.
 
     .venv/bin/python benchmarks/hint_speed.py [--positions 40] [--seed 1]
@@ -12,7 +12,7 @@ import statistics
 import time
 
 from pasur import Round, Rules, deal_deck
-from pasur.bots.hint import hint
+from pasur.coach.hint import hint
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from pasur import Match, Rules, from_record
 from pasur.bots import make_bot
-from pasur.bots.analysis import INACCURACY, MoveJudgement, Precision, analysis_tasks, judge_move, weighted_interval
+from pasur.coach.analysis import INACCURACY, MoveJudgement, Precision, analysis_tasks, judge_move, weighted_interval
 from pasur.core import MoveCode, Round
 from pasur.host import MatchHost, seat_bots
 

@@ -1,4 +1,4 @@
-"""How the lesson's pack was chosen: its first deal is written by hand (pasur.bots.lesson); the rest
+"""How the lesson's pack was chosen: its first deal is written by hand (pasur.coach.lesson); the rest
 of the pack is the shuffle, among ``--tries`` seeded ones, that tells every rule and leaves the
 learner furthest ahead of the easy bot at the end of round 1 in its worst case (then on average),
 whether the learner then plays greedily, at random or as ``medium`` (three bot seeds each; the
@@ -15,7 +15,7 @@ import statistics
 
 from pasur import Match, Rules
 from pasur.bots import make_bot
-from pasur.bots.lesson import LEARNER, LESSON_DECK, lesson_tips, untold
+from pasur.coach.lesson import LEARNER, LESSON_DECK, lesson_tips, untold
 from pasur.core import Card
 
 #: Every topic a first round should tell.

@@ -1,6 +1,6 @@
 """The positions players doubted (issue 16): a Jack that can take only numerals, or a lone 10,
 with the 10♦ in hand. Each is judged as ``pasur analyze`` judges a move (sampled deals of the
-unseen cards, each solved exactly; :func:`pasur.bots.analysis.judge_position`), and each level
+unseen cards, each solved exactly; :func:`pasur.coach.analysis.judge_position`), and each level
 from ``hard`` up is asked what it plays, over ten seeds.
 
     .venv/bin/python benchmarks/positions.py [--samples 2000] [--seeds 10]
@@ -17,7 +17,7 @@ from collections import Counter
 
 from pasur import Round, Rules, deal_deck
 from pasur.bots import make_bot
-from pasur.bots.analysis import Precision, judge_position
+from pasur.coach.analysis import Precision, judge_position
 from pasur.core.cards import Card, mask_of
 
 #: (table, seat 0's hand): the first card of the hand is the Jack, the second the 10♦.

@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 from pasur import from_record
-from pasur.bots.reasons import PART_POINTS, line_end, paired_gain, reason_from_json, reason_line
+from pasur.coach.reasons import PART_POINTS, line_end, paired_gain, reason_from_json, reason_line
 from pasur.core import Round, SideScore
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pasur import Match, Move, Round, Rules, to_record
-from pasur.bots.analysis import (
+from pasur.coach.analysis import (
     MoveJudgement,
     Precision,
     accuracy,

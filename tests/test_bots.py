@@ -16,9 +16,9 @@ import pytest
 from pasur import Match, Move, Round, Rules, deal_deck, solve
 from pasur.arena import Plan
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, solver_bot, validate_spec
-from pasur.bots.hint import hint
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
+from pasur.coach.hint import hint
 from pasur.core import native, short_texts
 from pasur.core.solver import Samples
 from pasur.host import MatchHost

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from pasur import Match, Rules
 from pasur.bots import make_bot
-from pasur.bots.lesson import LEARNER, LESSON_DECK, Tip, lesson_match, lesson_tips, untold
+from pasur.coach.lesson import LEARNER, LESSON_DECK, Tip, lesson_match, lesson_tips, untold
 from pasur.core import Move, Round, mask_of
 from pasur.core.captures import hand_moves
 from pasur.core.cards import card_of

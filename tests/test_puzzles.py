@@ -13,7 +13,7 @@ import random
 import pytest
 
 from pasur import Match, Move, Rules, solve
-from pasur.bots.puzzles import (
+from pasur.coach.puzzles import (
     FORMAT,
     Puzzle,
     _arrangements,

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from pasur import CARDS, Match, Rules, replay_record, to_record
-from pasur.bots.hint import move_gain
 from pasur.cli import cli
+from pasur.coach.hint import move_gain
 from pasur.core import IllegalMove, Move
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, SeatPlan, seat_plans

@@ -298,7 +298,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "برداشتن همه کارت‌های زمین «سور» است، ۵ امتیاز:"
         f" {left_to_right('A♣')} تنها کارت زمین، {left_to_right('۱۰♦')}، را برمی‌دارد ({left_to_right('۱ + ۱۰ = ۱۱')}).",
     ),
-    # the first-game lesson (pasur.bots.lesson): each rule told once, as it first arises
+    # the first-game lesson (pasur.coach.lesson): each rule told once, as it first arises
     "tip": ("Tip", "راهنما"),
     "lesson_welcome": (
         "Welcome to Pasur! You and your opponent take turns playing one card. A card can take cards"

@@ -51,16 +51,26 @@ def net_bot(
     return NetBot(seed=seed, weights=weights, endgame=endgame, late=late, ties=ties)
 
 
+def solver_bot(ties: str = "expert", seed: int | None = None, **options: Any) -> Bot:
+    """The ``solver`` bot; with ``ties=net`` the ``net`` bot tells apart its equal moves (without
+    sampling of its own: no sampling inside the sampler)."""
+    judge = net_bot(seed=seed, late=0) if ties == "net" else None
+    return SolverBot(ties=ties, seed=seed, judge=judge, **options)
+
+
 _MAKERS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "expert": ExpertBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
-    "solver": SolverBot,
+    "solver": solver_bot,
     "net": net_bot,
     "exec": ExternalBot,
 }
+
+#: The bot a maker wraps, whose signature lists the options a spec may give.
+_WRAPPED: dict[Callable[..., Bot], Callable[..., Bot]] = {solver_bot: SolverBot}
 
 #: Bots that see every card: only the match runner seats them (``allow_open``), to measure with.
 OPEN_BOTS: dict[str, Callable[..., Bot]] = {"omniscient": OmniscientBot}
@@ -157,8 +167,10 @@ def _build(spec: str, name: str, options: dict[str, Any], seed: int | None) -> B
 
 def _check_options(spec: str, maker: Callable[..., Bot], options: dict[str, Any]) -> None:
     """ValueError for an option the bot does not take, or a word where it takes a number."""
-    parameters = {key: str(value.annotation) for key, value in inspect.signature(maker).parameters.items()}
+    made = _WRAPPED.get(maker, maker)
+    parameters = {key: str(value.annotation) for key, value in inspect.signature(made).parameters.items()}
     parameters.pop("seed", None)  # the caller's, not the spec's
+    parameters.pop("judge", None)  # the registry's
     for key, value in options.items():
         kind = parameters.get(key)
         if kind is None:

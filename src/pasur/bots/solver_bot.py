@@ -76,10 +76,13 @@ class SolverBot:
         gift: float = 1.0,
         infer: str = "",
         ties: str = "expert",
+        judge: Bot | None = None,
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
-        solved: when not even the first one is, the decision is ``pimc``'s."""
+        solved: when not even the first one is, the decision is ``pimc``'s. ``judge`` is the bot
+        that tells apart equal moves when ``ties`` names another than expert (the registry makes
+        it: :func:`.registry.solver_bot`)."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
         if nodes < 0:
             raise ValueError("nodes must be 0 (no bound) or more")
@@ -103,11 +106,9 @@ class SolverBot:
         self.temper = temper
         if ties not in ("expert", "net"):
             raise ValueError('ties must be "expert" or "net"')
-        self._judge: Bot = ExpertBot(seed=seed)
-        if ties == "net":
-            from .net import NetBot  # NumPy, the net extra
-
-            self._judge = NetBot(seed=seed, late=0)  # no sampling inside the sampler
+        if (ties == "expert") != (judge is None):
+            raise ValueError(f"ties={ties} needs its judge made by the registry")
+        self._judge: Bot = judge or ExpertBot(seed=seed)
         self._rng = random.Random(seed)
         self._fallback = PimcBot(ms=ms, seed=seed)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..bots.analysis import (
+from ..coach.analysis import (
     MoveJudgement,
     Precision,
     analysis_tasks,
@@ -21,7 +21,7 @@ from ..bots.analysis import (
     rounds_summary,
     summary_lines,
 )
-from ..bots.reasons import reason_line
+from ..coach.reasons import reason_line
 from ..core import (
     Card,
     DeckError,

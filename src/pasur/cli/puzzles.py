@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..bots.puzzles import MARGIN, Puzzle, find_puzzles, read_puzzles, shipped_puzzles
+from ..coach.puzzles import MARGIN, Puzzle, find_puzzles, read_puzzles, shipped_puzzles
 from ..core import Match, Rules
 from ..core.errors import RecordError
 from ..core.record import from_record, load_json

@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import click
 
-from ..bots.analysis import analysis_tasks
+from ..coach.analysis import analysis_tasks
 from ..core import (
     Match,
     RecordError,

@@ -12,9 +12,9 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..bots.analysis import Task, analysis_tasks, judgement_line, players_summary
-from ..bots.hint import Hint
-from ..bots.reasons import reason_line
+from ..coach.analysis import Task, analysis_tasks, judgement_line, players_summary
+from ..coach.hint import Hint
+from ..coach.reasons import reason_line
 from ..core.errors import SolveError
 from ..host import bot_seed
 from ..i18n import LANGUAGES

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
-from ..bots.analysis import MoveJudgement, Precision, Task, judge_move
-from ..bots.hint import Hint, hint
+from ..coach.analysis import MoveJudgement, Precision, Task, judge_move
+from ..coach.hint import Hint, hint
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 from .errors import TooManyRequests

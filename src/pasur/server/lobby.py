@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..bots.lesson import LESSON_DECK
+from ..coach.lesson import LESSON_DECK
 from ..core import Rules
 from .advice import Reviews
 from .audience import Audience

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots.lesson import LEARNER, lesson_tips
+from ..coach.lesson import LEARNER, lesson_tips
 from ..core import Match, Move, Played, Round, cards_in, short_texts
 from ..i18n import LANGUAGES, bot_name, bot_persona
 from . import messages
@@ -74,7 +74,7 @@ def state_json(
     last move did (sent while its round is the one shown); ``surs``, by round number, which of
     its plays (from 0) made a Sur that counts, sent for the round shown (``sur_plays``). Between
     rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal.
-    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.bots.lesson`).
+    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.coach.lesson`).
     Once the match is over, its ``outcome``; the turn timer's ``seconds_left``; the moves played
     since the version ``since`` (``missed``)."""
     state = _state(match, seat, version, table, last, waiting, surs)

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from ..bots.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles
-from ..bots.reasons import reason_from_json, reason_line
+from ..coach.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles
+from ..coach.reasons import reason_from_json, reason_line
 from ..core import IllegalMove, Move
 from ..i18n import LANGUAGES
 from .errors import NoSuchPuzzle, TableError

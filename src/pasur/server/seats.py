@@ -115,7 +115,7 @@ class TableSettings:
 
     @property
     def lesson(self) -> bool:
-        """Whether the table is a first-game lesson (:mod:`pasur.bots.lesson`)."""
+        """Whether the table is a first-game lesson (:mod:`pasur.coach.lesson`)."""
         return self.lesson_deck is not None
 
     def new_match(self) -> Match:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from ..bots.lesson import LESSON_LEVEL
+from ..coach.lesson import LESSON_LEVEL
 from ..core import Rules, RulesError
 from . import listings
 from .accounts import COOKIE, CSRF_HEADER, Accounts

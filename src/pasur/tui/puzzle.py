@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..bots.puzzles import Puzzle
-from ..bots.reasons import reason_from_json, reason_line
+from ..coach.puzzles import Puzzle
+from ..coach.reasons import reason_from_json, reason_line
 from ..core import IllegalMove, Move
 from ..i18n import cards_words, move_words, number_text, refusal, text
 

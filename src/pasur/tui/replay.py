@@ -11,8 +11,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from ..bots.analysis import MoveJudgement, is_key_moment, judgement_line, players_summary, summary_lines
-from ..bots.reasons import reason_line
+from ..coach.analysis import MoveJudgement, is_key_moment, judgement_line, players_summary, summary_lines
+from ..coach.reasons import reason_line
 from ..core import Match, Played, Round
 from ..core.cards import format_cards
 from ..i18n import text

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import parse_spec, validate_spec
-from ..bots.hint import hint
-from ..bots.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, untold
+from ..coach.hint import hint
+from ..coach.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, untold
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
 from ..core.errors import RecordError

@@ -1,5 +1,5 @@
 // The first-game lesson: the server sends the learner's seat every tip its position gives
-// (pasur.bots.lesson); the page tells each topic once (remembered for the table in this browser,
+// (pasur.coach.lesson); the page tells each topic once (remembered for the table in this browser,
 // across tabs), in a bubble above the hand, and marks the move a tip suggests: its card in the hand
 // and what it takes on the table. "No more tips" stops them for this table.
 
@@ -19,7 +19,7 @@ function told() {
 }
 
 /** The tips on show for this position: the untold ones, in the server's order, up to and
- *  including the first that suggests a move (as pasur.bots.lesson.untold); else those already on
+ *  including the first that suggests a move (as pasur.coach.lesson.untold); else those already on
  *  show. Each state is read once: the page draws it again and again. */
 function currentTips(state) {
   if (page.lessonVersion === state.version) return page.lessonTips || [];

@@ -24,11 +24,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.judgement import move_substance
 from ..core import Match, Move, MoveCode, Round, Rules
 from ..core.errors import SolveError
 from ..core.solver import Samples, sampled_within, solve_problem
 from ..i18n import move_words, number_text, text
-from .judgement import move_substance
 from .reasons import Reason, explain
 
 __all__ = [

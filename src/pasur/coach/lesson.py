@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.simple import immediate_value
 from ..core import Card, Match, Move, Rules, SeatView, cards_in, mask_of
 from ..core.cards import ACES, JACK, JACKS, KING, QUEEN, TEN_OF_DIAMONDS, TWO_OF_CLUBS, card_of
 from ..core.scoring import HAFT_KHAJ_CLUBS, breakdown, clears_table, club_count, sur_counts
 from ..i18n import LANGUAGES, cards_words, isolated, move_words, number_text, text
-from .simple import immediate_value
 
 __all__ = ["LEARNER", "LESSON_DECK", "LESSON_LEVEL", "Tip", "lesson_match", "lesson_tips", "untold"]
 

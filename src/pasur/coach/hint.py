@@ -14,15 +14,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bots.judgement import move_substance
+from ..bots.pimc import PimcBot
+from ..bots.solver_bot import SolverBot
 from ..core import Move, Round, SeatView
 from ..core.scoring import SUR_POINTS, card_points, club_count
 from ..core.solver import Samples
 from ..i18n import move_words, number_text, text
 from .analysis import weighted_interval
-from .judgement import move_substance
-from .pimc import PimcBot
 from .reasons import explain, reason_line
-from .solver_bot import SolverBot
 
 __all__ = ["Hint", "hint", "move_gain"]
 

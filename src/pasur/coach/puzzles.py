@@ -28,14 +28,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..bots.judgement import move_substance
+from ..bots.registry import make_bot
 from ..core import Match, Move, MoveCode, Round, SeatView
 from ..core.cards import FULL_DECK, cards_in, mask_of
 from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
-from .judgement import move_substance
 from .reasons import explain
-from .registry import make_bot
 
 __all__ = [
     "FORMAT",
