@@ -1,4 +1,4 @@
-"""Write src/pasur/bots/round_outcomes.py: how rounds between two equal players end, the model
+"""Write src/pasur/bots/round-outcomes.json: how rounds between two equal players end, the model
 behind match sense (pasur.bots.match_sense).
 
 Plays ``--rounds`` 2-player rounds of ``expert`` against itself (default rules, no Sur cut-off, so
@@ -11,6 +11,7 @@ Haft Khaj, side 0's Surs, side 1's Surs), both ways round (the model is symmetri
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from pasur import Round, Rules, deal_deck
 from pasur.bots import make_bot
 
-TARGET = Path(__file__).resolve().parent.parent / "src" / "pasur" / "bots" / "round_outcomes.py"
+TARGET = Path(__file__).resolve().parent.parent / "src" / "pasur" / "bots" / "round-outcomes.json"
 
 
 def main() -> None:
@@ -38,14 +39,12 @@ def main() -> None:
         cards = [side.total - side.sur_points for side in score]
         tally[(cards[0], score[0].surs, score[1].surs)] += 1
         tally[(cards[1], score[1].surs, score[0].surs)] += 1
-    rows = "\n".join(f"    {(*key, count)}," for key, count in sorted(tally.items()))
-    TARGET.write_text(
-        '"""How rounds between two equal players end: (a side\'s card points with Haft Khaj, its Surs,\n'
-        "the other side's Surs, how many rounds), each round counted from both sides. Written by\n"
-        f"benchmarks/round_outcomes.py --rounds {args.rounds} --seed {args.seed} (expert against itself,\n"
-        'every Sur counted); read by pasur.bots.match_sense."""\n\n'
-        f"OUTCOMES: tuple[tuple[int, int, int, int], ...] = (\n{rows}\n)\n"
-    )
+    made_by = f"benchmarks/round_outcomes.py --rounds {args.rounds} --seed {args.seed}"
+    made_by += " (expert against itself, every Sur counted)"
+    rows = ",\n    ".join(json.dumps([*key, count]) for key, count in sorted(tally.items()))
+    columns = json.dumps(["card_points", "surs", "their_surs", "rounds"])
+    head = f'{{\n  "made_by": {json.dumps(made_by)},\n  "columns": {columns},\n'
+    TARGET.write_text(f'{head}  "rows": [\n    {rows}\n  ]\n}}\n')  # a row a line: readable diffs
     print(f"{len(tally)} outcomes from {args.rounds} rounds -> {TARGET}")
 
 

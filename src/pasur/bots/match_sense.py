@@ -5,7 +5,7 @@ match), so near the target a point more or less can decide it, and around the Su
 banked score changes what the next rounds can bring. The **equity** ``E(a, b)`` is the chance that
 a side with ``a`` banked points wins against one with ``b`` when both play equally from the start
 of a round: found backward over the banked scores from how rounds between two equal players end
-(:data:`pasur.bots.round_outcomes.OUTCOMES`, measured), with the rules' target, Sur cut-off and
+(:data:`OUTCOMES`, measured: the data file ``round-outcomes.json``), with the rules' target, Sur cut-off and
 cancellation applied to each outcome. :class:`MatchSense` turns a round's expected final point
 difference into the chance of winning the match: the rounds still to deal after the search's
 horizon are uncertain, so the difference is spread (a normal with the variance of the cards still
@@ -14,16 +14,25 @@ in the pack) before each end is valued.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from ..core import Rules
 from ..core.scoring import SUR_POINTS
-from .round_outcomes import OUTCOMES
 
 __all__ = ["MAX_TARGET", "MatchSense", "equity_table"]
+
+#: How rounds between two equal players end: (a side's card points with Haft Khaj, its Surs, the
+#: other side's Surs, how many rounds), each round counted from both sides, as
+#: benchmarks/round_outcomes.py measured them.
+OUTCOMES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (int(cards), int(surs), int(theirs), int(count))
+    for cards, surs, theirs, count in json.loads(Path(__file__).with_name("round-outcomes.json").read_text())["rows"]
+)
 
 #: Beyond this target the table grows too large to build at a decision; the bot plays for points.
 MAX_TARGET = 150
