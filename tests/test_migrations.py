@@ -26,8 +26,9 @@ from sqlalchemy import create_engine, text
 
 from pasur import from_record
 from pasur.server.app import create_app
+from pasur.server.rows import Base
 from pasur.server.schema import SchemaMismatch, head_version
-from pasur.server.store import Base, Store
+from pasur.server.store import Store
 
 from .server_helpers import EVERY_TABLE, TEST_SETTINGS, play_to_the_end, seated
 from .test_cli import assert_one_line_error, pasur

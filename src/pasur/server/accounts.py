@@ -32,8 +32,9 @@ from .friends import forget
 from .names import account_name, account_named, skeleton
 from .passwords import LONGEST, check_password
 from .results import DELETED as ANONYMOUS
+from .rows import AccountRow, RatingRow, ResultSeatRow, SessionRow, TableRow, ThrottleRow
 from .settings import ServerSettings
-from .store import AccountRow, RatingRow, ResultSeatRow, SessionRow, Store, TableRow, ThrottleRow, storage
+from .store import Store, storage
 
 #: The name of the session cookie.
 COOKIE = "pasur_session"

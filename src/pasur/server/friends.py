@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 
 from .errors import Forbidden, NoSuchTable, TableError
 from .names import account_named
+from .rows import AccountRow, BlockRow, InvitationRow, TableRow
 from .seats import TableStatus
-from .store import AccountRow, BlockRow, InvitationRow, Store, TableRow, storage
+from .store import Store, storage
 
 #: The most invitations one table may send.
 INVITATIONS_PER_TABLE = 20

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..i18n import BOT_PERSONAS, PERSIAN_LEVELS
 from .errors import TableError
-from .store import AccountRow
+from .rows import AccountRow
 
 #: The longest name, in characters a person sees, and in code points with its marks and joiners
 #: (what the database keeps, on SQLite and PostgreSQL alike).

@@ -15,7 +15,8 @@ from .bots import BOT_RATINGS
 from .errors import NoSuchTable, TableError
 from .names import account_named
 from .ratings import PROVISIONAL, Rating
-from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, storage
+from .rows import AccountRow, RatingRow, ResultRow, ResultSeatRow
+from .store import Store, storage
 
 #: The most matches a player's history lists.
 HISTORY = 50

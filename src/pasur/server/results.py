@@ -21,8 +21,9 @@ from sqlalchemy.orm import Session, aliased
 from ..core import Match
 from .errors import ChangedElsewhere
 from .ratings import Rating, bot_rating, expected_score, rate
+from .rows import AccountRow, RatingRow, ResultRow, ResultSeatRow, TableRow
 from .seats import TableSettings, TableStatus, token_hash
-from .store import AccountRow, RatingRow, ResultRow, ResultSeatRow, Store, TableRow, storage
+from .store import Store, storage
 
 #: Moves each seat makes itself before a match ended early (resigned, abandoned, timed out) counts.
 MOVES_TO_COUNT = 2
