@@ -35,11 +35,9 @@ def test_the_readme_names_exactly_the_declared_kinds():
 
 
 def test_the_page_handles_every_kind_the_server_sends():
-    page = (SERVER / "static" / "js" / "socket.js").read_text()
-    receive = page[page.index("function receive(message)") : page.index("function send(message)")]
-    handled = set(re.findall(r'message\.type === "([a-z_]+)"', receive))
-    for listed in re.findall(r"\[([^\]]*)\]\.includes\(message\.type\)", receive):
-        handled |= set(re.findall(r'"([a-z_]+)"', listed))
+    page = (SERVER / "static" / "js" / "news.js").read_text()
+    news = page[page.index("export const tableNews = {") :]
+    handled = set(re.findall(r"^  (\w+)[(:,]", news, flags=re.M))
     assert handled == set(messages.SERVER_MESSAGES)
 
 

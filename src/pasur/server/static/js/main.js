@@ -13,9 +13,10 @@ import { wireReview } from "./review.js";
 import { SETTINGS, applySettings, changeSetting } from "./settings.js";
 import { audioAwake } from "./sound.js";
 import { loadProfile, renderProfile } from "./profile.js";
+import { tableNews } from "./news.js";
 import { connect, reconnect } from "./socket.js";
 import { loadPuzzle, renderPuzzle, wirePuzzles } from "./puzzles.js";
-import { $, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
+import { $, drawTableWith, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { cardSvg } from "./cards.js";
 import { answerError, isolatedHtml, lang, setLanguage, t } from "./words.js";
@@ -125,13 +126,14 @@ wireReplay();
 wireReview();
 wireRematch();
 wireTable();
+drawTableWith(render);  // what the plays shown in turn and the replay redraw
 
 applySettings();
 document.body.classList.toggle("at-table", Boolean(tableId));
 if (tableId) {
   $("#table-page").hidden = false;
   accountWatchers.push(render);  // what the waiting room offers a signed-in player
-  connect();
+  connect(tableNews);
 } else if (playerName) {
   loadProfile();
   accountWatchers.push(renderBlock);

@@ -4,8 +4,7 @@
 import { backSvg, cardSvg } from "./cards.js";
 import { motionTime } from "./settings.js";
 import { sound } from "./sound.js";
-import { $, page, seatName, seatOfSide, sideName } from "./state.js";
-import { render } from "./table.js";
+import { $, page, redraw, seatName, seatOfSide, sideName } from "./state.js";
 import { cardLabel, t } from "./words.js";
 
 /** How long a motion of ``ms`` takes: the person's choice, then the table's "Faster bots". */
@@ -27,7 +26,7 @@ export async function showNext() {
       page.state = next;
       page.deadline = next.seconds_left != null ? Date.now() + next.seconds_left * 1000 : null;
       if (!next.legal || !next.legal.length) { page.chosen = null; page.picked.clear(); }
-      render();
+      redraw();
     }
   } finally {
     page.showing = false;

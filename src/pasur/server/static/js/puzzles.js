@@ -55,7 +55,7 @@ export function renderPuzzle() {
   $("#puzzle-task").textContent = t("puzzle_task", { deal: view.deal, points: persianIf(puzzle.margin.toFixed(1)) });
   $("#puzzle-facts").textContent = [
     t(`difficulty_${puzzle.difficulty}`),
-    t("puzzle_piles", { mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length }),
+    t("puzzle_taken", { mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length }),
     t("puzzle_other", { n: view.hands[1 - side], pack: view.pack }),
   ].join(sep());
   const table = $("#puzzle-table");
@@ -73,7 +73,7 @@ export function renderPuzzle() {
   if (!result) return;
   const values = result.values.map((one) => `<li>${moveHtml(one)}: <b>${persianIf(one.value.toFixed(2))}</b></li>`).join("");
   verdict.innerHTML = `
-    <p class="verdict ${result.right ? "good" : "mistake"}">${escapeHtml(t(result.right ? "puzzle_right" : "puzzle_wrong"))}: ${moveHtml(result.tried)}</p>
+    <p class="verdict ${result.right ? "good" : "mistake"}">${escapeHtml(t(result.right ? "puzzle_best" : "puzzle_not_best"))}: ${moveHtml(result.tried)}</p>
     <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
     ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
     <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>

@@ -3,9 +3,9 @@
 // are judged by the server in the background; a position has its own link (#replay=round.move).
 
 import { cardButton } from "./cards.js";
-import { loadAnalysis, nextMoment } from "./review.js";
-import { $, page, seatName, sideName, tableId } from "./state.js";
-import { breakdownTable, render, renderScorebar, renderSeats, tableCardWidth } from "./table.js";
+import { ANALYSED, loadAnalysis, nextMoment } from "./analysis.js";
+import { breakdownTable, renderScorebar, renderSeats, tableCardWidth } from "./felt.js";
+import { $, page, redraw, seatName, sideName, tableId } from "./state.js";
 import { cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
 
 export async function openReplay() {
@@ -14,7 +14,7 @@ export async function openReplay() {
     if (!response.ok) return;
     page.replaySteps = await response.json();
     const rounds = [...new Set(page.replaySteps.map((step) => step.round))];
-    $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { n: round })}</option>`).join("");
+    $("#replay-round").innerHTML = rounds.map((round) => `<option value="${round}">${t("round", { number: round })}</option>`).join("");
   }
   page.replayIndex = 0;
   page.moment = null;
@@ -25,7 +25,7 @@ export async function openReplay() {
   }
   page.replaying = true;
   document.body.classList.add("replaying");  // the live move log gives way to the replay's bar
-  render();
+  redraw();
   loadAnalysis();
 }
 
@@ -35,7 +35,7 @@ function closeReplay() {
   $("#replay-breakdown").hidden = true;
   document.body.classList.remove("replaying");
   history.replaceState(null, "", location.pathname);
-  render();
+  redraw();
   $("#open-replay").focus();
 }
 
@@ -76,7 +76,7 @@ export function renderReplay() {
   slider.value = String(moveInRound);
   // at a key moment the position is the one before the move: said so, by the move's own number
   const where = moment ? t("before_move", { n: moment.move }) : t("move_of", { i: moveInRound, n: last - first });
-  $("#replay-position").textContent = `${t("round", { n: step.round })}${sep()}${where}`;
+  $("#replay-position").textContent = `${t("round", { number: step.round })}${sep()}${where}`;
   // the felt as it stood: the seats with their hands face up, the table, the hand along the edge
   const view = { ...step, hands: step.hands.map((hand) => hand.length) };
   renderScorebar(view, step.scores);  // the match score as it stood in this round, not the final one
@@ -118,7 +118,7 @@ export function renderReplay() {
   const summary = page.replayIndex === last ? page.state.rounds.find((round) => round.number === step.round) : null;
   const breakdown = $("#replay-breakdown");
   breakdown.hidden = !summary;
-  breakdown.innerHTML = summary ? `<h3>${t("round_over", { n: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
+  breakdown.innerHTML = summary ? `<h3>${t("round_over", { number: step.round })}</h3><table class="breakdown">${breakdownTable(summary, null)}</table>` : "";
 }
 
 /** A key moment in words: whose move, the move played and the best one, the verdict, and why. */
@@ -148,6 +148,7 @@ function still(card) {
 }
 
 export function wireReplay() {
+  document.addEventListener(ANALYSED, () => { if (page.replaying) renderReplay(); });
   const here = () => page.replaySteps[page.replayIndex];
   $("#open-replay").addEventListener("click", openReplay);
   $("#replay-first").addEventListener("click", () => goTo(stepIndex(here().round, 0)));

@@ -3,37 +3,10 @@
 // the verdicts counted, the largest losses) and lists the key moments, each opening the replay on
 // the position before the move, with the move played and the best one marked on the felt.
 
-import { openReplay, renderReplay, showMoment } from "./replay.js";
-import { $, page, seatName, tableId } from "./state.js";
+import { ANALYSED, keyMoments } from "./analysis.js";
+import { openReplay, showMoment } from "./replay.js";
+import { $, page, seatName } from "./state.js";
 import { escapeHtml, moveHtml, persianIf, sep, t } from "./words.js";
-
-let asking = null;  // the table whose analysis is being asked for
-
-/** Ask for the analysis (the first ask starts it), again every 2 s until it is whole. */
-export async function loadAnalysis() {
-  if (asking === tableId) return;
-  asking = tableId;
-  while (asking === tableId) {
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis`).catch(() => null);
-    if (response && response.ok) {
-      page.analysis = await response.json();
-      renderReview();
-      if (page.replaying) renderReplay();
-      if (page.analysis.done) break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-  asking = null;
-}
-
-/** The moves worth looking at again, in order: every person's, as the server listed them. */
-export function keyMoments() {
-  if (!page.analysis || !page.analysis.players) return [];
-  const listed = page.analysis.players.flatMap((player) => player.key_moments);
-  return page.analysis.moves
-    .filter((one) => listed.some((moment) => moment.round === one.round && moment.move === one.move))
-    .sort((a, b) => a.round - b.round || a.move - b.move);
-}
 
 export function renderReview() {
   const section = $("#review");
@@ -58,7 +31,7 @@ export function renderReview() {
     </div>`).join("");
   const list = moments.map((one, index) => `
     <li><button type="button" class="moment ${one.verdict}" data-index="${index}">
-      <span>${escapeHtml(t("round", { n: one.round }))}${sep()}${escapeHtml(t("move_n", { n: one.move }))}</span>
+      <span>${escapeHtml(t("round", { number: one.round }))}${sep()}${escapeHtml(t("move_n", { n: one.move }))}</span>
       <span>${moveHtml(one.played_move)}</span>
       <span class="verdict ${one.verdict}">${escapeHtml(t(`verdict_${one.verdict}`))}${sep()}${escapeHtml(t("loses", { n: persianIf(one.loss.toFixed(1)) }))}</span>
     </button></li>`).join("");
@@ -76,19 +49,8 @@ export async function openMoment(judged) {
   showMoment(judged);
 }
 
-/** The key moment after (1) or before (-1) the replay's position, if any. */
-export function nextMoment(direction) {
-  const step = page.replaySteps[page.replayIndex];
-  const first = page.replaySteps.findIndex((other) => other.round === step.round);
-  // a moment's position is the one before its move: move N is judged at N - 1 moves played
-  const here = [step.round, page.moment ? page.moment.move : page.replayIndex - first + 0.5];
-  const moments = keyMoments();
-  const after = (one) => one.round > here[0] || (one.round === here[0] && one.move > here[1]);
-  const before = (one) => one.round < here[0] || (one.round === here[0] && one.move < here[1]);
-  return direction > 0 ? moments.find(after) : moments.filter(before).pop();
-}
-
 export function wireReview() {
+  document.addEventListener(ANALYSED, renderReview);
   $("#review-first").addEventListener("click", () => {
     const moments = keyMoments();
     if (moments.length) openMoment(moments[0]);

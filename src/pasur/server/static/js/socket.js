@@ -1,15 +1,13 @@
-// The table's WebSocket: the hello (the seat token travels in it, never in the URL), every kind
-// of message the server sends, and reconnecting after a loss.
+// The table's WebSocket: the hello (the seat token travels in it, never in the URL), each message
+// the server sends given to the handler of its type (main.js gives the map: news.js), and
+// reconnecting after a loss.
 
-import { renderChat } from "./chat.js";
-import { showNext } from "./motion.js";
-import { rematchMade } from "./rematch.js";
 import { $, page, tableId } from "./state.js";
-import { render, renderScorebar, renderSeats, renderWaiting } from "./table.js";
-import { lang, t } from "./words.js";
+import { t } from "./words.js";
 
 let socket = null;
 let retry = 400;
+let handlers = {};
 
 export function token() {
   return localStorage.getItem(`pasur-token-${tableId}`);
@@ -22,7 +20,9 @@ function showConnection(connected) {
   $("#offline").hidden = connected;
 }
 
-export function connect() {
+/** Connect, and keep connected, giving each message to ``given[message.type]``. */
+export function connect(given = handlers) {
+  handlers = given;
   const url = new URL(`/ws/${encodeURIComponent(tableId)}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(url);
@@ -31,11 +31,14 @@ export function connect() {
     showConnection(true);
     socket.send(JSON.stringify({ type: "hello", token: token(), since: page.version }));
   };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    handlers[message.type]?.(message);
+  };
   socket.onclose = (event) => {
     showConnection(false);
     if (event.code === 4404) return;
-    setTimeout(connect, retry);
+    setTimeout(() => connect(), retry);
     retry = Math.min(retry * 2, 4000);
   };
 }
@@ -45,51 +48,6 @@ export function reconnect() {
   socket.onclose = null;
   socket.close();
   connect();
-}
-
-function receive(message) {
-  const state = page.state;
-  if (message.type === "state") {
-    page.version = message.version;
-    page.seatHeld = message.table.you;
-    if (message.chat) { page.chatLines = message.chat; renderChat(); }
-    if (message.table.status === "open" && sessionStorage.getItem(`pasur-start-${tableId}`)) {
-      sessionStorage.removeItem(`pasur-start-${tableId}`);  // a quick game: no one else to wait for
-      send({ type: "start" });
-    }
-    page.queue.push(message);
-    showNext();
-  } else if (message.type === "refused" || message.type === "error") {
-    if (page.sent && message.id === page.sent.id && state) { state.legal = page.sent.legal; page.sent = null; render(); }
-    page.hintAsked = null;  // a hint refused may be asked again
-    $("#table-error").textContent = (message.messages && message.messages[lang]) || message.message;
-  } else if (message.type === "presence") {
-    page.spectators = message.spectators;
-    for (const pending of [state, ...page.queue]) {
-      if (pending) message.connected.forEach((connected, seat) => { pending.table.seats[seat].connected = connected; });
-    }
-    // only who is here changed: the hand and the table stay as they are (a tap in progress is kept)
-    if (state && state.table.status === "open") renderWaiting();
-    else if (state && state.view) { renderScorebar(); renderSeats(); }
-  } else if (message.type === "chat") {
-    page.chatLines = [...page.chatLines, message].slice(-100);
-    renderChat();
-  } else if (message.type === "hint") {
-    if (state && message.version === state.version) {
-      page.hinted = message;
-      $("#hint-text").textContent = t("hint_line", { reason: message.reason }) + (message.why ? `\n${t("hint_why", { why: message.why })}` : "");
-      render();
-    }
-  } else if (message.type === "pace") {
-    if (state) { state.table.fast = message.fast; render(); }
-    $("#table-error").textContent = "";
-  } else if (message.type === "seated") {
-    reconnect();  // the token holds another seat now: the connection is made again as it
-  } else if (message.type === "rematch") {
-    rematchMade(message.id);
-  } else if (["ack", "said", "started", "dealt_on", "pong", "resigned", "freed"].includes(message.type)) {
-    $("#table-error").textContent = "";  // done: the state that follows shows what changed
-  }
 }
 
 export function send(message) {

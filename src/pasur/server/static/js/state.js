@@ -40,6 +40,18 @@ export const page = {
   moment: null,            // the judged move whose position the replay shows, before it was played
 };
 
+/** What redraws the table as the page state now stands: main.js gives it table.js's render, so
+ *  the parts the table uses (the plays shown in turn, the replay) redraw it without importing it. */
+const drawing = { table: () => {} };
+
+export function redraw() {
+  drawing.table();
+}
+
+export function drawTableWith(render) {
+  drawing.table = render;
+}
+
 export function seatName(seat) {
   const place = page.state.table.seats[seat];
   if (place.shown) return place.shown[lang] ?? place.shown.en;
@@ -53,7 +65,7 @@ export function sideOf(seat) {
 
 export function sideName(side) {
   const seats = [...Array(page.state.table.rules.players).keys()].filter((seat) => sideOf(seat) === side);
-  return seats.map((seat) => (seat === page.state.table.you ? t("you") : seatName(seat))).join(" + ");
+  return seats.map((seat) => (seat === page.state.table.you ? t("you_mark") : seatName(seat))).join(" + ");
 }
 
 export function seatOfSide(side) {

@@ -1,19 +1,18 @@
-// The table drawn from the state this seat was sent: the seats around the felt (avatar, name,
-// cards left as backs, Surs, pile), the table cards in the middle, your hand fanned at the bottom
-// edge, the score in a corner; choosing a move; the round's breakdown and the match's end.
+// The table drawn from the state this seat was sent: the waiting room, the seats around the felt
+// and the score (felt.js), the table cards in the middle, your hand fanned at the bottom edge;
+// choosing a move; the round's breakdown; the match's end (finished.js).
 
-import { backSvg, cardButton, cardSvg, ordered } from "./cards.js";
-import { renderRematch } from "./rematch.js";
-import { openReplay, renderReplay } from "./replay.js";
+import { cardButton, ordered } from "./cards.js";
+import { avatar, breakdownTable, freeButton, mayFree, renderScorebar, renderSeats, tableCardWidth } from "./felt.js";
+import { renderFinished } from "./finished.js";
+import { renderInviteForm } from "./friends.js";
 import { placeCoach, renderLesson, suggestedMove, wireLesson } from "./lesson.js";
-import { loadAnalysis, renderReview } from "./review.js";
+import { renderReplay } from "./replay.js";
 import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
-import { $, page, placeOf, seatName, sideName, sideOf, tableId } from "./state.js";
-import { account } from "./account.js";
-import { renderInviteForm } from "./friends.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, persianIf, ratingText, sep, signedText, t } from "./words.js";
+import { $, page, seatName } from "./state.js";
+import { cardLabel, cardsHtml, escapeHtml, lang, sep, t } from "./words.js";
 
 export function render() {
   const state = page.state;
@@ -49,7 +48,7 @@ export function renderWaiting() {
     } else {
       item.querySelector(".avatar").replaceWith(avatar(seat));
     }
-    const you = seat === state.table.you ? ` (${t("you")})` : "";
+    const you = seat === state.table.you ? ` (${t("you_mark")})` : "";
     // with partners, each seat says its side and its partner: the teams are seen before the start
     const team = partners ? `${sep()}${t("team_of", { n: (seat % 2) + 1, partner: seatName((seat + 2) % 4) })}` : "";
     item.querySelector(".seat-words").textContent =
@@ -75,156 +74,6 @@ export function renderWaiting() {
   $("#join-form").hidden = state.table.you !== null || !free;
   if (!$("#join-form").hidden && !$("#join-form").name.value) $("#join-form").name.value = localStorage.getItem("pasur-name") || "";
   $("#start").hidden = state.table.you === null || state.table.you !== state.table.host;
-}
-
-/** Whether you, the host, may free ``seat``: a person's, not yours, away (not at a rated match
- *  under way, whose timer plays for them). */
-function mayFree(seat) {
-  const table = page.state.table;
-  const place = table.seats[seat];
-  return table.you !== null && table.you === table.host && seat !== table.you && !place.open && !place.bot
-    && !place.connected && (table.status === "open" || (table.status === "playing" && !table.rated));
-}
-
-/** The host's button that frees ``seat`` (saying ``words``). */
-function freeButton(seat, words) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "free-seat";
-  button.textContent = t(words);
-  button.addEventListener("click", () => send({ type: "free", seat }));
-  return button;
-}
-
-/** A seat's avatar: its initials on a colour drawn from its name (nothing is uploaded). */
-function avatar(seat) {
-  const name = seatName(seat).replace(/\s*\(.*\)$/, "");
-  const letters = name.split(/\s+/).filter(Boolean).slice(0, 2).map((word) => [...word][0]).join("").toUpperCase();
-  let hue = 0;
-  for (const char of name) hue = (hue * 31 + char.codePointAt(0)) % 360;
-  const face = document.createElement("span");
-  face.className = "avatar";
-  face.style.setProperty("--hue", String(hue));
-  face.textContent = letters || "?";
-  face.setAttribute("aria-hidden", "true");
-  if (page.state.table.seats[seat].bot) face.classList.add("bot");
-  return face;
-}
-
-/** A seat's hand as fanned backs, or (in the replay) its cards face up. */
-function fanned(count, faceUp = null) {
-  const backs = document.createElement("div");
-  backs.className = faceUp ? "backs face-up" : "backs";
-  backs.innerHTML = faceUp ? faceUp.map(cardSvg).join("") : backSvg().repeat(count);
-  [...backs.children].forEach((back, index) => back.style.setProperty("--fan", String(index - (count - 1) / 2)));
-  return backs;
-}
-
-/** The seats around the felt from ``view`` (a seat's view, or a replay step's), with every hand
- *  face up when ``faceUp`` holds them (the replay of a finished match). */
-export function renderSeats(view = page.state.view, faceUp = null) {
-  const state = page.state;
-  const rules = state.table.rules;
-  const you = state.table.you;
-  const partners = rules.players === 4 && rules.partnership;
-  document.querySelectorAll(".seat").forEach((box) => box.remove());
-  for (let seat = 0; seat < rules.players; seat++) {
-    const place = state.table.seats[seat];
-    const side = sideOf(seat);
-    const where = placeOf(seat);
-    const box = document.createElement("div");
-    box.className = `seat seat-${where}` + (!view.over && view.turn === seat && !state.waiting ? " turn" : "");
-    box.dataset.seat = seat;
-    const name = document.createElement("div");
-    name.className = "seat-name";
-    const strong = document.createElement("strong");
-    strong.textContent = seatName(seat);  // people's names are text, never markup
-    name.append(strong);
-    const marks = [t("seat_short", { n: seat + 1 })];
-    if (seat === you) marks.push(t("you"));
-    else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
-    if (!place.bot && place.name && !place.connected) marks.push(t("away"));  // said in words, not a grey dot only
-    const small = document.createElement("small");
-    small.textContent = marks.join(sep());
-    name.append(small);
-    const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
-    // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
-    const keeper = partners ? side : seat;
-    const facts = document.createElement("div");
-    facts.className = "seat-facts";
-    facts.textContent = keeper === seat
-      ? `${t("cards_left", { n: view.hands[seat] })}${sep()}${t("surs", { n: view.surs[side] })}${sep()}${t("clubs", { n: clubs })}`
-      : `${t("cards_left", { n: view.hands[seat] })}${sep()}${t("team_pile", { name: seatName(keeper) })}`;
-    const about = document.createElement("div");
-    about.className = "seat-about";
-    about.append(name, facts);
-    const row = document.createElement("div");
-    row.className = "seat-row";
-    const pile = document.createElement("div");
-    pile.className = "pile";
-    const taken = view.captured[side].length;
-    if (taken && keeper === seat) {
-      pile.innerHTML = backSvg() + backSvg() + `<span>${persianIf(taken)}</span>`;
-      pile.title = persianIf(taken);
-    }
-    const bottom = seat === (you ?? (faceUp ? 0 : null));  // its cards are the hand along the felt's edge
-    row.append(bottom ? document.createElement("div") : fanned(view.hands[seat], faceUp && faceUp[seat]), pile);
-    box.append(avatar(seat), about, row);
-    if (mayFree(seat)) box.append(freeButton(seat, "bot_plays"));  // a row of its own, under the seat
-    // your own seat sits by your hand; the one across in the top row; the others either side
-    if (where === "bottom") $("#play-area").prepend(box);
-    else if (where === "top") $("#top-row").insertBefore(box, $("#fast-row"));
-    else $("#middle").append(box);
-  }
-}
-
-export function renderScorebar(view = page.state.view, scores = page.state.scores) {
-  // the match score, the round, deal, pack and target, and how many watch
-  const state = page.state;
-  const rules = state.table.rules;
-  const sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
-  const lines = [...Array(sides).keys()].map((side) => {
-    const line = document.createElement("div");
-    line.className = "side" + (!view.over && sideOf(view.turn) === side ? " turn" : "");
-    const name = document.createElement("span");
-    name.textContent = sideName(side);
-    const score = document.createElement("b");
-    score.textContent = persianIf(scores[side]);
-    line.append(name, " ", score);
-    return line;
-  });
-  const about = document.createElement("div");
-  about.className = "about";
-  about.textContent = `${t("round", { n: view.round })}${sep()}${t("deal", { n: view.deal })}${sep()}${t("pack", { n: view.pack })}${sep()}${t("to", { n: rules.target })}`
-    + (page.spectators ? `${sep()}${t("watching", { n: page.spectators })}` : "");
-  $("#scorebar").replaceChildren(...lines, about);
-}
-
-let probe = null;
-
-/** A card's width as the window and the person's card size make it, in pixels. */
-function cardWidth() {
-  if (!probe) {
-    probe = document.createElement("div");
-    probe.className = "card probe";
-    probe.setAttribute("aria-hidden", "true");
-    document.body.append(probe);
-  }
-  return probe.getBoundingClientRect().width;
-}
-
-/** The table cards' width that lets them all lie in the middle of the felt without overlapping. */
-export function tableCardWidth(count) {
-  const area = $("#centre").getBoundingClientRect();
-  const largest = cardWidth();
-  const smallest = Math.min(largest, 56);
-  const gap = 8;
-  for (let width = largest; width > smallest; width -= 2) {
-    const across = Math.max(1, Math.floor((area.width - 16 + gap) / (width + gap)));
-    const rows = Math.ceil(count / across);
-    if (rows * (width * 1.4 + gap) <= area.height - 8) return width;
-  }
-  return smallest;
 }
 
 export function renderBoard() {
@@ -285,7 +134,7 @@ function statusLine(mine) {
   const you = state.table.you;
   let line;
   if (state.waiting) {
-    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you") : seatName(seat))).join(", ") });
+    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you_mark") : seatName(seat))).join(", ") });
   } else {
     // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
     const yours = view.turn === you && you !== null;
@@ -347,7 +196,7 @@ function renderHand(mine, suggested) {
 }
 
 function playText(play) {
-  const name = escapeHtml(play.seat === page.state.table.you ? t("you") : seatName(play.seat));
+  const name = escapeHtml(play.seat === page.state.table.you ? t("you_mark") : seatName(play.seat));
   return play.take.length
     ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
     : t("laid", { name, card: cardsHtml([play.card]) });
@@ -403,18 +252,6 @@ function pickTableCard(card) {
   render();
 }
 
-export function breakdownTable(summary, scores) {
-  // the points, then what was counted for them: the cards and clubs taken and the Surs made
-  const rows = ["points", "haft_khaj", "two_of_clubs", "ten_of_diamonds", "aces", "jacks", "sur_points"];
-  const counted = { cards_taken: "cards", clubs_taken: "clubs", surs_made: "surs" };
-  const head = `<tr><th>${t("side")}</th>${summary.sides.map((_, side) => `<th>${escapeHtml(sideName(side))}</th>`).join("")}</tr>`;
-  const line = (label, field, classes = "") => `<tr class="${classes}"><td>${t(label)}</td>${summary.sides.map((side) => `<td>${persianIf(side[field])}</td>`).join("")}</tr>`;
-  const body = rows.map((row) => line(row, row)).join("")
-    + Object.entries(counted).map(([label, field]) => line(label, field, "counted")).join("");
-  const total = scores ? `<tr><td>${t("match_score")}</td>${scores.map((value) => `<td><b>${persianIf(value)}</b></td>`).join("")}</tr>` : "";
-  return head + body + total;
-}
-
 function renderRoundEnd() {
   // Between rounds: the breakdown, and Continue deals on once every player has said so.
   const state = page.state;
@@ -425,7 +262,7 @@ function renderRoundEnd() {
   }
   const last = state.rounds[state.rounds.length - 1];
   if (!last || page.closedRound === last.number) return;
-  $("#round-title").textContent = t("round_over", { n: last.number });
+  $("#round-title").textContent = t("round_over", { number: last.number });
   $("#round-table").innerHTML = breakdownTable(last, state.scores);
   const mine = state.table.you !== null && state.waiting.includes(state.table.you);
   $("#round-continue").hidden = !mine;  // Close is always there: to look at the finished table first
@@ -433,58 +270,6 @@ function renderRoundEnd() {
     dialog.showModal();
     (mine ? $("#round-continue") : $("#round-close")).focus();
   }
-}
-
-function renderFinished() {
-  const state = page.state;
-  $("#winner").textContent = state.aborted ? t("aborted") : winnerLine(state.winner, state.scores);
-  $("#ended").textContent = state.aborted ? [endedLine(state), t("aborted_why")].filter(Boolean).join(" · ") : endedLine(state);
-  showRatingChange();
-  const last = state.rounds[state.rounds.length - 1];
-  $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { n: last.number })}` : "";
-  $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
-  $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
-  renderRematch();
-  loadAnalysis();  // the review: started once, shown as it comes
-  renderReview();
-  if (!page.replaySteps && location.hash.startsWith("#replay=")) openReplay();
-}
-
-/** Who won, the winner's score first: "You win the match, 64 – 40", "Shirin and Bahram win …". */
-function winnerLine(winner, scores) {
-  const state = page.state;
-  const you = state.table.you;
-  const seats = [...Array(state.table.rules.players).keys()].filter((seat) => sideOf(seat) === winner);
-  const others = seats.filter((seat) => seat !== you).map(seatName);
-  const said = [scores[winner], ...scores.filter((_, side) => side !== winner)].map(persianIf).join(" – ");
-  if (seats.includes(you)) return others.length ? t("winner_you_and", { name: others.join(t("and")), scores: said }) : t("winner_you", { scores: said });
-  return t(others.length > 1 ? "winners" : "winner", { name: others.join(t("and")), scores: said });
-}
-
-/** How the match ended when the score did not end it: who resigned, who left. */
-function endedLine(state) {
-  const resigned = state.table.resigned;
-  if (state.ended === "resigned" && resigned !== null) {
-    return resigned === state.table.you ? t("resigned_you") : t("resigned_by", { name: seatName(resigned) });
-  }
-  if (state.ended === "abandoned") return t("abandoned_by", { name: sideName(1 - state.winner) });
-  return "";
-}
-
-let ratingShown = null;  // the table whose rating change is shown (fetched once)
-
-/** At a rated table, the signed-in player's rating before and after, from their page's history. */
-async function showRatingChange() {
-  const line = $("#rating-change");
-  if (!page.state.table.rated || page.state.aborted || page.state.table.you === null || !account.name || ratingShown === tableId) return;
-  ratingShown = tableId;
-  const response = await fetch(`/api/players/${encodeURIComponent(account.name)}`).catch(() => null);
-  const record = response && response.ok ? await response.json() : null;
-  const match = record && record.history.find((entry) => entry.table === tableId);
-  if (!match || !match.rating) { ratingShown = null; return; }
-  const after = { value: match.rating.after, provisional: record.ratings[String(match.players)].provisional };
-  line.textContent = `${t("rating_change", { before: persianIf(match.rating.before), after: ratingText(after) })} (${signedText(match.rating.after - match.rating.before)})`;
-  line.hidden = false;
 }
 
 /** After a round: this player is ready for the next deal. */
