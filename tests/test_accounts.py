@@ -16,7 +16,7 @@ pytest.importorskip("argon2")
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from pasur.i18n import PERSIAN_REASONS
+from pasur.i18n import REFUSALS
 from pasur.server.accounts import ANONYMOUS, COOKIE
 from pasur.server.app import create_app
 
@@ -55,7 +55,7 @@ def refused(response: Any, status: int, reason: str) -> None:
     assert response.status_code == status, response.text
     body = response.json()
     assert body["reason"] == reason and body["messages"]["en"] and body["messages"]["fa"], body
-    assert reason in PERSIAN_REASONS
+    assert reason in REFUSALS
 
 
 def test_sign_up_signs_in_with_an_http_only_cookie_and_keeps_only_a_hash(client, database):

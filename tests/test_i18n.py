@@ -7,6 +7,7 @@ import ast
 import io
 import random
 import re
+import string
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 import pasur
 from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
 from pasur.core import Refusal
-from pasur.i18n import PERSIAN_REASONS, refusal
+from pasur.i18n import PERSIAN_REASONS, REFUSALS, refusal
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, seat_plans
 
@@ -80,29 +81,53 @@ def test_every_refusal_reads_in_persian():
     }
 
 
-def test_every_reason_the_code_gives_has_its_persian():
+def test_every_reason_the_code_gives_has_its_words():
     """Each refusal or bot fault raised with a reason anywhere in the package (found by reading
-    the source) has a Persian sentence, and each Persian sentence is still used."""
+    the source) has its words: the server's (named by their reason alone) in English and Persian
+    in REFUSALS, the core's and the bots' (which say their own English) in Persian; and each entry
+    of the catalogues is still used."""
     pytest.importorskip("pasur.server.errors")  # the server's refusals are Refusals too
+    from pasur.server.errors import PassedOn, TableError
+
     kinds, found = [Refusal], set()
     while kinds:  # every kind of refusal, however deep
         kind = kinds.pop()
         found.add(kind.__name__)
         kinds.extend(kind.__subclasses__())
+    servers = {kind.__name__ for kind in (TableError, *all_subclasses(TableError))} - {PassedOn.__name__}
     refusals = found | {"BotError", "_fail"}  # a bot's fault, and the command's refusals, carry reasons too
     assert {"IllegalMove", "TableError", "ChangedElsewhere"} <= refusals
-    given = set()
+    said_by_server, said_with_english = set(), set()
     for path in Path(pasur.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             called = getattr(node, "func", None)
             name = getattr(called, "id", None) or getattr(called, "attr", None)
-            if isinstance(node, ast.Call) and name in refusals and len(node.args) > 1:
+            if not isinstance(node, ast.Call) or name not in refusals:
+                continue
+            if name in servers:
+                named = len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
+                assert named, f"{path}:{node.lineno}: name the refusal by its reason alone, as a literal"
+                said_by_server.add(node.args[0].value)
+            elif len(node.args) > 1:
                 reason = node.args[1]
                 if getattr(reason, "attr", None) == "reason" or getattr(reason, "id", None) == "reason":
                     continue  # passing on another refusal's reason, or its own parameter
                 assert isinstance(reason, ast.Constant), f"{path}:{node.lineno}: say the reason as a literal"
-                given.add(reason.value)
-    assert given == set(PERSIAN_REASONS)
+                said_with_english.add(reason.value)
+    assert said_by_server == set(REFUSALS)
+    assert said_with_english - set(REFUSALS) == set(PERSIAN_REASONS)
+
+
+def test_each_refusal_names_nothing_in_persian_that_english_does_not():
+    for reason, (english, persian) in REFUSALS.items():
+        named = {field for _, field, _, _ in string.Formatter().parse(english) if field}
+        # Persian names what English does, or less (not a pydantic problem in English words)
+        assert {field for _, field, _, _ in string.Formatter().parse(persian) if field} <= named, reason
+        assert persian != english, reason
+
+
+def all_subclasses(kind: type) -> list[type]:
+    return [sub for direct in kind.__subclasses__() for sub in (direct, *all_subclasses(direct))]
 
 
 def test_a_bad_typed_move_is_refused_in_persian():

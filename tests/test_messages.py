@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from pasur.i18n import PERSIAN_REASONS
+from pasur.i18n import REFUSALS
 from pasur.server import messages
 from pasur.server.errors import TableError
 from pasur.server.guard import refusal_body
@@ -42,7 +42,7 @@ def test_the_page_handles_every_kind_the_server_sends():
 
 
 def test_each_builder_makes_its_kind():
-    refusal = TableError("it is not your turn", "not_your_turn", name="Ava")
+    refusal = TableError("not_your_turn", name="Ava")
     built = [
         messages.state(3, {}),
         messages.presence([True, False], 2),
@@ -78,12 +78,12 @@ def test_no_server_module_writes_a_message_by_hand():
 
 
 def test_a_refusal_has_one_shape_over_a_socket_and_over_http():
-    refusal = TableError("the request headers may take at most 8,192 bytes", "too_large", bytes=8192)
+    refusal = TableError("too_large", bytes=8192)
     over_http = json.loads(refusal_body(refusal))
     assert over_http == messages.http_refusal(refusal)
     assert over_http["error"] == str(refusal) and over_http["reason"] == "too_large"
     assert over_http["messages"]["fa"] == messages.error(refusal)["messages"]["fa"] != str(refusal)
-    assert over_http["messages"]["fa"] == PERSIAN_REASONS["too_large"].format(bytes="۸۱۹۲")  # Persian digits
+    assert over_http["messages"]["fa"] == REFUSALS["too_large"][1].format(bytes="۸۱۹۲")  # Persian digits
 
 
 def test_every_declared_client_message_has_a_handler_on_the_socket():

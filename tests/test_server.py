@@ -66,7 +66,7 @@ def test_bad_table_requests_get_clear_errors(client):
     assert client.post("/api/tables", content=b"{", headers={"content-type": "application/json"}).status_code == 422
     unnamed = client.post("/api/tables", json={"seats": ["easy"]})
     assert unnamed.status_code == 422 and unnamed.json()["reason"] == "not_understood"
-    assert unnamed.json()["error"] == "request not understood: name: Field required"
+    assert unnamed.json()["error"] == "not understood: name: Field required"
     assert unnamed.json()["messages"]["fa"] == "پیام فهمیده نشد"
 
 

@@ -417,12 +417,11 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
-#: Why something is refused, in Persian, by :attr:`pasur.core.Refusal.reason` (an illegal move, a
-#: table's refusal) or :attr:`pasur.bots.BotError.reason` (a bot's fault); in English the error's
-#: own message is shown.
+#: Why something is refused, in Persian, where the English is the refusal's own message: an illegal
+#: move or a bad deck (:class:`pasur.core.Refusal`, which stands on the standard library alone) and a
+#: bot's fault (:attr:`pasur.bots.BotError.reason`). The server's refusals are :data:`REFUSALS`.
 PERSIAN_REASONS: dict[str, str] = {
     "round_over": "این دست تمام شده است",
-    "match_over": "بازی تمام شده است",
     "unreadable": "«{text}» خوانده نشد؛ کارت را مانند 7C و برداشت را مانند 7Cx4H بنویسید",
     "not_legal": "«{text}» اینجا حرکت مجازی نیست",
     "not_in_hand": "{card} در دست شما نیست",
@@ -432,91 +431,8 @@ PERSIAN_REASONS: dict[str, str] = {
     "not_on_table": "{cards} روی زمین نیست",
     "only_lay_down": "{card} نمی‌تواند {take} را بردارد: فقط می‌شود آن را زمین گذاشت",
     "cannot_take": "{card} نمی‌تواند {take} را بردارد؛ می‌تواند این‌ها را بردارد: {options}",
-    "not_your_turn": "نوبت {name} است",
     "no_such_move": "حرکت شماره {number} وجود ندارد",
-    # the web tables
-    "no_seat_free": "جای خالی‌ای نمانده است",
-    "seat_not_free": "جای {seat} خالی نیست",
-    "host_only": "فقط میزبان می‌تواند بازی را شروع کند",
-    "only_host_frees": "فقط میزبان می‌تواند جایی را آزاد کند",
-    "no_person_there": "در جای {seat} کسی ننشسته است",
-    "own_seat": "جای خود میزبان آزاد نمی‌شود",
-    "player_here": "بازیکن جای {seat} اینجاست",
-    "rated_seat": "در میز رتبه‌دار زمان‌سنج به جای بازیکن غایب بازی می‌کند",
-    "too_much_advice": "راهنمایی‌ها و تحلیل‌های زیادی در انتظارند: کمی بعد دوباره امتحان کنید",
-    "hint_stale": "میز پیش از آماده شدن راهنمایی جلو رفت",
-    "hint_forced": "تنها یک حرکت مجاز است: راهنمایی لازم نیست",
-    "no_such_puzzle": "چنین معمایی اینجا نیست",
-    "no_such_difficulty": "چنین سختی‌ای نیست: آسان، متوسط یا سخت",
-    "too_many_joins": "از این نشانی جاهای زیادی گرفته شده است: یک دقیقه صبر کنید",
-    "already_started": "بازی شروع شده است",
-    "not_seated": "نخست جایی بگیرید",
-    "match_not_over": "بازی هنوز تمام نشده است",
-    "not_under_way": "بازی در جریان نیست",
-    "no_seat": "شما در این میز جایی ندارید",
-    "stale_version": "میز پیش از این حرکت عوض شد؛ دوباره انتخاب کنید",
-    "not_finished": "پرونده بازی پس از پایان آن آماده می‌شود",
-    "no_such_table": "چنین میزی وجود ندارد",
-    "bad_rules": "قوانین درست نیست: {problem}",
-    "seats_count": "بگویید در هر یک از {count} جای دیگر چه کسی می‌نشیند",
-    "bad_level": "«{level}» سطح شناخته‌شده‌ای نیست",
-    "bad_token": "نشانه جای شما در این میز معتبر نیست",
-    "too_many_messages": "پیام‌ها بیش از اندازه‌اند: آهسته‌تر",
-    "too_many_tables": "از این نشانی میزهای زیادی ساخته شده است: یک دقیقه صبر کنید",
-    "not_understood": "پیام فهمیده نشد",
-    "no_hello": "پیام نخست باید hello باشد",
-    "bad_timer": "زمان نوبت یکی از این‌ها باشد: {choices} ثانیه (۰: بی‌زمان)",
-    "name_control": "نام نباید نویسه کنترلی، نامرئی یا تغییر جهت متن داشته باشد",
-    "name_empty": "نامی بگویید که دست‌کم یک نویسه دیدنی داشته باشد",
-    "name_too_long": "نام حداکثر {limit} نویسه دارد",
-    "id_reused": "این شناسه حرکت پیش‌تر برای حرکت دیگری به کار رفته است",
-    "too_many_spectators": "این میز {limit} تماشاگر دارد و جای بیشتری ندارد",
-    "bad_cursor": "این صفحه از فهرست میزها وجود ندارد: از صفحه اول شروع کنید",
-    "too_many_connections": "از این نشانی اتصال‌های باز بیش از اندازه‌اند",
-    "storage_unavailable": "پایگاه داده بازی پاسخ نمی‌دهد: کمی بعد دوباره امتحان کنید",
-    "changed_elsewhere": "میز در همین میان تغییر کرد: دوباره امتحان کنید",
-    "between_rounds": "این دست تمام شده است: هر وقت آماده پخش بعدی بودید بگویید",
-    "no_hints": "این میز راهنما نمی‌دهد",
     "open_only": "این ربات همهٔ کارت‌ها را می‌بیند، پس فقط pasur match آن را می‌نشاند",
-    "chat_control": "پیام نباید نویسه کنترلی، نامرئی یا تغییر جهت متن داشته باشد",
-    "chat_empty": "چیزی بنویسید: پیام خالی است",
-    "chat_too_long": "پیام حداکثر {limit} نویسه دارد",
-    "chat_phrase": "چنین جمله آماده‌ای نداریم",
-    "chat_too_fast": "تند می‌نویسید: چند ثانیه صبر کنید",
-    "table_refused": "این میز روی این کارگزار بازی نمی‌شود",
-    "bad_host": "این کارگزار به این نام پاسخ نمی‌دهد",
-    "bad_origin": "اتصال از آن صفحه پذیرفته نمی‌شود",
-    "too_large": "درخواست حداکثر {bytes} بایت می‌تواند داشته باشد",
-    "too_slow": "درخواست در {seconds} ثانیه نرسید",
-    # accounts
-    "name_reserved": "این نام یک ربات است: نام دیگری برگزینید",
-    "name_taken": "این نام (یا نامی که شبیه آن است) گرفته شده است: نام دیگری برگزینید",
-    "password_short": "گذرواژه دست‌کم {limit} نویسه دارد",
-    "password_long": "گذرواژه حداکثر {limit} نویسه دارد",
-    "password_common": "این گذرواژه از رایج‌ترین‌هاست: گذرواژه دیگری برگزینید",
-    "password_has_name": "گذرواژه نباید نام حساب را در خود داشته باشد",
-    "too_many_sign_ups": "از یک نشانی در روز حداکثر {limit} حساب ساخته می‌شود",
-    "too_many_log_ins": "ورود بیش از اندازه امتحان شده است: یک ربع صبر کنید",
-    "busy_signing_in": "کارساز سرگرم ورود دیگران است: کمی بعد دوباره امتحان کنید",
-    "too_many_reviews": "از یک نشانی بیش از دو بازبینی با هم نمی‌شود: صبر کنید یکی تمام شود",
-    "rated_same_network": "دو بازیکن از یک شبکه نمی‌توانند بازی رتبه‌دار با هم کنند: میز را دوستانه کنید",
-    "bad_log_in": "این نام و گذرواژه با حسابی جور نیست",
-    "wrong_password": "این گذرواژه این حساب نیست",
-    "not_signed_in": "نخست وارد حساب خود شوید",
-    "no_such_player": "بازیکنی به نام «{name}» نیست",
-    "bad_csrf": "این درخواست نشانه نشست را همراه ندارد: صفحه را دوباره باز کنید",
-    "rated_needs_account": "برای بازی رتبه‌دار وارد حساب خود شوید",
-    "rated_rules": "بازی رتبه‌دار با قوانین استاندارد است، دونفره یا چهارنفره دوبه‌دو",
-    "rated_timer": "بازی رتبه‌دار زمان‌سنج نوبت می‌خواهد",
-    "resign_sides": "بازی سه‌طرفه را نمی‌شود واگذار کرد: میز را ترک کنید",
-    "bad_period": "دوره یکی از all یا week است",
-    "bad_player_count": "شمار بازیکنان ۲ یا ۴ است",
-    "invite_self": "شما خودتان سر این میز هستید",
-    "name_taken_here": "کسی سر این میز همین نام را دارد",
-    "invite_blocked": "{name} از شما دعوت نمی‌پذیرد",
-    "too_many_invitations": "هر میز حداکثر {limit} بازیکن را دعوت می‌کند",
-    "block_self": "نمی‌توانید خودتان را مسدود کنید",
-    "too_many_blocked": "حداکثر {limit} بازیکن را می‌توانید مسدود کنید",
     # a bot's faults (pasur.bots.BotError)
     "bot_not_started": "اجرا نشد: {error}",
     "bot_no_hello": "به جای hello پاسخ دیگری داد",
@@ -532,17 +448,196 @@ PERSIAN_REASONS: dict[str, str] = {
 }
 
 
+#: Every refusal of the server, by its reason (:class:`pasur.server.errors.TableError` names only
+#: the reason and what it names): the English and the Persian, each a template of the details.
+REFUSALS: dict[str, tuple[str, str]] = {
+    "already_started": ("the match has already started", "بازی شروع شده است"),
+    "bad_csrf": (
+        "this request lacks its session's token: open the page again",
+        "این درخواست نشانه نشست را همراه ندارد: صفحه را دوباره باز کنید",
+    ),
+    "bad_cursor": (
+        "that page of the lobby does not exist: start from the first",
+        "این صفحه از فهرست میزها وجود ندارد: از صفحه اول شروع کنید",
+    ),
+    "bad_host": ("this server does not answer for that host name", "این کارگزار به این نام پاسخ نمی‌دهد"),
+    "bad_level": ("unknown level '{level}' (levels: {known})", "«{level}» سطح شناخته‌شده‌ای نیست (سطح‌ها: {known})"),
+    "bad_log_in": ("that name and password do not match an account", "این نام و گذرواژه با حسابی جور نیست"),
+    "bad_origin": ("connections from that page are not accepted", "اتصال از آن صفحه پذیرفته نمی‌شود"),
+    "bad_period": ("period: say all or week", "دوره یکی از all یا week است"),
+    "bad_player_count": ("players: say 2 or 4", "شمار بازیکنان ۲ یا ۴ است"),
+    "bad_rules": ("rules: {problem}", "قوانین درست نیست: {problem}"),
+    "bad_timer": (
+        "timer: choose one of {choices} seconds (0: none)",
+        "زمان نوبت یکی از این‌ها باشد: {choices} ثانیه (۰: بی‌زمان)",
+    ),
+    "bad_token": ("that seat token is not valid here", "نشانه جای شما در این میز معتبر نیست"),
+    "between_rounds": (
+        "the round is over: say when you are ready for the next deal",
+        "این دست تمام شده است: هر وقت آماده پخش بعدی بودید بگویید",
+    ),
+    "block_self": ("you cannot block yourself", "نمی‌توانید خودتان را مسدود کنید"),
+    "busy_signing_in": (
+        "the server is busy signing people in: try again in a moment",
+        "کارساز سرگرم ورود دیگران است: کمی بعد دوباره امتحان کنید",
+    ),
+    "changed_elsewhere": ("the table changed meanwhile: try again", "میز در همین میان تغییر کرد: دوباره امتحان کنید"),
+    "chat_control": (
+        "a chat line may not hold control, invisible or text-direction characters",
+        "پیام نباید نویسه کنترلی، نامرئی یا تغییر جهت متن داشته باشد",
+    ),
+    "chat_empty": ("say one thing: a text or a quick phrase", "یک چیز بگویید: متنی یا جمله‌ای آماده"),
+    "chat_phrase": ("no quick phrase '{key}' (phrases: {phrases})", "«{key}» جمله آماده‌ای نیست (جمله‌ها: {phrases})"),
+    "chat_too_fast": ("you are writing too fast: wait a few seconds", "تند می‌نویسید: چند ثانیه صبر کنید"),
+    "chat_too_long": ("a chat line has at most {limit} characters", "پیام حداکثر {limit} نویسه دارد"),
+    "headers_too_large": (
+        "the request headers may take at most {bytes:,} bytes",
+        "سرآیندهای درخواست حداکثر {bytes} بایت می‌توانند داشته باشند",
+    ),
+    "hint_forced": ("only one move is legal: there is nothing to advise", "تنها یک حرکت مجاز است: راهنمایی لازم نیست"),
+    "hint_stale": ("the table moved on before the hint was ready", "میز پیش از آماده شدن راهنمایی جلو رفت"),
+    "host_only": ("only the host can start the match", "فقط میزبان می‌تواند بازی را شروع کند"),
+    "id_reused": (
+        "move id {client} was used for another move",
+        "شناسه حرکت {client} پیش‌تر برای حرکت دیگری به کار رفته است",
+    ),
+    "invite_blocked": ("{name} does not take invitations from you", "{name} از شما دعوت نمی‌پذیرد"),
+    "invite_self": ("you are at this table already", "شما خودتان سر این میز هستید"),
+    "match_not_over": ("the match is not over yet", "بازی هنوز تمام نشده است"),
+    "match_over": ("the match is over", "بازی تمام شده است"),
+    "name_control": (
+        "a name may not hold control, invisible or text-direction characters",
+        "نام نباید نویسه کنترلی، نامرئی یا تغییر جهت متن داشته باشد",
+    ),
+    "name_empty": ("say a name with at least one visible character", "نامی بگویید که دست‌کم یک نویسه دیدنی داشته باشد"),
+    "name_reserved": ("that name is a bot's: choose another", "این نام یک ربات است: نام دیگری برگزینید"),
+    "name_taken": (
+        "that name is taken (or one that looks like it): choose another",
+        "این نام (یا نامی که شبیه آن است) گرفته شده است: نام دیگری برگزینید",
+    ),
+    "name_taken_here": ("someone at this table already goes by that name", "کسی سر این میز همین نام را دارد"),
+    "name_too_long": ("a name may have at most {limit} characters", "نام حداکثر {limit} نویسه دارد"),
+    "no_hello": ("say hello first: {example}", "پیام نخست باید hello باشد: {example}"),
+    "no_hints": ("this table gives no hints", "این میز راهنما نمی‌دهد"),
+    "no_person_there": ("seat {seat} holds no person", "در جای {seat} کسی ننشسته است"),
+    "no_seat": ("you have no seat at this table", "شما در این میز جایی ندارید"),
+    "no_seat_free": ("no seat is free: every seat is taken, or the match has started", "جای خالی‌ای نمانده است"),
+    "no_such_difficulty": (
+        "no difficulty called '{difficulty}': easy, medium or hard",
+        "سختی «{difficulty}» نیست: آسان، متوسط یا سخت",
+    ),
+    "no_such_player": ("no player is called '{name}'", "بازیکنی به نام «{name}» نیست"),
+    "no_such_puzzle": ("no such puzzle here", "چنین معمایی اینجا نیست"),
+    "no_such_table": ("there is no such table", "چنین میزی وجود ندارد"),
+    "not_finished": ("the record is available once the match is over", "پرونده بازی پس از پایان آن آماده می‌شود"),
+    "not_seated": ("take a seat at this table first", "نخست جایی بگیرید"),
+    "not_signed_in": ("sign in to your account first", "نخست وارد حساب خود شوید"),
+    "not_under_way": ("the match is not under way", "بازی در جریان نیست"),
+    "not_understood": ("not understood: {problem}", "پیام فهمیده نشد"),
+    "not_your_turn": ("it is {name}'s turn", "نوبت {name} است"),
+    "only_host_frees": ("only the host can free a seat", "فقط میزبان می‌تواند جایی را آزاد کند"),
+    "own_seat": ("the host's own seat cannot be freed", "جای خود میزبان آزاد نمی‌شود"),
+    "password_common": (
+        "that password is among the commonest ones: choose another",
+        "این گذرواژه از رایج‌ترین‌هاست: گذرواژه دیگری برگزینید",
+    ),
+    "password_has_name": ("a password may not hold the account's name", "گذرواژه نباید نام حساب را در خود داشته باشد"),
+    "password_long": ("a password has at most {limit} characters", "گذرواژه حداکثر {limit} نویسه دارد"),
+    "password_short": ("a password has at least {limit} characters", "گذرواژه دست‌کم {limit} نویسه دارد"),
+    "player_here": ("the player in seat {seat} is here", "بازیکن جای {seat} اینجاست"),
+    "rated_needs_account": ("sign in to play rated matches", "برای بازی رتبه‌دار وارد حساب خود شوید"),
+    "rated_rules": (
+        "a rated match has the standard rules, for two players or four in partnership",
+        "بازی رتبه‌دار با قوانین استاندارد است، دونفره یا چهارنفره دوبه‌دو",
+    ),
+    "rated_same_network": (
+        "two players from one network cannot play a rated match together: make it a casual table",
+        "دو بازیکن از یک شبکه نمی‌توانند بازی رتبه‌دار با هم کنند: میز را دوستانه کنید",
+    ),
+    "rated_seat": (
+        "at a rated table the turn timer plays for a player away",
+        "در میز رتبه‌دار زمان‌سنج به جای بازیکن غایب بازی می‌کند",
+    ),
+    "rated_timer": ("a rated match needs a turn timer", "بازی رتبه‌دار زمان‌سنج نوبت می‌خواهد"),
+    "resign_sides": (
+        "a match of three sides cannot be resigned: leave the table instead",
+        "بازی سه‌طرفه را نمی‌شود واگذار کرد: میز را ترک کنید",
+    ),
+    "seat_not_free": ("seat {seat} is not free", "جای {seat} خالی نیست"),
+    "seats_count": (
+        "seats: say who sits in each of the other {count} seats",
+        "بگویید در هر یک از {count} جای دیگر چه کسی می‌نشیند",
+    ),
+    "stale_version": (
+        "that move was made against an older version of the table: choose again",
+        "میز پیش از این حرکت عوض شد؛ دوباره انتخاب کنید",
+    ),
+    "storage_unavailable": (
+        "the game's storage is not answering: try again in a moment",
+        "پایگاه داده بازی پاسخ نمی‌دهد: کمی بعد دوباره امتحان کنید",
+    ),
+    "table_refused": ("this table cannot be played on this server", "این میز روی این کارگزار بازی نمی‌شود"),
+    "too_large": ("a request may carry at most {bytes:,} bytes", "درخواست حداکثر {bytes} بایت می‌تواند داشته باشد"),
+    "too_many_blocked": ("you may block at most {limit} players", "حداکثر {limit} بازیکن را می‌توانید مسدود کنید"),
+    "too_many_connections": ("too many connections from this address", "از این نشانی اتصال‌های باز بیش از اندازه‌اند"),
+    "too_many_invitations": (
+        "a table may invite at most {limit} players",
+        "هر میز حداکثر {limit} بازیکن را دعوت می‌کند",
+    ),
+    "too_many_joins": (
+        "too many seats taken from this address: wait a minute",
+        "از این نشانی جاهای زیادی گرفته شده است: یک دقیقه صبر کنید",
+    ),
+    "too_many_log_ins": (
+        "too many log-ins: wait a quarter of an hour",
+        "ورود بیش از اندازه امتحان شده است: یک ربع صبر کنید",
+    ),
+    "too_many_messages": ("too many messages: slow down", "پیام‌ها بیش از اندازه‌اند: آهسته‌تر"),
+    "too_many_reviews": (
+        "at most {limit} reviews at once from one address: wait for one to end",
+        "از یک نشانی بیش از {limit} بازبینی با هم نمی‌شود: صبر کنید یکی تمام شود",
+    ),
+    "too_many_sign_ups": (
+        "at most {limit} accounts a day from one address",
+        "از یک نشانی در روز حداکثر {limit} حساب ساخته می‌شود",
+    ),
+    "too_many_spectators": (
+        "this table has its {limit} spectators already",
+        "این میز {limit} تماشاگر دارد و جای بیشتری ندارد",
+    ),
+    "too_many_tables": (
+        "too many new tables from this address: wait a minute",
+        "از این نشانی میزهای زیادی ساخته شده است: یک دقیقه صبر کنید",
+    ),
+    "too_much_advice": (
+        "too many hints and analyses asked for here: try again in a moment",
+        "راهنمایی‌ها و تحلیل‌های زیادی در انتظارند: کمی بعد دوباره امتحان کنید",
+    ),
+    "too_slow": ("the request did not arrive within {seconds:g} s", "درخواست در {seconds} ثانیه نرسید"),
+    "wrong_password": ("that is not this account's password", "این گذرواژه این حساب نیست"),
+}
+
+
 def refusal(error: Exception, lang: str = "en") -> str:
-    """Why something was refused, in ``lang``: the error's message, or its Persian when the error
-    names a reason (see :class:`pasur.core.Refusal`)."""
-    template = PERSIAN_REASONS.get(getattr(error, "reason", "")) if lang == "fa" else None
-    if template is None:
+    """Why something was refused, in ``lang``: the error's message, or its words in ``lang`` when
+    the error names a reason the catalogues hold (see :class:`pasur.core.Refusal`)."""
+    reason = getattr(error, "reason", "")
+    if lang == "en" or (reason not in PERSIAN_REASONS and reason not in REFUSALS):
         return str(error)
-    details = {
+    return refusal_words(reason, lang, getattr(error, "details", {}))
+
+
+def refusal_words(reason: str, lang: str, details: dict[str, Any]) -> str:
+    """The words of the refusal ``reason`` in ``lang``, its details filled in (capture options as
+    "or"-lists, numbers in the language's digits)."""
+    if lang == "en":
+        return REFUSALS[reason][0].format(**details)
+    template = PERSIAN_REASONS.get(reason) or REFUSALS[reason][1]
+    shown = {
         name: " یا ".join(take or "زمین گذاشتن" for take in value) if isinstance(value, list) else value
-        for name, value in getattr(error, "details", {}).items()
+        for name, value in details.items()
     }
-    return _fill(template, details)
+    return _fill(template, shown)
 
 
 def bot_persona(index: int, lang: str = "en") -> str:

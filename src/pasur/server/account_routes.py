@@ -52,7 +52,7 @@ def _signed_in(accounts: Accounts, request: Request, changes: bool = True) -> Si
     token = request.cookies.get(COOKIE)
     signed = accounts.changing_as(token, request.headers.get(CSRF_HEADER)) if changes else accounts.signed_in(token)
     if signed is None:
-        raise NotSignedIn("sign in to your account first", "not_signed_in")
+        raise NotSignedIn("not_signed_in")
     return signed
 
 
@@ -158,9 +158,9 @@ def friend_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         signed = await run_in_threadpool(signed_in, request)  # the session is read from the store
         room = lobby.get(table_id)
         if room.status is not TableStatus.OPEN:
-            raise TableError("the match has already started", "already_started")
+            raise TableError("already_started")
         if not any(seat.account == signed.account.id for seat in room.seats):
-            raise TableError("take a seat at this table first", "not_seated")
+            raise TableError("not_seated")
         name = await run_in_threadpool(friends.invite, accounts.store, table_id, signed.account.id, body.name)
         return {"invited": name}
 

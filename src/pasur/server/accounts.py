@@ -95,7 +95,7 @@ class Hashing:
     def turn(self) -> Iterator[None]:
         with self._lock:
             if self._inside >= self.most:
-                raise TooManyRequests("the server is busy signing people in: try again in a moment", "busy_signing_in")
+                raise TooManyRequests("busy_signing_in")
             self._inside += 1
         try:
             with self._turns:
@@ -160,7 +160,7 @@ class Accounts:
         check_password(password, name)
         limit = self.settings.sign_ups_per_day
         if self._count(f"sign-up {address}", SIGN_UP_WINDOW) > limit:
-            raise TooManyRequests(f"at most {limit} accounts a day from one address", "too_many_sign_ups", limit=limit)
+            raise TooManyRequests("too_many_sign_ups", limit=limit)
         account = self._create(name, self._hash(password))
         return self._open_session(account)
 
@@ -174,7 +174,7 @@ class Accounts:
                 session.flush()
                 return Account(row.id, name, created)
         except IntegrityError:
-            raise TableError("that name is taken (or one that looks like it): choose another", "name_taken") from None
+            raise TableError("name_taken") from None
 
     def log_in(self, raw_name: str, password: str, address: str) -> SignedIn:
         """A new session for the account, with a new token (never one the browser brought).
@@ -187,14 +187,14 @@ class Accounts:
         failures = {f"log-in {key}": limits.log_in_failures, f"log-in {address}": limits.log_in_failures_per_address}
         for throttle, limit in tries.items():
             if self._count(throttle, LOG_IN_WINDOW) > limit:
-                raise TooManyRequests("too many log-ins: wait a quarter of an hour", "too_many_log_ins")
+                raise TooManyRequests("too_many_log_ins")
         # a failure is counted before the password is looked at, and taken back when it matches
         for throttle, limit in failures.items():
             if self._count(throttle, LOG_IN_WINDOW) > limit:
-                raise TooManyRequests("too many failed log-ins: wait a quarter of an hour", "too_many_log_ins")
+                raise TooManyRequests("too_many_log_ins")
         row = self._account_named(raw_name)
         if not self._verify(row.password if row else self._decoy, password) or row is None:
-            raise TableError("that name and password do not match an account", "bad_log_in")
+            raise TableError("bad_log_in")
         self._forget(f"log-in {key}")
         self._uncount(f"log-in {address}")
         account = Account(row.id, row.name, row.created)
@@ -270,7 +270,7 @@ class Accounts:
         (``bad_csrf``) when it does not repeat the session's CSRF token (a page elsewhere cannot)."""
         signed = self.signed_in(token)
         if signed is not None and not self.csrf_ok(signed, presented):
-            raise Forbidden("this request lacks its session's token: open the page again", "bad_csrf")
+            raise Forbidden("bad_csrf")
         return signed
 
     @storage
@@ -299,7 +299,7 @@ class Accounts:
     def check_own_password(self, signed: SignedIn, password: str) -> None:
         """TableError (``wrong_password``) unless ``password`` is the account's."""
         if not self._verify(self._password_of(signed.account.id), password):
-            raise TableError("that is not this account's password", "wrong_password")
+            raise TableError("wrong_password")
 
     @storage
     def _password_of(self, account_id: int) -> str:

@@ -52,11 +52,11 @@ class Hints:
         room = self.room
         seat = seated(seat)
         if not room.settings.hints:
-            raise TableError("this table gives no hints", "no_hints")
+            raise TableError("no_hints")
         match = room.round_under_way()
         room.must_be_turn_of(match, seat)
         if len(match.rounds[-1].legal_codes()) < 2:
-            raise TableError("only one move is legal: there is nothing to advise", "hint_forced")
+            raise TableError("hint_forced")
         assert room.bots is not None
         asked = self._asked.get((seat, lang))
         if asked is None or asked[0] != room.version:
@@ -73,7 +73,7 @@ class Hints:
         except asyncio.CancelledError:
             if not thinking_task.cancelled():  # this request itself was cancelled
                 raise
-            raise TableError("the table moved on before the hint was ready", "hint_stale") from None
+            raise TableError("hint_stale") from None
         finally:
             self._askers[key] -= 1
             if not self._askers[key]:  # nobody waits for it any more (the asker left)
@@ -163,11 +163,7 @@ class Analysis:
         total = len(self._tasks) if self._tasks else len(self._judged)
         if not self.done and not self.running:
             if reviews.under_way(asker) >= REVIEWS_AT_ONCE:
-                raise TooManyRequests(
-                    f"at most {REVIEWS_AT_ONCE} reviews at once from one address: wait for one to end",
-                    "too_many_reviews",
-                    limit=REVIEWS_AT_ONCE,
-                )
+                raise TooManyRequests("too_many_reviews", limit=REVIEWS_AT_ONCE)
             self.asker = asker
             self._judging = asyncio.ensure_future(self._judge_rest())
         done = self.done

@@ -106,13 +106,13 @@ def _answer_refusals(app: FastAPI) -> None:
         if error.status_code != 400:
             return await http_exception_handler(request, error)
         problem = "its body cannot be read as JSON"
-        refusal = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
+        refusal = TableError("not_understood", problem=problem)
         return JSONResponse(messages.http_refusal(refusal), status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def not_understood(_: Request, error: RequestValidationError) -> JSONResponse:
         problem = first_problem(error)
-        refusal = TableError(f"request not understood: {problem}", "not_understood", problem=problem)
+        refusal = TableError("not_understood", problem=problem)
         return JSONResponse(messages.http_refusal(refusal), status_code=422)
 
 

@@ -41,7 +41,7 @@ class Audience:
         """A new listener; TableError when a spectator finds the table full."""
         if seat is None and self.spectators() >= self.spectator_limit:
             limit = self.spectator_limit
-            raise TableError(f"this table has its {limit} spectators already", "too_many_spectators", limit=limit)
+            raise TableError("too_many_spectators", limit=limit)
         listener = Listener(post, seat)
         self.listeners.append(listener)
         self.touched = time.monotonic()

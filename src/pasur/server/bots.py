@@ -200,7 +200,7 @@ class BotPool:
             sum(not job.done.cancelled() for job in waiting) >= ADVICE_WAITING
             or self.advice_spent(owner) >= self.advice_budget
         ):
-            raise TooManyRequests("too many hints and analyses waiting here: try again in a moment", "too_much_advice")
+            raise TooManyRequests("too_much_advice")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         waiting.append(_Job(work, args, fallback, done, owner if advice else None))
         self._dispatch()

@@ -64,22 +64,22 @@ def chat_text(raw: str) -> str:
     """A line of free text as it will be shown; TableError says what is wrong with it."""
     text = unicodedata.normalize("NFC", raw).strip()
     if has_controls(text):
-        raise TableError("a chat line may not hold control, invisible or text-direction characters", "chat_control")
+        raise TableError("chat_control")
     if not any(shows(char) for char in text):
-        raise TableError("say something: the line is empty", "chat_empty")
+        raise TableError("chat_empty")
     # counted as a person sees it (a letter with its marks is one), and bounded in bytes too
     if (
         sum(1 for char in text if unicodedata.category(char) not in ("Mn", "Me")) > LINE_LENGTH
         or len(text.encode()) > LINE_BYTES
     ):
-        raise TableError(f"a chat line has at most {LINE_LENGTH} characters", "chat_too_long", limit=LINE_LENGTH)
+        raise TableError("chat_too_long", limit=LINE_LENGTH)
     return text
 
 
 def chat_phrase(key: str) -> str:
     """A quick phrase's key, checked."""
     if key not in PHRASES:
-        raise TableError(f"no quick phrase {key[:40]!r} (phrases: {', '.join(PHRASES)})", "chat_phrase")
+        raise TableError("chat_phrase", key=key[:40], phrases=", ".join(PHRASES))
     return key
 
 

@@ -1,12 +1,26 @@
-"""What the server refuses, each with a reason the page can say in every language."""
+"""What the server refuses, each named by its reason alone: its words in every language are the
+catalogue's (:data:`pasur.i18n.REFUSALS`), filled in with what the refusal names."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core import Refusal
+from ..i18n import refusal_words
 
 
 class TableError(Refusal):
-    """A request the server refuses, with a message for the person."""
+    """A request the server refuses for ``reason``, with the ``details`` its words name."""
+
+    def __init__(self, reason: str, **details: Any) -> None:
+        super().__init__(refusal_words(reason, "en", details), reason, **details)
+
+
+class PassedOn(TableError):
+    """The core's refusal (an illegal move) passed on, in the core's own words."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        Refusal.__init__(self, str(refusal), refusal.reason, **refusal.details)
 
 
 class NoSuchTable(TableError):

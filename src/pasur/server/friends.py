@@ -28,7 +28,7 @@ def _account(session: Session, name: str) -> AccountRow:
     """The account called ``name`` (as names compare); NoSuchTable (404) when none is."""
     row = account_named(session, name)
     if row is None:
-        raise NoSuchTable(f"no player is called {name[:64]!r}", "no_such_player", name=name[:64])
+        raise NoSuchTable("no_such_player", name=name[:64])
     return row
 
 
@@ -43,13 +43,13 @@ def invite(store: Store, table_id: str, from_account: int, name: str) -> str:
     with Session(store.engine) as session, session.begin():
         invited = _account(session, name)
         if invited.id == from_account:
-            raise TableError("you are at this table already", "invite_self")
+            raise TableError("invite_self")
         if _blocked(session, {from_account, invited.id}):
-            raise Forbidden(f"{invited.name} does not take invitations from you", "invite_blocked", name=invited.name)
+            raise Forbidden("invite_blocked", name=invited.name)
         sent = session.scalars(select(InvitationRow).where(InvitationRow.table_id == table_id)).all()
         if len(sent) >= INVITATIONS_PER_TABLE:
             limit = INVITATIONS_PER_TABLE
-            raise TableError(f"a table may invite at most {limit} players", "too_many_invitations", limit=limit)
+            raise TableError("too_many_invitations", limit=limit)
         if invited.id not in {row.to_account for row in sent}:  # invited already: once is enough
             session.add(InvitationRow(table_id=table_id, from_account=from_account, to_account=invited.id, made=_now()))
         return invited.name
@@ -99,10 +99,10 @@ def block(store: Store, account_id: int, name: str) -> str:
     with Session(store.engine) as session, session.begin():
         blocked = _account(session, name)
         if blocked.id == account_id:
-            raise TableError("you cannot block yourself", "block_self")
+            raise TableError("block_self")
         count = len(session.scalars(select(BlockRow.blocked_id).where(BlockRow.account_id == account_id)).all())
         if count >= MOST_BLOCKED:
-            raise TableError(f"you may block at most {MOST_BLOCKED} players", "too_many_blocked", limit=MOST_BLOCKED)
+            raise TableError("too_many_blocked", limit=MOST_BLOCKED)
         if session.get(BlockRow, (account_id, blocked.id)) is None:
             session.add(BlockRow(account_id=account_id, blocked_id=blocked.id, made=_now()))
         session.execute(

@@ -65,12 +65,12 @@ class Guard:
             send = _with_security_headers(send)
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
         if "*" not in self.hosts and host_of(headers.get("host", "")) not in self.hosts:
-            refusal = TableError("this server does not answer for that host name", "bad_host")
+            refusal = TableError("bad_host")
             return await self._refuse(scope, send, 421, refusal)
         if scope["type"] == "websocket":
             origin = headers.get("origin")
             if origin is not None and "*" not in self.hosts and host_of(origin) not in self.hosts:
-                refusal = TableError("connections from that page are not accepted", "bad_origin")
+                refusal = TableError("bad_origin")
                 return await self._refuse(scope, send, 403, refusal)
             return await self.app(scope, receive, send)
         body = await self._read_body(scope, receive, send, headers)
@@ -90,7 +90,7 @@ class Guard:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str]) -> bytes | None:
         """The whole body, or None once a refusal has been sent (too large, too slow)."""
         limit = self.settings.body_bytes
-        too_large = TableError(f"a request may carry at most {limit:,} bytes", "too_large", bytes=limit)
+        too_large = TableError("too_large", bytes=limit)
         if headers.get("content-length", "0").isdigit() and int(headers.get("content-length", "0")) > limit:
             await self._refuse(scope, send, 413, too_large)
             return None
@@ -102,7 +102,7 @@ class Guard:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
             except TimeoutError:
                 seconds = self.settings.body_seconds
-                slow = TableError(f"the request did not arrive within {seconds:g} s", "too_slow", seconds=seconds)
+                slow = TableError("too_slow", seconds=seconds)
                 await self._refuse(scope, send, 408, slow)
                 return None
             if message["type"] == "http.disconnect":
@@ -162,7 +162,7 @@ class GuardedHttp(HttpToolsProtocol):
             return
         self._address = network_of(peer, self.settings)
         if self.open_connections[self._address] >= self.settings.connections_per_address:
-            too_many = TableError("too many connections from this address", "too_many_connections")
+            too_many = TableError("too_many_connections")
             self._close_with(429, too_many)
             return
         self.open_connections[self._address] += 1
@@ -210,7 +210,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._header_bytes += count
         if self._header_bytes > self.settings.header_bytes:
             limit = self.settings.header_bytes
-            too_large = TableError(f"the request headers may take at most {limit:,} bytes", "too_large", bytes=limit)
+            too_large = TableError("headers_too_large", bytes=limit)
             self._close_with(431, too_large)
 
     def on_headers_complete(self) -> None:

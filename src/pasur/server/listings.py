@@ -74,5 +74,5 @@ def _cursor_key(cursor: str) -> tuple[int, str]:
     """A lobby cursor read back (``created.id``); TableError if it is not one."""
     created, dot, table_id = cursor.partition(".")
     if not (dot and created.isascii() and created.isdigit() and len(created) <= 20 and TABLE_ID.fullmatch(table_id)):
-        raise TableError("that page of the lobby does not exist: start from the first", "bad_cursor")
+        raise TableError("bad_cursor")
     return int(created), table_id

@@ -205,10 +205,10 @@ class Lobby:
         if room is None:
             stored = self.store.table(table_id)
             if stored is None:
-                raise NoSuchTable("there is no such table", "no_such_table")
+                raise NoSuchTable("no_such_table")
             restored = self._restored(stored)
             if restored is None:
-                raise NoSuchTable("this table cannot be played on this server", "table_refused")
+                raise NoSuchTable("table_refused")
             self.rooms[table_id] = room = restored
         room.replication.wake()
         return room
@@ -235,15 +235,11 @@ class Lobby:
         is a first-game lesson (its chosen first deal, tips for seat 0). The table id and the
         creator's token."""
         if len(seats) != rules.players - 1:
-            raise TableError(
-                f"seats: say who sits in each of the other {rules.players - 1} seats",
-                "seats_count",
-                count=rules.players - 1,
-            )
+            raise TableError("seats_count", count=rules.players - 1)
         for level in [*seats, fill_level]:
             if level != "friend" and level not in self.bots.levels:
                 known = ", ".join(self.bots.levels)
-                raise TableError(f"unknown level '{level[:40]}' (levels: {known})", "bad_level", level=level[:40])
+                raise TableError("bad_level", level=level[:40], known=known)
         if rated:
             check_rated(rules, timer, account)
         name = seat_name(name, [])
@@ -295,9 +291,9 @@ class Lobby:
         """The rematch of a finished table, made the first time a player asks (the seats turned by
         one, so the next seat opens; the asker hosts it) and the same table every time after."""
         if seat is None:
-            raise TableError("take a seat first", "not_seated")
+            raise TableError("not_seated")
         if room.status is not TableStatus.FINISHED:
-            raise TableError("the match is not over yet", "match_not_over")
+            raise TableError("match_not_over")
         async with room.changing:
             if room.settings.rematch is None:
                 settings = room.settings.for_rematch(random.randrange(1 << 48), room.seats[seat].token_hash or "")

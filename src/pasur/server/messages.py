@@ -329,7 +329,7 @@ def error(refusal_: TableError) -> Message:
 
 
 def not_understood(problem: str) -> Message:
-    return error(TableError(f"message not understood: {problem}", "not_understood", problem=problem))
+    return error(TableError("not_understood", problem=problem))
 
 
 def http_refusal(refusal_: TableError) -> dict[str, Any]:

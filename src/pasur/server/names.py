@@ -57,13 +57,13 @@ def person_name(raw: str) -> str:
     and a longer one (``name_too_long``)."""
     name = unicodedata.normalize("NFC", raw).strip()
     if has_controls(name):
-        raise TableError("a name may not hold control, invisible or text-direction characters", "name_control")
+        raise TableError("name_control")
     visible = [char for char in name if shows(char)]
     if not visible:
-        raise TableError("say a name with at least one visible character", "name_empty")
+        raise TableError("name_empty")
     if len(visible) > NAME_LENGTH or len(name) > NAME_CODE_POINTS:
         limit = NAME_LENGTH
-        raise TableError(f"a name may have at most {limit} characters", "name_too_long", limit=limit)
+        raise TableError("name_too_long", limit=limit)
     return name
 
 
@@ -207,7 +207,7 @@ def account_name(raw: str) -> str:
     does not pass for a bot's (:func:`passes_for_a_bot`: ``name_reserved``)."""
     name = person_name(raw)
     if passes_for_a_bot(name):
-        raise TableError("that name is a bot's: choose another", "name_reserved")
+        raise TableError("name_reserved")
     return name
 
 
@@ -220,9 +220,9 @@ def seat_name(raw: str, others: list[str]) -> str:
     name = person_name(raw)
     key = skeleton(name)
     if any(key.startswith(bot + "(") for bot in BOT_NAMES):
-        raise TableError("that name is a bot's: choose another", "name_reserved")
+        raise TableError("name_reserved")
     if key in {skeleton(other) for other in others} or any(is_confusable(name, other) for other in others):
-        raise TableError("someone at this table already goes by that name", "name_taken_here")
+        raise TableError("name_taken_here")
     return name
 
 

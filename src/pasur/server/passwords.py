@@ -26,12 +26,12 @@ def check_password(password: str, name: str) -> None:
     """TableError unless ``password`` is acceptable for the account ``name``: at least
     :data:`SHORTEST` and at most :data:`LONGEST` characters, not a common one, not the name."""
     if len(password) < SHORTEST:
-        raise TableError(f"a password has at least {SHORTEST} characters", "password_short", limit=SHORTEST)
+        raise TableError("password_short", limit=SHORTEST)
     if len(password) > LONGEST:
-        raise TableError(f"a password has at most {LONGEST} characters", "password_long", limit=LONGEST)
+        raise TableError("password_long", limit=LONGEST)
     folded = unicodedata.normalize("NFKC", password).casefold()
     if folded.rstrip("0123456789!.") in COMMONEST or folded in COMMONEST:
-        raise TableError("that password is among the commonest ones: choose another", "password_common")
+        raise TableError("password_common")
     plain_name = "".join(unicodedata.normalize("NFKC", name).casefold().split())
     if plain_name and plain_name in "".join(folded.split()):
-        raise TableError("a password may not hold the account's name", "password_has_name")
+        raise TableError("password_has_name")

@@ -39,7 +39,7 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
     with Session(store.engine) as session:
         account = account_named(session, name)
         if account is None:
-            raise NoSuchTable(f"no player is called {name[:64]!r}", "no_such_player", name=name[:64])
+            raise NoSuchTable("no_such_player", name=name[:64])
         mine = ResultSeatRow.account_id == account.id
         games, wins, rounds, points, surs, haft_khaj = session.execute(
             select(
@@ -148,9 +148,9 @@ def leaderboard(store: Store, period: str, players: int, now: datetime | None = 
     week's league (since Monday, midnight UTC) by rating gained, and keeps last week's podium.
     The bots' fixed ratings come apart, under ``bots``."""
     if period not in ("all", "week"):
-        raise TableError("period: say all or week", "bad_period")
+        raise TableError("bad_period")
     if players not in RATED_COUNTS:
-        raise TableError("players: say 2 or 4", "bad_player_count")
+        raise TableError("bad_player_count")
     bots = [{"level": level, "rating": rating} for level, rating in sorted(BOT_RATINGS.items(), key=lambda i: -i[1])]
     board: dict[str, Any] = {"period": period, "players": players, "bots": bots}
     with Session(store.engine) as session:

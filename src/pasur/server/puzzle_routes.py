@@ -14,7 +14,7 @@ from ..coach.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles
 from ..coach.reasons import reason_from_json, reason_line
 from ..core import IllegalMove, Move
 from ..i18n import LANGUAGES
-from .errors import NoSuchPuzzle, TableError
+from .errors import NoSuchPuzzle, PassedOn, TableError
 from .messages import PuzzleAnswer
 
 
@@ -42,10 +42,10 @@ def puzzle_routes() -> APIRouter:
     ) -> dict[str, Any]:
         """The ``index``-th puzzle of a difficulty (all when none), round and round."""
         if difficulty and difficulty not in DIFFICULTIES:
-            raise TableError(f"no difficulty called {difficulty!r}: easy, medium or hard", "no_such_difficulty")
+            raise TableError("no_such_difficulty", difficulty=difficulty[:40])
         chosen = [puzzle for puzzle in puzzles if difficulty in ("", puzzle.difficulty)]
         if not chosen:
-            raise NoSuchPuzzle("no puzzle of that difficulty here", "no_such_puzzle")
+            raise NoSuchPuzzle("no_such_puzzle")
         return {
             "count": len(chosen),
             "index": index % len(chosen),
@@ -56,7 +56,7 @@ def puzzle_routes() -> APIRouter:
     def daily() -> dict[str, Any]:
         """Today's puzzle (UTC): the same for everyone all day."""
         if not puzzles:
-            raise NoSuchPuzzle("no puzzle here", "no_such_puzzle")
+            raise NoSuchPuzzle("no_such_puzzle")
         today = datetime.datetime.now(datetime.UTC).date()
         return {"date": today.isoformat(), "puzzle": public_puzzle(puzzles[today.toordinal() % len(puzzles)])}
 
@@ -65,11 +65,11 @@ def puzzle_routes() -> APIRouter:
         """Whether a move is best, then the answer, every move's exact value and why."""
         puzzle = by_id.get(puzzle_id)
         if puzzle is None:
-            raise NoSuchPuzzle("no such puzzle here", "no_such_puzzle")
+            raise NoSuchPuzzle("no_such_puzzle")
         try:
             move = puzzle.view.read_move(body.move)
         except IllegalMove as error:
-            raise TableError(str(error), error.reason, **error.details) from None
+            raise PassedOn(error) from None
         reason = reason_from_json(puzzle.reason) if puzzle.reason else None
         return {
             "right": puzzle.is_answer(move),

@@ -57,11 +57,11 @@ def check_rated(rules: Rules, timer: int, account: int | None) -> None:
     """A rated table needs the standard rules of two players or four in partnership, a turn
     timer (an absent player cannot hold it up), and its people signed in."""
     if account is None:
-        raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+        raise NotSignedIn("rated_needs_account")
     if rules not in RATED_RULES:
-        raise TableError("a rated match has the standard rules, for two players or four in partnership", "rated_rules")
+        raise TableError("rated_rules")
     if not timer:
-        raise TableError("a rated match needs a turn timer", "rated_timer")
+        raise TableError("rated_timer")
 
 
 def expected_score(sides: list[list[Rating]], side: int) -> float:

@@ -80,7 +80,7 @@ def record_result(
                     )
                 )
                 if session.execute(finish).rowcount != 1:  # type: ignore[attr-defined]
-                    raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
+                    raise ChangedElsewhere("changed_elsewhere")
             if session.get(ResultRow, table_id) is not None:
                 return False
             accounts = {seat.account for seat in settings.seats if seat.account is not None}

@@ -47,7 +47,7 @@ class Seating:
         no longer waits for them."""
         room = self.room
         if not room.is_host(token):
-            raise TableError("only the host can free a seat", "only_host_frees")
+            raise TableError("only_host_frees")
 
         async def free() -> None:
             here = 0 <= seat < len(room.seats) and room.audience.connected()[seat]
@@ -63,7 +63,7 @@ class Seating:
         """The host starts: open seats get the table's bot level (:func:`.seats.started`)."""
         room = self.room
         if not room.is_host(token):
-            raise TableError("only the host can start the match", "host_only")
+            raise TableError("host_only")
 
         async def begin() -> None:
             await room.take(started(room.settings, room.status), TableStatus.PLAYING)

@@ -221,24 +221,21 @@ def joined(
     ``token``, as ``account`` when signed in, from the visitor ``network`` (a rated table takes
     only accounts, and never two from one network)."""
     if status is not TableStatus.OPEN:
-        raise TableError("the match has started: no seat is free", "no_seat_free")
+        raise TableError("no_seat_free")
     free = [index for index, place in enumerate(settings.seats) if place.open]
     if seat is None:
         if not free:
-            raise TableError("every seat is taken", "no_seat_free")
+            raise TableError("no_seat_free")
         seat = free[0]
     if seat not in free:
-        raise TableError(f"seat {seat + 1} is not free", "seat_not_free", seat=seat + 1)
+        raise TableError("seat_not_free", seat=seat + 1)
     key = None
     if settings.rated:
         if account is None:
-            raise NotSignedIn("sign in to play rated matches", "rated_needs_account")
+            raise NotSignedIn("rated_needs_account")
         key = network_key(network)
         if any(place.network == key for place in settings.seats):
-            raise TableError(
-                "two players from one network cannot play a rated match together: make it a casual table",
-                "rated_same_network",
-            )
+            raise TableError("rated_same_network")
     others = [place.name for place in settings.seats if place.name and not place.bot]
     person = Seat(name=seat_name(name, others), token_hash=token_hash(token), account=account, network=key)
     return settings.with_seats((*settings.seats[:seat], person, *settings.seats[seat + 1 :]))
@@ -248,11 +245,11 @@ def moved(settings: TableSettings, status: TableStatus, seat: int | None, to: in
     """Before the start, the person in ``seat`` moves to the open seat ``to`` (their name and
     token go with them)."""
     if seat is None:
-        raise TableError("take a seat first", "not_seated")
+        raise TableError("not_seated")
     if status is not TableStatus.OPEN:
-        raise TableError("the match has already started", "already_started")
+        raise TableError("already_started")
     if not 0 <= to < len(settings.seats) or not settings.seats[to].open:
-        raise TableError(f"seat {to + 1} is not free", "seat_not_free", seat=to + 1)
+        raise TableError("seat_not_free", seat=to + 1)
     seats = list(settings.seats)
     seats[to], seats[seat] = seats[seat], Seat()
     return settings.with_seats(tuple(seats))
@@ -263,15 +260,15 @@ def freed(settings: TableSettings, status: TableStatus, seat: int, here: bool) -
     start; after it, the table's bot level plays it (not at a rated table, where the turn timer
     plays for the absent)."""
     if not 0 <= seat < len(settings.seats) or not settings.seats[seat].token_hash:
-        raise TableError(f"seat {seat + 1} holds no person", "no_person_there", seat=seat + 1)
+        raise TableError("no_person_there", seat=seat + 1)
     if settings.seats[seat].token_hash == settings.host_hash:
-        raise TableError("the host's own seat cannot be freed", "own_seat")
+        raise TableError("own_seat")
     if here:
-        raise TableError(f"the player in seat {seat + 1} is here", "player_here", seat=seat + 1)
+        raise TableError("player_here", seat=seat + 1)
     if status is TableStatus.FINISHED:
-        raise TableError("the match is over", "match_over")
+        raise TableError("match_over")
     if status is TableStatus.PLAYING and settings.rated:
-        raise TableError("at a rated table the turn timer plays for a player away", "rated_seat")
+        raise TableError("rated_seat")
     level = settings.fill_level
     gone = Seat() if status is TableStatus.OPEN else Seat(name=level, bot=level)
     return settings.with_seats((*settings.seats[:seat], gone, *settings.seats[seat + 1 :]))
@@ -280,7 +277,7 @@ def freed(settings: TableSettings, status: TableStatus, seat: int, here: bool) -
 def started(settings: TableSettings, status: TableStatus) -> TableSettings:
     """The host starts the match: open seats get the table's bot level."""
     if status is not TableStatus.OPEN:
-        raise TableError("the match has already started", "already_started")
+        raise TableError("already_started")
     level = settings.fill_level
     return settings.with_seats(tuple(Seat(name=level, bot=level) if seat.open else seat for seat in settings.seats))
 
@@ -288,11 +285,11 @@ def started(settings: TableSettings, status: TableStatus) -> TableSettings:
 def seated(seat: int | None) -> int:
     """The seat of a person who asks for what only a player may (TableError when they hold none)."""
     if seat is None:
-        raise TableError("you have no seat at this table", "no_seat")
+        raise TableError("no_seat")
     return seat
 
 
 def under_way(status: TableStatus) -> None:
     """TableError unless the match is being played."""
     if status is not TableStatus.PLAYING:
-        raise TableError("the match is not under way", "not_under_way")
+        raise TableError("not_under_way")

@@ -169,7 +169,7 @@ class SocketSession:
         while True:
             raw = await self.websocket.receive_text()
             if not limits.pace.allow(self.client):
-                self.outbox.post(messages.error(TooManyRequests("too many messages: slow down", "too_many_messages")))
+                self.outbox.post(messages.error(TooManyRequests("too_many_messages")))
                 continue
             message = read_message(raw, limits.settings)
             if isinstance(message, dict):  # not understood
@@ -181,7 +181,7 @@ class SocketSession:
 
     def _hint_later(self, message: HintMessage) -> None:
         if self.hinting:  # one at a time a socket
-            busy = TooManyRequests("a hint is being thought out for you already", "too_much_advice")
+            busy = TooManyRequests("too_much_advice")
             self.outbox.post(messages.refused(busy, self.room.version, None))
             return
 
@@ -267,7 +267,7 @@ def socket_routes(lobby: Lobby, settings: ServerSettings) -> APIRouter:
         send = sender(websocket)
         if limits.open[client] >= settings.connections_per_address:
             limit = settings.connections_per_address
-            refusal = TooManyRequests(f"this address has {limit} connections open already", "too_many_connections")
+            refusal = TooManyRequests("too_many_connections", limit=limit)
             await _refuse(websocket, send, refusal, 4429)
             return
         limits.open[client] += 1
@@ -295,13 +295,13 @@ async def _serve(
         hello = HelloMessage.model_validate(json_message(raw, limits.settings))
     except (TimeoutError, ValidationError, ValueError):
         example = '{"type": "hello", "token": …, "since": …}'
-        await _refuse(websocket, send, TableError(f"say hello first: {example}", "no_hello"), 4400)
+        await _refuse(websocket, send, TableError("no_hello", example=example), 4400)
         return
     except (WebSocketDisconnect, RuntimeError):
         return
     session = SocketSession(websocket, client, lobby, room, hello, limits)
     if session.token and session.seat is None and not room.is_host(session.token):
-        await send(messages.error(TableError("that seat token is not valid here", "bad_token")))
+        await send(messages.error(TableError("bad_token")))
     try:
         listener = await room.connect(session.outbox.post, session.seat, hello.since)
     except TableError as error:

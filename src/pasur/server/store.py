@@ -49,8 +49,7 @@ def storage(method: Callable[P, R]) -> Callable[P, R]:
         try:
             return method(*args, **kwargs)
         except SQLAlchemyError as error:
-            message = "the game's storage is not answering: try again in a moment"
-            raise StorageUnavailable(message, "storage_unavailable") from error
+            raise StorageUnavailable("storage_unavailable") from error
 
     return guarded
 
@@ -169,7 +168,7 @@ class Store:
         )
         with self.engine.begin() as connection:
             if connection.execute(change).rowcount != 1:
-                raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
+                raise ChangedElsewhere("changed_elsewhere")
 
     @storage
     def add_move(
@@ -223,8 +222,7 @@ class Store:
         except psycopg.errors.UniqueViolation:
             raise _taken(version) from None
         except psycopg.Error as error:  # the pool's timeout too
-            message = "the game's storage is not answering: try again in a moment"
-            raise StorageUnavailable(message, "storage_unavailable") from error
+            raise StorageUnavailable("storage_unavailable") from error
 
     async def _writer_pool(self) -> Any:
         """This process's connections for storing moves, opened at the first move (the pool
@@ -308,7 +306,7 @@ class Store:
             connection.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
             never_started = delete(TableRow).where(TableRow.id == table_id, TableRow.status == "open")
             if connection.execute(never_started).rowcount != 1:
-                raise ChangedElsewhere("the table changed meanwhile: try again", "changed_elsewhere")
+                raise ChangedElsewhere("changed_elsewhere")
 
     @storage
     def keep_analysis(self, table_id: str, moves: list[dict[str, Any]]) -> None:
@@ -371,7 +369,7 @@ def _move_row(table_id: str, version: int, seat: int, move: str, client_id: str 
 
 def _taken(version: int) -> VersionTaken:
     """What storing a version that another process stored first raises."""
-    return VersionTaken(f"another move made version {version} first: the table has moved on", "stale_version")
+    return VersionTaken("stale_version", version=version)
 
 
 def cannot_open(error: Exception) -> str:

@@ -65,7 +65,7 @@ class TableChat:
         it, and nothing is said then."""
         room = self.room
         if (text is None) == (phrase is None):
-            raise TableError("say a text or a quick phrase, not both", "chat_empty")
+            raise TableError("chat_empty")
         channel = Channel.of(seat)
         shown = (room.seats[seat].name or "") if seat is not None else person_name(name) if name else "spectator"
         line = ChatLine(
@@ -76,7 +76,7 @@ class TableChat:
             phrase=chat_phrase(phrase) if phrase is not None else None,
         )
         if not may_say():
-            raise TooManyRequests("you are writing too fast: wait a few seconds", "chat_too_fast")
+            raise TooManyRequests("chat_too_fast")
         if room.store is not None:  # in a thread: a slow or locked database holds up only this line
             await asyncio.to_thread(room.store.add_chat, room.id, line.stored())
         room.tell("chat", line=line.stored())

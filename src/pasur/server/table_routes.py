@@ -33,14 +33,14 @@ def table_rules(options: dict[str, Any]) -> Rules:
     try:
         rules = Rules.from_dict(options)
     except (RulesError, TypeError) as error:
-        raise TableError(f"rules: {error}", "bad_rules", problem=str(error)) from None
+        raise TableError("bad_rules", problem=str(error)) from None
     problem = None
     if rules.target > MAX_TARGET:
         problem = f"target must be at most {MAX_TARGET}, not {rules.target}"
     elif rules.sur_cutoff is not None and rules.sur_cutoff > MAX_TARGET:
         problem = f"sur_cutoff must be at most {MAX_TARGET}, not {rules.sur_cutoff}"
     if problem:
-        raise TableError(f"rules: {problem}", "bad_rules", problem=problem)
+        raise TableError("bad_rules", problem=problem)
     return rules
 
 
@@ -69,7 +69,7 @@ def table_routes(lobby: Lobby, accounts: Accounts, settings: ServerSettings) -> 
         """The address making a new table, refused past its new tables a minute."""
         client = visitor(request, settings)
         if not creations.allow(client):
-            raise TooManyRequests("too many new tables from this address: wait a minute", "too_many_tables")
+            raise TooManyRequests("too_many_tables")
         return client
 
     @router.post("/api/tables")
@@ -77,7 +77,7 @@ def table_routes(lobby: Lobby, accounts: Accounts, settings: ServerSettings) -> 
         rules = table_rules(body.rules)
         if body.timer not in settings.timers:
             choices = ", ".join(map(str, settings.timers))
-            raise TableError(f"timer: choose one of {choices} seconds (0: none)", "bad_timer", choices=choices)
+            raise TableError("bad_timer", choices=choices)
         client = creator(request)
         name, account = sitting_as(accounts, request, body.name)
         table_id, token = await lobby.create(
@@ -125,7 +125,7 @@ def table_routes(lobby: Lobby, accounts: Accounts, settings: ServerSettings) -> 
     async def join_table(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
         room = lobby.get(table_id)
         if not joins.allow(visitor(request, settings)):
-            raise TooManyRequests("too many seats taken from this address: wait a minute", "too_many_joins")
+            raise TooManyRequests("too_many_joins")
         name, account = sitting_as(accounts, request, body.name)
         seat, token = await room.seating.join(name, body.seat, account, visitor(request, settings))
         await room.changed()
@@ -150,7 +150,7 @@ def finished_match_routes(lobby: Lobby, settings: ServerSettings) -> APIRouter:
         """The finished match's people's moves judged so far (asking sets the judging going)."""
         asker = visitor(request, settings)
         if not review_asks.allow(asker):
-            raise TooManyRequests("too many reviews asked for from this address: wait a minute", "too_much_advice")
+            raise TooManyRequests("too_much_advice")
         return lobby.reviews.report(lobby.get(table_id), asker)
 
     @router.get("/api/tables/{table_id}/replay")

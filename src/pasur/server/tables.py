@@ -27,7 +27,7 @@ from .advice import Hints
 from .audience import Audience, Listener, Post
 from .bots import BotPool
 from .chat import ChatLine
-from .errors import ChangedElsewhere, StorageUnavailable, TableError, VersionTaken
+from .errors import ChangedElsewhere, PassedOn, StorageUnavailable, TableError, VersionTaken
 from .pacing import Pacing
 from .projection import state_json, table_json
 from .replication import Replication
@@ -200,14 +200,12 @@ class TableRoom:
                 await self.replication.caught_up()  # another process may have moved the table on
             match = self.round_under_way()
             if version != self.version:
-                raise TableError(
-                    f"that move was made against version {version}; the table is at {self.version}", "stale_version"
-                )
+                raise TableError("stale_version", version=version)
             self.must_be_turn_of(match, seat)
             try:
                 code = match.rounds[-1].read_move(text)
             except IllegalMove as error:
-                raise TableError(str(error), error.reason, **error.details) from None
+                raise PassedOn(error) from None
             await self.apply(seat, code, client_id)
             return messages.ack(client_id, self.version)
 
@@ -245,11 +243,11 @@ class TableRoom:
         table with the ratings' change); a database that does not answer refuses, and nothing changes."""
         seat = seated(seat)
         if self.rules.sides != 2:
-            raise TableError("a match of three sides cannot be resigned: leave the table instead", "resign_sides")
+            raise TableError("resign_sides")
         async with self.changing:
             await self.replication.caught_up()  # resign the match as it stands everywhere
             if self.match is None or self.status is not TableStatus.PLAYING:
-                raise TableError("the match is not under way", "not_under_way")
+                raise TableError("not_under_way")
 
             async def finish() -> None:  # the result and the table's end in one transaction
                 finished = replace(self.settings, resigned=seat)
@@ -281,16 +279,16 @@ class TableRoom:
     def round_under_way(self) -> Match:
         """The match, when a round is being played; else TableError says why not."""
         if self.match is None or self.status is not TableStatus.PLAYING:
-            raise TableError("the match is not under way", "not_under_way")
+            raise TableError("not_under_way")
         if self.waiting is not None:
-            raise TableError("the round is over: say when you are ready for the next deal", "between_rounds")
+            raise TableError("between_rounds")
         return self.match
 
     def must_be_turn_of(self, match: Match, seat: int) -> None:
         """TableError unless ``seat`` is to play."""
         if match.turn != seat:
             name = self.seats[match.turn].name if match.turn is not None else ""
-            raise TableError("it is not your turn", "not_your_turn", name=name)
+            raise TableError("not_your_turn", name=name)
 
     async def changed(self) -> None:
         """Send every listener its projection; then let a bot move or start the turn timer."""
@@ -337,7 +335,7 @@ class TableRoom:
     def finished_match(self) -> Match:
         """The match, once it is over (its record shows every deck, so not before)."""
         if self.match is None or self.status is not TableStatus.FINISHED:
-            raise TableError("the record is available once the match is over", "not_finished")
+            raise TableError("not_finished")
         return self.match
 
     def record(self) -> dict[str, Any]:

@@ -57,7 +57,7 @@ class Turns:
             return None
         version, text_made = self.client_ids[seat, client_id]
         if _spelled(text) != _spelled(text_made):
-            raise TableError(f"move id {client_id[:64]} was used for another move", "id_reused")
+            raise TableError("id_reused", client=client_id[:64])
         return version
 
     def outcome(self, settings: TableSettings, match: Match | None) -> Outcome | None:
