@@ -317,9 +317,10 @@ def test_a_socket_that_does_not_read_holds_up_no_one_and_is_given_up():
         await never.wait()
 
     async def scene() -> tuple[str, Outbox]:
-        keeping_up, behind = Outbox(reads, seconds=0.2), Outbox(stuck, seconds=0.2)
+        # a minute for a message: stuck on version 0 throughout the posting, however busy the machine
+        keeping_up, behind = Outbox(reads, seconds=60), Outbox(stuck, seconds=60)
         running = asyncio.create_task(keeping_up.run())
-        given_up = asyncio.create_task(behind.run())
+        stuck_on_the_first = asyncio.create_task(behind.run())
         behind.post({"type": "state", "version": 0, "chat": []})  # the first state: it carries the chat
         await asyncio.sleep(0)
         for version in range(1, 1000):  # posting never waits, however far behind a socket is
@@ -331,10 +332,16 @@ def test_a_socket_that_does_not_read_holds_up_no_one_and_is_given_up():
         # behind is sending version 0 still; only the newest state and presence wait, with the chat
         assert [message["type"] for message in behind.waiting] == ["state", "presence", "chat"]
         assert behind.waiting[0]["version"] == 999
-        reason = await asyncio.wait_for(given_up, 5)
-        await asyncio.sleep(0.05)
+        while keeping_up.waiting:  # the one that reads is sent everything, in order
+            await asyncio.sleep(0)
+        stuck_on_the_first.cancel()
+        # one whose message is not read within its seconds is given up
+        slow = Outbox(stuck, seconds=0.2)
+        given_up = asyncio.create_task(slow.run())
+        slow.post({"type": "state", "version": 0})
+        reason = await asyncio.wait_for(given_up, 60)
         running.cancel()
-        return reason, behind
+        return reason, slow
 
     reason, behind = asyncio.run(scene())
     assert "0.2 s" in reason and behind.too_slow == reason

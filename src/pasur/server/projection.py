@@ -77,48 +77,47 @@ def state_json(
     At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.coach.lesson`).
     Once the match is over, its ``outcome``; the turn timer's ``seconds_left``; the moves played
     since the version ``since`` (``missed``)."""
-    state = _state(match, seat, version, table, last, waiting, surs)
-    if outcome is not None:
-        state["winner"], state["ended"], state["aborted"] = outcome.winner, outcome.ended, outcome.aborted
-    if outcome is not None or table["status"] == TableStatus.ABANDONED:
-        state["legal"] = []  # a resigned or abandoned match stops mid-round: nothing more is played
+    state = messages.state(version, table)
     if match is not None:
+        state.update(_position(match, seat, table, last, waiting, surs or {}))
         if seconds_left is not None:
             state["seconds_left"] = seconds_left
         if since is not None and since < version:
             state["missed"] = played_since(match, since)
+    if outcome is not None:
+        state["winner"], state["ended"], state["aborted"] = outcome.winner, outcome.ended, outcome.aborted
+    if outcome is not None or table["status"] == TableStatus.ABANDONED:
+        state["legal"] = []  # a resigned or abandoned match stops mid-round: nothing more is played
     return state
 
 
-def _state(
-    match: Match | None,
+def _position(
+    match: Match,
     seat: int | None,
-    version: int,
     table: dict[str, Any],
     last: Played | None,
     waiting: frozenset[int] | None,
-    surs: dict[int, list[int]] | None,
+    surs: dict[int, list[int]],
 ) -> dict[str, Any]:
-    state = messages.state(version, table)
-    if match is None:
-        return state
-    state["waiting"] = sorted(waiting) if waiting is not None and len(match.rounds) > 1 else None
-    between = state["waiting"] is not None
+    """What ``seat`` sees of the match as :func:`state_json` says."""
+    shown: dict[str, Any] = {"waiting": sorted(waiting) if waiting is not None and len(match.rounds) > 1 else None}
+    between = shown["waiting"] is not None
     game = match.rounds[-2] if between else match.rounds[-1]
-    state["view"] = game.view(seat).to_json() if seat is not None else game.public_json()
-    state["last"] = played_json(last) if last is not None and last.round == game.number else None
-    state["sur_plays"] = list((surs or {}).get(game.number, ()))
     codes = game.legal_codes() if seat is not None and match.turn == seat and not between else []
-    state["legal"] = [
-        {"text": text, **Move.from_code(code).to_json()} for text, code in zip(short_texts(codes), codes, strict=True)
-    ]
-    state["scores"] = list(match.scores)
-    state["winner"] = match.winner
-    state["rounds"] = [round_summary(done) for done in match.rounds if done.over]
-    state["lesson"] = (
-        [tip.to_json() for tip in lesson_tips(game.view(seat))] if table.get("lesson") and seat == LEARNER else []
-    )
-    return state
+    tips = lesson_tips(game.view(seat)) if table.get("lesson") and seat == LEARNER else []
+    return shown | {
+        "view": game.view(seat).to_json() if seat is not None else game.public_json(),
+        "last": played_json(last) if last is not None and last.round == game.number else None,
+        "sur_plays": list(surs.get(game.number, ())),
+        "legal": [
+            {"text": text, **Move.from_code(code).to_json()}
+            for text, code in zip(short_texts(codes), codes, strict=True)
+        ],
+        "scores": list(match.scores),
+        "winner": match.winner,
+        "rounds": [round_summary(done) for done in match.rounds if done.over],
+        "lesson": [tip.to_json() for tip in tips],
+    }
 
 
 def played_json(played: Played) -> dict[str, Any]:
