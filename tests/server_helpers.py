@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,6 +106,21 @@ def play_to_the_end(
                 {"type": "move", "version": message["version"], "move": move, "id": f"v{message['version']}"}
             )
             played += 1
+
+
+#: Seconds between two asks for a review: the page's pace (the asks a visitor may make a minute are
+#: bounded, and a review judged slowly on a busy machine must not run into the bound).
+REVIEW_ASKED_EVERY = 2.0
+
+
+def reviewed(client: TestClient, table_id: str, guard: float = 240) -> dict[str, Any]:
+    """The finished match's review once whole, asked for as the page asks; ``guard`` seconds is a
+    guard against a hang, not a speed goal."""
+    deadline = time.monotonic() + guard
+    while not (report := client.get(f"/api/tables/{table_id}/analysis").json())["done"]:
+        assert time.monotonic() < deadline, report
+        time.sleep(REVIEW_ASKED_EVERY)
+    return dict(report)
 
 
 def notices_heard(hub: Hub) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from pasur.server.store import Store
 from pasur.server.visitors import RateLimit
 
 from .helpers import cards_named, hidden_from
-from .server_helpers import TEST_SETTINGS, answer, create, next_state, play_to_the_end, seated, start
+from .server_helpers import TEST_SETTINGS, answer, create, next_state, play_to_the_end, reviewed, seated, start
 
 POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 PERSIAN_LETTER = re.compile("[\u0600-\u06ff]")
@@ -644,10 +644,7 @@ def test_a_finished_match_has_the_peoples_moves_judged_in_the_background(client)
         assert client.get(f"/api/tables/{hostile}/analysis").status_code in (404, 414), hostile
     with seated(client, table["id"], table["token"]) as host:
         play_to_the_end(host, [], first=start(host))
-    deadline = time.monotonic() + 120
-    while not (analysis := client.get(f"/api/tables/{table['id']}/analysis").json())["done"]:
-        assert time.monotonic() < deadline, analysis
-        time.sleep(0.2)
+    analysis = reviewed(client, table["id"])
     record = client.get(f"/api/tables/{table['id']}/record").json()
     person_moves = sum(len(round_["moves"]) for round_ in record["rounds"]) // 2  # a tie at the top plays another round
     assert analysis["total"] == person_moves == len(analysis["moves"]) > 0
@@ -661,10 +658,7 @@ def test_three_players_get_their_analysis_too(client):
     table = create(client, rules={"players": 3, "target": 1}, seats=["easy", "easy"])
     with seated(client, table["id"], table["token"]) as host:
         play_to_the_end(host, [], first=start(host))
-    deadline = time.monotonic() + 240  # a guard against a hang, not a speed goal: 14 s alone, more beside other tests
-    while not (analysis := client.get(f"/api/tables/{table['id']}/analysis").json())["done"]:
-        assert time.monotonic() < deadline, analysis
-        time.sleep(0.2)
+    analysis = reviewed(client, table["id"])  # 14 s alone, more beside other tests
     rounds = client.get(f"/api/tables/{table['id']}/record").json()["rounds"]
     assert "unavailable" not in analysis and analysis["total"] == len(analysis["moves"]) == 16 * len(rounds)
     assert {judged["seat"] for judged in analysis["moves"]} == {0}
@@ -892,10 +886,7 @@ def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(databa
         table = create(client, rules={"target": 1}, seats=["easy"])
         with seated(client, table["id"], table["token"]) as host:
             play_to_the_end(host, [], first=start(host))
-        deadline = time.monotonic() + 240  # a guard against a hang, not a speed goal
-        while not (first := client.get(f"/api/tables/{table['id']}/analysis").json())["done"]:
-            assert time.monotonic() < deadline, first
-            time.sleep(0.2)
+        first = reviewed(client, table["id"])
 
     async def never(*args: Any) -> None:
         raise AssertionError("a kept analysis was thought out again")
