@@ -90,6 +90,9 @@ def ensure_schema(engine: Engine, upgrade: bool = False) -> None:
     head = head_version()
     if version == head:
         return
+    version = _settled_version(engine)  # another process may have been making the schema meanwhile
+    if version == head:
+        return
     if version is not None and not _known(version):
         raise _newer(version)
     if version is not None and not upgrade:
@@ -98,6 +101,16 @@ def ensure_schema(engine: Engine, upgrade: bool = False) -> None:
             "upgrade it with 'pasur db upgrade --database URL' (back it up first), or serve with --upgrade"
         )
     upgrade_schema(engine)
+
+
+def _settled_version(engine: Engine) -> str | None:
+    """The database's version once no other process is changing its schema (on PostgreSQL, read
+    under the schema's lock): read while another builds it, the tables may already be there and
+    their version not yet, and an empty database would pass for one made before versioning."""
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # held until this transaction ends
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        return database_version(connection)
 
 
 def _newer(version: str) -> SchemaMismatch:
