@@ -292,7 +292,9 @@ def test_a_lost_notice_leaves_no_gap_and_the_bots_run_in_one_process():
             caught = next_state(watcher, lambda found: found["version"] >= state["version"] + 2)
             assert time.monotonic() - started < 3 * SWEEP_SECONDS + 5
         assert caught["version"] >= state["version"] + 2  # the sweep read what the notices missed
-        assert [table["id"] in lobby.hub._owned for lobby in lobbies] == [True, False]
+        # one process runs the bot: whichever scheduled it first (the first, where the move was
+        # made, or the second, whose sweep read the move; under load either may come first)
+        assert sum(table["id"] in lobby.hub._owned for lobby in lobbies) == 1
 
 
 def started_against_a_bot(clients: tuple[TestClient, TestClient], target: int) -> tuple[dict[str, Any], int]:
