@@ -105,15 +105,19 @@ def test_a_verdict_is_given_only_when_the_whole_interval_lies_in_its_band():
     assert judged_with((-0.1, 0.25)).verdict == "good"
     assert judged_with((0.35, 0.9)).verdict == "inaccuracy"
     assert judged_with((1.0, 2.4)).verdict == "mistake"
-    for straddling in ((0.1, 0.5), (0.8, 1.3), (-0.2, 3.0)):
-        assert judged_with(straddling).verdict == "unclear"
+    # an interval across one edge says which two verdicts it allows; across both, unclear
+    assert judged_with((0.1, 0.5)).verdict == "good_or_inaccuracy"
+    assert judged_with((0.8, 1.3)).verdict == "inaccuracy_or_mistake"
+    assert judged_with((-0.2, 3.0)).verdict == "unclear"
 
 
 def test_a_judgement_reads_for_people_with_its_unit_its_margin_and_the_capture_named():
     line = judgement_line(judged_with((1.2, 1.8), played="7D", best="10CxAS"))
     assert line == "mistake: loses 1.5 points (between 1.2 and 1.8, 95% sure) · best 10♣ × A♠ · 256 deals solved"
-    unclear = judgement_line(judged_with((0.7, 1.3), best="7D"))
-    assert unclear == "unclear: loses 1.0 points (between 0.7 and 1.3, 95% sure) · best lay 7♦ · 256 deals solved"
+    between = judgement_line(judged_with((0.7, 1.3), best="7D"))
+    assert between == (
+        "an inaccuracy or a mistake: loses 1.0 points (between 0.7 and 1.3, 95% sure) · best lay 7♦ · 256 deals solved"
+    )
     persian = judgement_line(judged_with((1.2, 1.8), played="7D", best="10CxAS"), "fa")
     assert "۱٫۵" in persian and "۱۰♣ × A♠" in persian and "۲۵۶" in persian
     assert not any(character.isascii() and character.isdigit() for character in persian)

@@ -18,6 +18,7 @@ from pasur.arena import Plan
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, solver_bot, validate_spec
 from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import ExternalBot, serve
+from pasur.coach import hint as coach_hint
 from pasur.coach.hint import hint
 from pasur.core import native, short_texts
 from pasur.core.solver import Samples
@@ -364,7 +365,7 @@ def test_an_edge_not_known_to_be_above_nothing_is_not_given(monkeypatch):
         )
 
     for gains, known in (([9.0, -8.0, 9.0, -8.0, 9.0, -8.0], False), ([1.0, 1.2, 0.9, 1.1, 1.0, 1.0], True)):
-        monkeypatch.setattr(solver_bot.SolverBot, "sampled", lambda self, view, legal, gains=gains: deals_worth(gains))
+        monkeypatch.setattr(coach_hint, "hint_samples", lambda view, seed, ms, gains=gains: (deals_worth(gains), False))
         advice = hint(game.view(0), legal, seed=1)
         assert advice is not None and advice.move == best
         assert (advice.edge is not None) == known

@@ -471,18 +471,23 @@ def test_replay_view_with_analysis_shows_each_verdict(tmp_path):
         pass
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_record(match)))
-    for lang, words, summary in (
-        ("en", ("deals solved", "best"), "accuracy"),
-        ("fa", ("چینش حل‌شده", "بهترین"), "دقت"),
+    for lang, choice, kinds, summary in (
+        ("en", "to play, and plays", ("deals solved", "every card known", "the only legal move"), "accuracy"),
+        ("fa", "بازی می‌کند", ("چینش حل‌شده", "همه کارت‌ها معلوم", "تنها حرکت مجاز"), "دقت"),
     ):
         result = CliRunner().invoke(
             cli, ["replay", str(path), "--view", "--plain", "--analyze", "--samples", "4", "--lang", lang]
         )
         assert result.exit_code == 0, result.output
-        judged = [line for line in result.output.splitlines() if all(word in line for word in words)]
-        assert len(judged) == 48  # one line under every move played
+        lines = result.output.splitlines()
+        # every move judged once, under the position it was chosen in (the choice faced, its
+        # hand still holding the card played), each judged by samples, exactly, or forced
+        chosen = [index for index, line in enumerate(lines) if choice in line]
+        assert len(chosen) == 48
+        said = [next(kind for kind in kinds if kind in lines[index + 1]) for index in chosen]
+        assert set(said) == set(kinds)
         # the last position sums each player up: the accuracy score, explained, and the verdicts
-        assert sum(summary in line for line in result.output.splitlines()) == 2
+        assert sum(f": {summary} " in line for line in result.output.splitlines()) == 2
     refused = CliRunner().invoke(cli, ["replay", str(path), "--analyze"])
     assert refused.exit_code == 2 and "--view" in refused.output
 

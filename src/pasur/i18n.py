@@ -191,9 +191,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{points} points ± {margin} a round better than {other}",
         "{points} امتیاز ± {margin} در دست بهتر از {other}",
     ),
+    "hint_edge_exact": (
+        "{points} points better than {other}, every card known",
+        "{points} امتیاز بهتر از {other}، با همه کارت‌های معلوم",
+    ),
     "hint_close": ("about as good as {other}", "تقریباً هم‌ارزِ {other}"),
     "hint_all_alike": ("the other moves come to the same", "حرکت‌های دیگر همان نتیجه را دارند"),
     "replay_position": ("move {index} of {count}", "حرکت {index} از {count}"),
+    "replay_choice": ("{name} to play, and plays {move}:", "نوبت {name}، که {move} را بازی می‌کند:"),
     "judged": ("{verdict}: {loss} · best {best} · {deals}", "{verdict}: {loss} | بهترین: {best} | {deals}"),
     "judged_best": ("{verdict}: the best move · {deals}", "{verdict}: بهترین حرکت | {deals}"),
     "judged_loss": (
@@ -205,6 +210,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "حدود {loss} امتیاز از دست رفت؛ نمونه‌ها برای سنجیدن اطمینان کم است",
     ),
     "judged_deals": ("{count} deals solved", "{count} چینش حل‌شده"),
+    "judged_cut_short": (
+        "only {count} deals solved: the time ran out",
+        "تنها {count} چینش حل شد: وقت تمام شد",
+    ),
+    "judged_exact": ("every card known", "همه کارت‌ها معلوم"),
+    "judged_loss_exact": ("loses {loss} points exactly", "دقیقاً {loss} امتیاز از دست رفت"),
+    "judged_forced": ("forced: the only legal move", "ناگزیر: تنها حرکت مجاز"),
     "under_a_tenth": ("under 0.1", "کمتر از ۰٫۱"),
     "lay_card": ("lay {card}", "گذاشتن {card}"),
     "puzzle_number": ("Puzzle {number} of {count} ({id})", "معمای {number} از {count} ({id})"),
@@ -212,6 +224,16 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Deal {deal} of {deals}: you to play. One move is best by {points} points or more: find it.",
         "دست {deal} از {deals}: نوبت شماست. یک حرکت دست‌کم {points} امتیاز بهتر از بقیه است: پیدایش کنید.",
     ),
+    "puzzle_title_twins": (
+        "Deal {deal} of {deals}: you to play. Two twin moves are best, by {points} points or more: find one.",
+        "دست {deal} از {deals}: نوبت شماست. دو حرکتِ هم‌ارز دست‌کم {points} امتیاز بهتر از بقیه‌اند: یکی را پیدا کنید.",
+    ),
+    "puzzle_known": (
+        "Scores: you {mine}, the other side {theirs}; {surs}. Not yet seen: {unseen}",
+        "امتیازها: شما {mine}، طرف مقابل {theirs}؛ {surs}. هنوز دیده نشده: {unseen}",
+    ),
+    "puzzle_surs_below": ("a Sur counts for a side below {cutoff}", "سور برای طرفی که زیر {cutoff} است حساب می‌شود"),
+    "puzzle_surs_always": ("every Sur counts", "هر سوری حساب می‌شود"),
     "puzzle_piles": (
         "Your side has taken {mine} cards ({clubs} clubs, {surs} Surs); the other side {theirs} ({their_surs} Surs)",
         "طرف شما {mine} کارت برداشته ({clubs} خاج، {surs} سور)؛ طرف مقابل {theirs} ({their_surs} سور)",
@@ -225,14 +247,18 @@ CATALOG: dict[str, tuple[str, str]] = {
     "puzzle_right": ("Right: {move} is best.", "درست است: {move} بهترین است."),
     "puzzle_wrong": ("Not the best: {move}.", "بهترین نیست: {move}."),
     "puzzle_answer": ("The answer: {moves}. Each move's points, exact:", "پاسخ: {moves}. امتیاز دقیق هر حرکت:"),
+    "puzzle_answer_on_average": (
+        "The answer: {moves}. Each move's points on average over the {count} ways the unseen cards may lie:",
+        "پاسخ: {moves}. میانگین امتیاز هر حرکت در {count} چینش ممکنِ کارت‌های نادیده:",
+    ),
     "puzzle_score": ("{right} of {count} right.", "{right} از {count} درست."),
     "review_summary": (
         "{name}: accuracy {accuracy} of 100 (a mean loss of {loss} points over {choices} moves with a choice; "
         "100 when every move is the best, halved by every 0.35 points lost a move); "
-        "mistakes: {mistakes}, inaccuracies: {inaccuracies}, unclear: {unclear}",
+        "mistakes: {mistakes}, inaccuracies: {inaccuracies}, between two verdicts: {between}, unclear: {unclear}",
         "{name}: دقت {accuracy} از ۱۰۰ (میانگین {loss} امتیاز از دست رفته در {choices} حرکتِ دارای انتخاب؛ "
         "۱۰۰ یعنی همه حرکت‌ها بهترین بودند و هر ۰٫۳۵ امتیاز از دست رفته در هر حرکت آن را نصف می‌کند)؛ "
-        "اشتباه: {mistakes}، نادقیق: {inaccuracies}، نامعلوم: {unclear}",
+        "اشتباه: {mistakes}، نادقیق: {inaccuracies}، میان دو داوری: {between}، نامعلوم: {unclear}",
     ),
     "review_largest": (
         "  round {round} move {move}: {played} lost {loss} points (best {best})",
@@ -265,6 +291,52 @@ CATALOG: dict[str, tuple[str, str]] = {
         "takes {count} Jacks a deal on average after {first}, {other} after {second} ({deals} solved deals)",
         "پس از {first} به‌طور میانگین {count} سرباز در هر چینش برمی‌دارد و پس از {second} {other} ({deals} چینش حل‌شده)",
     ),
+    "reason_exact_sur_one": (
+        "makes a Sur after {first}, none after {second}",
+        "پس از {first} سور می‌زند و پس از {second} نه",
+    ),
+    "reason_exact_sur": (
+        "makes {count} Surs after {first}, {other} after {second}",
+        "پس از {first} {count} سور می‌زند و پس از {second} {other} سور",
+    ),
+    "reason_exact_haft_khaj": (
+        "wins Haft Khaj after {first}, not after {second}",
+        "پس از {first} هفت خاج را می‌برد و پس از {second} نه",
+    ),
+    "reason_exact_ten_of_diamonds": (
+        "takes the 10♦ after {first}, not after {second}",
+        "پس از {first} ۱۰♦ را برمی‌دارد و پس از {second} نه",
+    ),
+    "reason_exact_two_of_clubs": (
+        "takes the 2♣ after {first}, not after {second}",
+        "پس از {first} ۲♣ را برمی‌دارد و پس از {second} نه",
+    ),
+    "reason_exact_aces": (
+        "takes {count} of the Aces after {first}, {other} after {second}",
+        "پس از {first} {count} آس برمی‌دارد و پس از {second} {other}",
+    ),
+    "reason_exact_jacks": (
+        "takes {count} of the Jacks after {first}, {other} after {second}",
+        "پس از {first} {count} سرباز برمی‌دارد و پس از {second} {other}",
+    ),
+    "reason_join": ("; ", "؛ "),
+    "reason_with_reply": ("after {worse}, {reply} — {parts}", "پس از {worse}، {reply} — {parts}"),
+    "reason_reply": (
+        "the other side's next move takes {cards} in {count} of {deals} solved deals",
+        "حرکت بعدی طرف مقابل در {count} از {deals} چینش حل‌شده {cards} را برمی‌دارد",
+    ),
+    "reason_reply_sur": (
+        "the other side's next move takes {cards}, a Sur, in {count} of {deals} solved deals",
+        "حرکت بعدی طرف مقابل در {count} از {deals} چینش حل‌شده {cards} را برمی‌دارد و سور می‌زند",
+    ),
+    "reason_reply_exact": (
+        "the other side's {card} takes {cards} next move",
+        "طرف مقابل در حرکت بعد با {card}، {cards} را برمی‌دارد",
+    ),
+    "reason_reply_sur_exact": (
+        "the other side's {card} sweeps {cards} next move: a Sur",
+        "طرف مقابل در حرکت بعد با {card}، {cards} را برمی‌دارد و سور می‌زند",
+    ),
     "reason_part_sur": ("Surs", "سورها"),
     "reason_part_haft_khaj": ("Haft Khaj", "هفت خاج"),
     "reason_part_ten_of_diamonds": ("the 10♦", "۱۰♦"),
@@ -274,7 +346,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "verdict_good": ("good", "خوب"),
     "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
     "verdict_mistake": ("mistake", "اشتباه"),
+    "verdict_good_or_inaccuracy": ("at most an inaccuracy", "حداکثر نادقیق"),
+    "verdict_inaccuracy_or_mistake": ("an inaccuracy or a mistake", "نادقیق یا اشتباه"),
     "verdict_unclear": ("unclear", "نامعلوم"),
+    "verdict_forced": ("forced", "ناگزیر"),
     # the Rules dialog's pictures (RULES_EXAMPLES)
     "example_eleven": (
         "A numeral takes numerals that make 11 with it: the 7♥ takes the 4♠ (7 + 4 = 11), or the 2♣ and"

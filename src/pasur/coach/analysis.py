@@ -8,8 +8,11 @@ mean. Its 95% interval comes from every other move's gain over it on the same de
 each with Student's t on the effective sample size of the deals' weights and the 5% split between
 them, so that not knowing which move is best counts too (docs/ANALYSIS.md). Deals are added
 (:class:`Precision`) until the interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
-**inaccuracy** (0.3 to 1) or **mistake** (1 or more) — or the samples or time allowed run out; then
-the verdict is **unclear**. With 3 players, or 4 each for themselves, the values are the mover's
+**inaccuracy** (0.3 to 1) or **mistake** (1 or more) — or the samples or CPU time allowed run out;
+then the verdict names the bands the interval spans: **good or inaccuracy** (at most an
+inaccuracy), **inaccuracy or mistake**, or **unclear** when it spans all three. A position where
+every card's place is known is solved once and judged **exactly** (no interval); a move that was
+the only one legal is **forced**. With 3 players, or 4 each for themselves, the values are the mover's
 points minus the others' average, the others searched as one coalition (:mod:`pasur.core.solver`).
 """
 
@@ -54,15 +57,22 @@ INACCURACY = 0.3
 SAME_AFTER = 128
 #: Each verdict's band of losses, in points.
 BANDS = (("good", -math.inf, INACCURACY), ("inaccuracy", INACCURACY, MISTAKE), ("mistake", MISTAKE, math.inf))
+#: The verdicts of one band.
+BAND_NAMES = tuple(name for name, _floor, _ceiling in BANDS)
+#: The verdict of an interval spanning two neighbouring bands.
+TWO_BANDS = {("good", "inaccuracy"): "good_or_inaccuracy", ("inaccuracy", "mistake"): "inaccuracy_or_mistake"}
+#: Every verdict, from the surest good to a forced move.
+VERDICTS = ("good", "good_or_inaccuracy", "inaccuracy", "inaccuracy_or_mistake", "mistake", "unclear", "forced")
 
 
 @dataclass(frozen=True, slots=True)
 class Precision:
     """How long a move is judged: at least ``least`` deals, then more in growing batches until the
     loss's 95% interval is at most ``width`` points either side and lies within one verdict's
-    band, or ``most`` deals or ``ms`` milliseconds are spent (None: no time limit). ``least ==
-    most`` fixes the count. The time limit bites on a round's first moves, whose deals are the
-    dearest to solve (a few milliseconds each on one core)."""
+    band, or ``most`` deals or ``ms`` milliseconds of CPU time (the judging thread's own: a busy
+    machine judges as well, more slowly) are spent (None: no time limit). ``least == most`` fixes
+    the count. The time limit bites on a round's first moves, whose deals are the dearest to
+    solve (a few milliseconds each on one core)."""
 
     width: float = 0.3
     least: int = 128
@@ -95,16 +105,23 @@ class MoveJudgement:
     best_code: MoveCode
     #: Why the best move is better, for a move that lost something (from the solver's lines).
     reason: Reason | None = None
+    #: Whether every card's place was known, so the one deal solved is the truth.
+    exact: bool = False
+    #: Whether the time ran out before the first ``least`` deals were solved.
+    cut_short: bool = False
 
     @property
     def verdict(self) -> str:
-        """The band (``good``, ``inaccuracy``, ``mistake``) holding the whole interval of the
-        loss, else ``unclear``."""
+        """``forced`` when one move was legal; else the band (``good``, ``inaccuracy``,
+        ``mistake``) holding the whole interval of the loss, the two neighbouring bands it spans
+        (``good_or_inaccuracy``, ``inaccuracy_or_mistake``), or ``unclear`` (all three)."""
+        if len(self.values) == 1:
+            return "forced"
         low, high = self.loss_interval
-        for name, floor, ceiling in BANDS:
-            if floor <= low and high < ceiling:
-                return name
-        return "unclear"
+        spanned = [name for name, floor, ceiling in BANDS if low < ceiling and high >= floor]
+        if len(spanned) == 1:
+            return spanned[0]
+        return TWO_BANDS.get((spanned[0], spanned[-1]), "unclear")
 
     @property
     def margin(self) -> float:
@@ -124,6 +141,8 @@ class MoveJudgement:
             "values": {text: round(value, 3) for text, value in self.values.items()},
             "samples": self.samples,
             "effective_samples": round(self.effective, 1),
+            "exact": self.exact,
+            "cut_short": self.cut_short,
             "played_move": Move.from_code(self.played_code).to_json(),
             "best_move": Move.from_code(self.best_code).to_json(),
             "reason": self.reason.to_json() if self.reason else None,
@@ -181,25 +200,31 @@ JUDGE_BATCH = 8
 
 def judge_position(game: Round, played: MoveCode, seed: int, precision: Precision = Precision()) -> MoveJudgement:
     """Judge ``played`` in ``game``'s position from the view of the seat to play (the cards it
-    cannot see play no part), solving deals until ``precision`` is met."""
+    cannot see play no part), solving deals until ``precision`` is met (one when every card's
+    place is known: the judgement is then exact)."""
     codes = game.legal_codes()
     rng = random.Random(seed)
-    base = Round.from_view(game.view(game.turn), rng)
-    stop = time.perf_counter() + precision.ms / 1000 if precision.ms is not None else math.inf
-    wanted = precision.least if len(codes) > 1 else 1
+    view = game.view(game.turn)
+    exact = view.sees_everything
+    base = Round.from_view(view, rng)
+    clock = time.thread_time
+    stop = clock() + precision.ms / 1000 if precision.ms is not None else math.inf
+    wanted = precision.least if len(codes) > 1 and not exact else 1
     found: Samples | None = None
     while True:
-        ms = (stop - time.perf_counter()) * 1000 if precision.ms is not None else None
-        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH)
+        ms = (stop - clock()) * 1000 if precision.ms is not None else None
+        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH, clock=clock)
         found = more if found is None else _joined(found, more)
-        judgement = _judgement(game, played, found)
+        judgement = _judgement(game, played, found, exact)
         count = _count(found)
+        if count < min(wanted, precision.least):  # the time, or a node limit, ended the sampling
+            return _explained(game, dataclasses.replace(judgement, cut_short=True), seed)
         if (
-            len(codes) == 1
+            wanted == 1
             or count >= precision.most
-            or count < wanted  # the time, or a node limit, ended the sampling
-            or time.perf_counter() >= stop
-            or (judgement.margin <= precision.width and judgement.verdict != "unclear")
+            or count < wanted
+            or clock() >= stop
+            or (judgement.margin <= precision.width and judgement.verdict in BAND_NAMES)
         ):
             return _explained(game, judgement, seed)
         wanted = min(precision.most, max(2 * count, _needed(judgement, precision.width, count)))
@@ -207,9 +232,9 @@ def judge_position(game: Round, played: MoveCode, seed: int, precision: Precisio
 
 def _explained(game: Round, judgement: MoveJudgement, seed: int) -> MoveJudgement:
     """The judgement with its reason, when the move may have lost something worth saying."""
-    if judgement.verdict == "good" or judgement.loss < INACCURACY:
+    if judgement.verdict in ("good", "forced") or judgement.loss < INACCURACY:
         return judgement
-    reason = explain(game, judgement.best_code, judgement.played_code, seed)
+    reason = explain(game, judgement.best_code, judgement.played_code, seed, loss=judgement.loss)
     return dataclasses.replace(judgement, reason=reason)
 
 
@@ -230,8 +255,8 @@ def _needed(judgement: MoveJudgement, width: float, count: int) -> int:
     return math.ceil(count * (judgement.margin / width) ** 2) if judgement.margin > width else count
 
 
-def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
-    """The judgement the deals found so far make."""
+def _judgement(game: Round, played: MoveCode, found: Samples, exact: bool) -> MoveJudgement:
+    """The judgement the deals found so far make (``exact``: one deal, the only one there is)."""
     codes = game.legal_codes()
     means = found.means()
     best = max(codes, key=means.__getitem__)
@@ -245,7 +270,9 @@ def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
     for code in others:
         gains = [o - p for o, p in zip(found.values[code], found.values[played], strict=True)]
         gain, spread, effective = weighted_interval(gains, found.weights, level)
-        if spread == 0 and len(gains) < SAME_AFTER and move_substance(code) != move_substance(played):
+        if exact:
+            spread = 0.0
+        if not exact and spread == 0 and len(gains) < SAME_AFTER and move_substance(code) != move_substance(played):
             spread = math.inf  # never seen to differ, but too few deals to say it never does
         lows.append(gain - spread)
         highs.append(gain + spread)
@@ -264,6 +291,7 @@ def _judgement(game: Round, played: MoveCode, found: Samples) -> MoveJudgement:
         effective=effective,
         played_code=played,
         best_code=best,
+        exact=exact,
     )
 
 
@@ -305,22 +333,29 @@ def t_quantile(freedom: float, level: float = 0.975) -> float:
 
 def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = False) -> str:
     """What the analysis says of a move, for people: its verdict, what it lost in points and how
-    surely, the deals it took, and the best move (``isolate``: cards kept left to right in
-    Persian on a page)."""
+    surely (exactly, when every card was known), the deals it took, and the best move
+    (``isolate``: cards kept left to right in Persian on a page)."""
+    if judgement.verdict == "forced":
+        return text("judged_forced", lang)
     verdict = text(f"verdict_{judgement.verdict}", lang)
-    deals = text("judged_deals", lang, count=judgement.samples)
+    if judgement.exact:
+        deals = text("judged_exact", lang)
+    else:
+        deals = text("judged_cut_short" if judgement.cut_short else "judged_deals", lang, count=judgement.samples)
     if judgement.played_code == judgement.best_code:
         return text("judged_best", lang, verdict=verdict, deals=deals)
     low, high = judgement.loss_interval
-    if not math.isfinite(judgement.margin):
-        loss = text("judged_unbounded", lang, loss=_points(judgement.loss, lang))
+    if judgement.exact:
+        loss = text("judged_loss_exact", lang, loss=points_text(judgement.loss, lang, exact=True))
+    elif not math.isfinite(judgement.margin):
+        loss = text("judged_unbounded", lang, loss=points_text(judgement.loss, lang))
     else:
         loss = text(
             "judged_loss",
             lang,
-            loss=_points(judgement.loss, lang),
-            low=_points(max(low, 0.0), lang),
-            high=_points(high, lang),
+            loss=points_text(judgement.loss, lang),
+            low=points_text(max(low, 0.0), lang),
+            high=points_text(high, lang),
         )
     words = move_words(*_card_texts(judgement.best_code), lang, isolate)
     return text("judged", lang, verdict=verdict, loss=loss, deals=deals, best=words)
@@ -332,11 +367,13 @@ def _card_texts(code: MoveCode) -> tuple[str, list[str]]:
     return str(move.card), [str(card) for card in move.take]
 
 
-def _points(value: float, lang: str) -> str:
-    """Points to one decimal (a loss above 0 that rounds to 0 reads as under 0.1)."""
+def points_text(value: float, lang: str, exact: bool = False) -> str:
+    """Points to one decimal (a loss above 0 that rounds to 0 reads as under 0.1); ``exact``
+    points that are whole without one."""
     if 0 < value < 0.05:
         return text("under_a_tenth", lang)
-    return number_text(round(value, 1), lang)
+    shown = round(value, 1)
+    return number_text(int(shown) if exact and shown == int(shown) else shown, lang)
 
 
 #: A move lost this many points on average halves the accuracy score (:func:`accuracy`).
@@ -351,10 +388,10 @@ def accuracy(mean_loss: float) -> int:
 
 
 def is_key_moment(judged: dict[str, Any]) -> bool:
-    """Whether a judged move (:meth:`MoveJudgement.to_json`) is one to look at again: an
-    inaccuracy, a mistake, or an unclear move that may have lost that much."""
-    return judged["verdict"] in ("inaccuracy", "mistake") or (
-        judged["verdict"] == "unclear" and judged["loss"] >= INACCURACY
+    """Whether a judged move (:meth:`MoveJudgement.to_json`) is one to look at again: at least an
+    inaccuracy, or a move whose verdict spans more than one band and which lost that much."""
+    return judged["verdict"] in ("inaccuracy", "inaccuracy_or_mistake", "mistake") or (
+        judged["verdict"] in ("good_or_inaccuracy", "unclear") and judged["loss"] >= INACCURACY
     )
 
 
@@ -385,7 +422,7 @@ def _summary(own: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "choices": len(chosen),
         "mean_loss": round(mean_loss, 3),
         "accuracy": accuracy(mean_loss),
-        **{plural: sum(one["verdict"] == verdict for one in own) for verdict, plural in _VERDICT_COUNTS},
+        **{plural: sum(one["verdict"] in verdicts for one in own) for verdicts, plural in _VERDICT_COUNTS},
         "largest": [
             {key: one[key] for key in ("round", "move", "played_move", "best_move", "loss", "verdict")}
             for one in largest
@@ -394,7 +431,12 @@ def _summary(own: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-_VERDICT_COUNTS = (("mistake", "mistakes"), ("inaccuracy", "inaccuracies"), ("unclear", "unclear"))
+_VERDICT_COUNTS = (
+    (("mistake",), "mistakes"),
+    (("inaccuracy",), "inaccuracies"),
+    (tuple(TWO_BANDS.values()), "between"),
+    (("unclear",), "unclear"),
+)
 
 
 def summary_lines(row: dict[str, Any], name: str, lang: str = "en") -> list[str]:
@@ -410,6 +452,7 @@ def summary_lines(row: dict[str, Any], name: str, lang: str = "en") -> list[str]
             choices=row["choices"],
             mistakes=row["mistakes"],
             inaccuracies=row["inaccuracies"],
+            between=row["between"],
             unclear=row["unclear"],
         )
     ]
@@ -422,7 +465,7 @@ def summary_lines(row: dict[str, Any], name: str, lang: str = "en") -> list[str]
                 round=one["round"],
                 move=one["move"],
                 played=move_words(played["card"], played["take"], lang),
-                loss=_points(one["loss"], lang),
+                loss=points_text(one["loss"], lang),
                 best=move_words(best["card"], best["take"], lang),
             )
         )

@@ -1,27 +1,30 @@
-"""A hint for the seat to play: the strongest bot's move, what it takes, and why it is better.
+"""A hint for the seat to play: the best move as the review judges it, what it takes, and why.
 
-The move comes from ``solver`` (sampled deals, each solved exactly) where it can decide; it is
-compared with the next best move that differs in substance (not a twin card of the same rank and
-worth), with the edge said only when its 95% interval lies above 0, and the reason read from the
-solver's lines (:mod:`.reasons`). Without the native core the move comes from ``pimc`` with what it
-takes. A forced move gets no hint. Only the seat's view is used.
+The deals the seat cannot see are sampled as the review samples them (:mod:`.analysis`: the same
+horizon, the round's end, and the same intervals; the one deal there is when every card's place
+is known, and then the edge is exact), so a hint never says a move is best that the review of the
+same position calls a loss. The move is compared with the next best move that differs in
+substance (not a twin card of the same rank and worth), with the edge said only when its 95%
+interval lies above 0 (else the two are "about as good as" each other), and the reason read from
+the solver's lines (:mod:`.reasons`). Without the native core the move comes from ``pimc`` with
+what it takes. A forced move gets no hint. Only the seat's view is used.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..bots.judgement import move_substance
 from ..bots.pimc import PimcBot
-from ..bots.solver_bot import SolverBot
-from ..core import Move, Round, SeatView
+from ..core import Move, Round, SeatView, native
 from ..core.scoring import SUR_POINTS, card_points, club_count
-from ..core.solver import Samples
+from ..core.solver import Samples, sampled_within
 from ..i18n import move_words, number_text, text
-from .analysis import weighted_interval
+from .analysis import JUDGE_BATCH, points_text, weighted_interval
 from .reasons import explain, reason_line
 
 __all__ = ["Hint", "hint", "move_gain"]
@@ -30,6 +33,8 @@ __all__ = ["Hint", "hint", "move_gain"]
 HINT_SAMPLES = 1024
 #: Deals solved for a hint's reason (said only when its part surely favours the move advised).
 HINT_REASON_DEALS = 32
+#: An edge below this many points is told as "about as good as".
+SMALLEST_EDGE = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,17 @@ class Hint:
     edge: float | None
 
 
+def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, bool]:
+    """The deals a hint stands on, as the review's: :data:`HINT_SAMPLES` dealt consistently with
+    ``view`` (or as many as ``ms`` milliseconds of this thread's CPU allow), or the one deal there
+    is when every card's place is known (True then)."""
+    rng = random.Random(seed)
+    exact = view.sees_everything
+    count = 1 if exact else HINT_SAMPLES if ms is None else 1 << 30
+    found = sampled_within(Round.from_view(view, rng), count, rng, ms, JUDGE_BATCH, clock=time.thread_time)
+    return found, exact
+
+
 def hint(
     view: SeatView,
     legal: Sequence[Move],
@@ -56,11 +72,10 @@ def hint(
     bounds the thinking; ``isolate`` keeps cards left to right in Persian on a page."""
     if len(legal) < 2:
         return None
-    samples = None if ms is not None else HINT_SAMPLES
-    found = SolverBot(samples=samples, ms=ms, seed=seed).sampled(view, legal)
-    if found is None:
+    if not native.available():
         move = PimcBot(ms=ms, seed=seed).choose(view, legal)
         return Hint(move, move_gain(view, move, lang, isolate), None, None)
+    found, exact = hint_samples(view, seed, ms)
     means = found.means()
     ranked = sorted(legal, key=lambda move: -means[move.code])
     move = ranked[0]
@@ -70,19 +85,23 @@ def hint(
         return Hint(move, f"{said}{text('hint_join', lang)}{text('hint_all_alike', lang)}", None, None)
     differences = [b - o for b, o in zip(found.values[move.code], found.values[other.code], strict=True)]
     edge, spread, _effective = weighted_interval(differences, found.weights)
+    spread = 0.0 if exact else spread
     other_words = move_words(str(other.card), [str(card) for card in other.take], lang, isolate)
-    if not math.isfinite(spread) or edge - spread <= 0:
+    if not math.isfinite(spread) or edge - spread <= 0 or edge < SMALLEST_EDGE:
         compared = text("hint_close", lang, other=other_words)
         return Hint(move, f"{said}{text('hint_join', lang)}{compared}", None, None)
-    compared = text(
-        "hint_edge",
-        lang,
-        points=number_text(round(edge, 1), lang),
-        margin=number_text(round(spread, 1 if spread >= 0.1 else 2), lang),
-        other=other_words,
-    )
+    if exact:
+        compared = text("hint_edge_exact", lang, points=points_text(edge, lang, exact=True), other=other_words)
+    else:
+        compared = text(
+            "hint_edge",
+            lang,
+            points=number_text(round(edge, 1), lang),
+            margin=number_text(round(spread, 1 if spread >= 0.1 else 2), lang),
+            other=other_words,
+        )
     game = Round.from_view(view, random.Random(seed))
-    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True)
+    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True, loss=edge)
     why = reason_line(reason, lang, isolate) if reason is not None else None
     return Hint(move, f"{said}{text('hint_join', lang)}{compared}", why, edge)
 

@@ -12,7 +12,8 @@ says which bot finds the answer: ``easy`` the greedy one, ``medium`` the expert,
 
 A puzzle travels as ``pasur-puzzle/1`` JSON (:meth:`Puzzle.to_json`): the player's view (as
 BOT-PROTOCOL.md writes it, no hidden card), the answers, every move's value, the margin, how it was
-made exact, the reason and the difficulty.
+made exact and the difficulty. Why the answer beats a move tried is worked out when it is tried
+(:func:`tried_reason`), about that move.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..core.cards import FULL_DECK, cards_in, mask_of
 from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
-from .reasons import explain
+from .reasons import Reason, explain
 
 __all__ = [
     "FORMAT",
@@ -46,6 +47,7 @@ __all__ = [
     "puzzle_problem",
     "read_puzzles",
     "shipped_puzzles",
+    "tried_reason",
 ]
 
 FORMAT = "pasur-puzzle/1"
@@ -75,7 +77,6 @@ class Puzzle:
     exact: str
     arrangements: int
     difficulty: str
-    reason: dict[str, Any] | None = None
     source: dict[str, Any] | None = None
 
     @property
@@ -98,7 +99,6 @@ class Puzzle:
             "exact": self.exact,
             "arrangements": self.arrangements,
             "difficulty": self.difficulty,
-            "reason": self.reason,
             "source": self.source,
         }
 
@@ -127,7 +127,6 @@ class Puzzle:
                 exact=str(data["exact"]),
                 arrangements=int(data["arrangements"]),
                 difficulty=str(data["difficulty"]),
-                reason=data.get("reason") if isinstance(data.get("reason"), dict) else None,
                 source=data.get("source") if isinstance(data.get("source"), dict) else None,
             )
         except (KeyError, TypeError, ValueError) as error:
@@ -225,9 +224,6 @@ def puzzle_of(
     others = [value for code, value in values.items() if code not in answers]
     if not others or best - max(others) < margin or len({move_substance(code) for code in answers}) > 1:
         return None  # no clear answer, or two answers that differ in more than a twin card
-    runner_up = max((code for code in values if code not in answers), key=values.__getitem__)
-    game = Round.from_view(view, random.Random(seed))
-    reason = explain(game, answers[0], runner_up, seed)
     return Puzzle(
         view=view,
         values={Move.from_code(code).text(): value for code, value in values.items()},
@@ -236,9 +232,22 @@ def puzzle_of(
         exact=exact,
         arrangements=count,
         difficulty=_difficulty(view, answers, seed),
-        reason=reason.to_json() if reason else None,
         source=source,
     )
+
+
+def tried_reason(puzzle: Puzzle, tried: Move, seed: int = 0) -> Reason | None:
+    """Why the answer beats the move tried (for an answer, the next best move), from the solver's
+    lines: exact in the last deal, over sampled arrangements in the deal before it."""
+    better = Move.parse(puzzle.answers[0])
+    if puzzle.is_answer(tried):
+        others = [text for text in puzzle.values if text not in puzzle.answers]
+        worse = Move.parse(max(others, key=puzzle.values.__getitem__))
+    else:
+        worse = tried
+    loss = puzzle.values[better.text()] - puzzle.values[worse.text()]
+    game = Round.from_view(puzzle.view, random.Random(seed))
+    return explain(game, better.code, worse.code, seed, loss=loss)
 
 
 def _difficulty(view: SeatView, answers: list[MoveCode], seed: int) -> str:

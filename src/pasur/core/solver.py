@@ -180,13 +180,15 @@ def sampled_within(
     ms: float | None = None,
     batch: int = 32,
     sampling: Sampling = DEFAULT_SAMPLING,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Samples:
     """:func:`sampled_values` for ``samples`` deals, in batches of ``batch`` when ``ms``
-    milliseconds bound the time (at least one batch is solved; each batch's seed comes from
-    ``rng``); a deal that reaches the node limit ends the sampling."""
-    stop = time.perf_counter() + ms / 1000 if ms is not None else math.inf
+    milliseconds of ``clock`` (wall time by default; ``time.thread_time`` counts this thread's
+    CPU) bound the time (at least one batch is solved; each batch's seed comes from ``rng``); a
+    deal that reaches the node limit ends the sampling."""
+    stop = clock() + ms / 1000 if ms is not None else math.inf
     found: Samples | None = None
-    while found is None or (len(found.weights) < samples and time.perf_counter() < stop):
+    while found is None or (len(found.weights) < samples and clock() < stop):
         size = min(samples - (len(found.weights) if found else 0), batch if ms is not None else samples)
         more = sampled_values(game, size, rng.getrandbits(64), sampling)
         if found is None:

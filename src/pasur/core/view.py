@@ -57,6 +57,13 @@ class SeatView:
         """Whether the pack is empty, so no Sur can be made (unless the rules allow it)."""
         return self.pack == 0
 
+    @property
+    def sees_everything(self) -> bool:
+        """Whether every card's place is known to this seat: the pack is empty and at most one
+        other hand holds cards (it holds every card not seen), so nothing is left to chance."""
+        holding = sum(1 for seat, count in enumerate(self.hands) if seat != self.seat and count)
+        return self.pack == 0 and holding <= 1
+
     def unseen(self) -> tuple[Card, ...]:
         """The cards this seat has not seen: the other hands and the pack, in card order."""
         seen = set(self.hand) | set(self.table)

@@ -1,7 +1,8 @@
 """The puzzles' HTTP API: the puzzle of the day, a stream by difficulty, and an answer checked.
 The puzzles are those that come with pasur (``pasur puzzles`` found them; a test solves each
 again). A puzzle is sent as its player's view and legal moves, never its answer; the answer, every
-move's exact value and the reason come back once a move is tried."""
+move's value and why the answer beats the move tried come back once it is tried (worked out then,
+once a puzzle and move: the shipped puzzles bound that work, whoever asks)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,28 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from ..coach.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles
-from ..coach.reasons import reason_from_json, reason_line
+from ..coach.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles, tried_reason
+from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move
+from ..core.cards import RANK_NAMES
 from ..i18n import LANGUAGES
 from .errors import NoSuchPuzzle, PassedOn, TableError
 from .messages import PuzzleAnswer
 
 
 def public_puzzle(puzzle: Puzzle) -> dict[str, Any]:
-    """What the page shows of a puzzle before it is tried: the view and the legal moves."""
+    """What the page shows of a puzzle before it is tried: the view and the legal moves, how many
+    moves are best (twin cards may be), and what a player there knows besides: the cards not yet
+    seen counted by rank."""
+    unseen = [card.rank for card in puzzle.view.unseen()]
     return {
         "id": puzzle.id,
         "difficulty": puzzle.difficulty,
         "exact": puzzle.exact,
         "arrangements": puzzle.arrangements,
         "margin": round(puzzle.margin, 2),
+        "best_count": len(puzzle.answers),
+        "unseen": [[RANK_NAMES[rank], unseen.count(rank)] for rank in sorted(set(unseen))],
         "view": puzzle.view.to_json(),
         "legal": [{**move.to_json(), "move": move.text()} for move in puzzle.view.legal_moves()],
     }
@@ -35,6 +42,7 @@ def puzzle_routes() -> APIRouter:
     routes = APIRouter()
     puzzles = shipped_puzzles()
     by_id = {puzzle.id: puzzle for puzzle in puzzles}
+    reasons: dict[tuple[str, str], dict[str, str] | None] = {}  # at most one a shipped puzzle's move
 
     @routes.get("/api/puzzles")
     def stream(
@@ -70,7 +78,10 @@ def puzzle_routes() -> APIRouter:
             move = puzzle.view.read_move(body.move)
         except IllegalMove as error:
             raise PassedOn(error) from None
-        reason = reason_from_json(puzzle.reason) if puzzle.reason else None
+        key = (puzzle.id, move.text())
+        if key not in reasons:
+            reason = tried_reason(puzzle, move)
+            reasons[key] = {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None
         return {
             "right": puzzle.is_answer(move),
             "tried": move.to_json(),
@@ -80,7 +91,7 @@ def puzzle_routes() -> APIRouter:
                 for text, value in sorted(puzzle.values.items(), key=lambda item: -item[1])
             ],
             "margin": round(puzzle.margin, 2),
-            "reasons": {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None,
+            "reasons": reasons[key],
         }
 
     return routes

@@ -8,9 +8,10 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..coach.puzzles import Puzzle
-from ..coach.reasons import reason_from_json, reason_line
-from ..core import IllegalMove, Move
+from ..coach.puzzles import Puzzle, tried_reason
+from ..coach.reasons import reason_line
+from ..core import IllegalMove, Move, SeatView
+from ..core.cards import RANK_NAMES
 from ..i18n import cards_words, move_words, number_text, refusal, text
 
 
@@ -20,7 +21,7 @@ def position_lines(puzzle: Puzzle, lang: str = "en") -> list[str]:
     other = 1 - view.seat
     lines = [
         text(
-            "puzzle_title",
+            "puzzle_title" if len(puzzle.answers) == 1 else "puzzle_title_twins",
             lang,
             deal=view.deal,
             deals=view.rules.deals,
@@ -36,10 +37,30 @@ def position_lines(puzzle: Puzzle, lang: str = "en") -> list[str]:
             their_surs=view.surs[1 - view.side],
         ),
         text("puzzle_other_hand", lang, count=view.hands[other], pack=view.pack),
+        text(
+            "puzzle_known",
+            lang,
+            mine=view.scores[view.side],
+            theirs=view.scores[1 - view.side],
+            surs=text("puzzle_surs_always", lang)
+            if view.rules.sur_cutoff is None
+            else text("puzzle_surs_below", lang, cutoff=view.rules.sur_cutoff),
+            unseen=unseen_by_rank(view, lang),
+        ),
         f"{text('table', lang)}: {cards_words([str(card) for card in view.table], lang) or text('table_empty', lang)}",
         f"{text('puzzle_hand', lang)}: {' '.join(cards_words([str(card)], lang) for card in view.hand)}",
     ]
     return lines
+
+
+def unseen_by_rank(view: SeatView, lang: str = "en") -> str:
+    """The cards ``view``'s seat has not seen, counted by rank: ``A×2 5×1 K×3``."""
+    ranks = [card.rank for card in view.unseen()]
+    shown = [(RANK_NAMES[rank], ranks.count(rank)) for rank in sorted(set(ranks))]
+    return " ".join(
+        f"{number_text(int(name), lang) if name.isdigit() else name}×{number_text(count, lang)}"
+        for name, count in shown
+    )
 
 
 def _words(move: Move, lang: str) -> str:
@@ -52,13 +73,19 @@ def verdict_lines(puzzle: Puzzle, chosen: Move, lang: str = "en") -> list[str]:
     best = [Move.parse(answer) for answer in puzzle.answers]
     lines = [
         text("puzzle_right" if right else "puzzle_wrong", lang, move=_words(chosen, lang)),
-        text("puzzle_answer", lang, moves=text("list_join", lang).join(_words(move, lang) for move in best)),
+        text(
+            "puzzle_answer" if puzzle.exact == "last_deal" else "puzzle_answer_on_average",
+            lang,
+            moves=text("list_join", lang).join(_words(move, lang) for move in best),
+            count=puzzle.arrangements,
+        ),
     ]
     ranked = sorted(puzzle.values.items(), key=lambda item: -item[1])
     for move_text, value in ranked:
         lines.append(f"  {_words(Move.parse(move_text), lang)}: {number_text(round(value, 2), lang)}")
-    if puzzle.reason is not None:
-        lines.append(reason_line(reason_from_json(puzzle.reason), lang))
+    reason = tried_reason(puzzle, chosen)
+    if reason is not None:
+        lines.append(reason_line(reason, lang))
     return lines
 
 

@@ -13,9 +13,9 @@ from textual.widgets import Footer, Static
 
 from ..coach.analysis import MoveJudgement, is_key_moment, judgement_line, players_summary, summary_lines
 from ..coach.reasons import reason_line
-from ..core import Match, Played, Round
+from ..core import Match, Move, Played, Round
 from ..core.cards import format_cards
-from ..i18n import text
+from ..i18n import move_words, text
 from .session import played_text, result_text
 
 
@@ -31,7 +31,8 @@ class Step:
     count: int
     #: The moves of this round: its move number N is the N-th of them (as analyze and solve say).
     round_moves: int
-    #: The judgement of the move just played, when the record was analyzed.
+    #: The judgement of the move played next from here (the choice this position offers), when
+    #: the record was analyzed.
     judgement: MoveJudgement | None = None
     #: At the match's last position: the final scores and the winning side.
     result: tuple[tuple[int, ...], int] | None = None
@@ -54,22 +55,25 @@ class RecordSteps:
                 self.positions.append((game.copy(), played))
         self.judgements = judgements or {}
         self.review = tuple(players_summary([one.to_json() for one in self.judgements.values()]))
-        #: The positions just after a move worth looking at again, in order.
+        #: The positions where a choice worth looking at again was made, in order.
         self.key_moments = [
             index
-            for index, (game, played) in enumerate(self.positions)
-            if played is not None
-            and (judged := self.judgements.get((game.number, len(game.history)))) is not None
-            and is_key_moment(judged.to_json())
+            for index in range(len(self.positions))
+            if (judged := self._choice(index)) is not None and is_key_moment(judged.to_json())
         ]
         self.result = (tuple(match.scores), match.winner) if match.over and match.winner is not None else None
 
     def __len__(self) -> int:
         return len(self.positions)
 
+    def _choice(self, index: int) -> MoveJudgement | None:
+        """The judgement of the move played from position ``index`` (None at a round's end)."""
+        game, _played = self.positions[index]
+        return None if game.over else self.judgements.get((game.number, len(game.history) + 1))
+
     def step(self, index: int) -> Step:
         game, played = self.positions[index]
-        judged = self.judgements.get((game.number, len(game.history))) if played is not None else None
+        judged = self._choice(index)
         last = index == len(self) - 1
         moves = self.round_moves[game.number]
         if not last:
@@ -94,14 +98,18 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
     if step.played is not None:
         played = step.played
         lines.append(played_text(played, names[played.seat], sides.__getitem__, lang))
-        if step.judgement is not None:
-            lines.append("  " + judgement_line(step.judgement, lang))
-            if step.judgement.reason is not None:
-                lines.append("  " + reason_line(step.judgement.reason, lang))
     lines.append(f"{text('table', lang)}: {format_cards(game.table, symbols=True) or text('table_empty', lang)}")
     for seat in range(rules.players):
         marker = "▶" if seat == game.turn and not game.over else " "
         lines.append(f"{marker} {names[seat]}: {format_cards(game.hands[seat], symbols=True)}")
+    if step.judgement is not None:  # the choice faced here, and how the move made was judged
+        choice = step.judgement
+        move = Move.from_code(choice.played_code)
+        words = move_words(str(move.card), [str(card) for card in move.take], lang)
+        lines.append("  " + text("replay_choice", lang, name=names[choice.seat], move=words))
+        lines.append("  " + judgement_line(choice, lang))
+        if choice.reason is not None:
+            lines.append("  " + reason_line(choice.reason, lang))
     if game.over:
         lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
     if step.result is not None:

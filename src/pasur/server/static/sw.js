@@ -4,7 +4,7 @@
 // is fetched from the network first, so an upgraded server's page is never hidden behind an old
 // copy; the copy kept is used only when the network fails. The API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v10";
+const SHELL = "pasur-shell-v11";
 const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "news", "motion", "felt", "table", "finished",
   "chat", "analysis", "replay", "lobby", "rematch", "account", "profile", "leaders", "friends", "review", "puzzles", "lesson"];
 const FILES = ["/", ...MODULES.map((name) => `/static/js/${name}.js`), "/static/style.css", "/static/icon.svg",

@@ -52,11 +52,15 @@ export function renderPuzzle() {
   $("#puzzle-title").textContent = chosen.daily
     ? t("puzzle_of_the_day", { date: new Date(`${shown.date}T12:00:00Z`).toLocaleDateString(lang === "fa" ? "fa-IR" : "en-GB", { dateStyle: "long", timeZone: "UTC" }) })
     : t("puzzle_n", { n: shown.index + 1, count: shown.count });
-  $("#puzzle-task").textContent = t("puzzle_task", { deal: view.deal, points: persianIf(puzzle.margin.toFixed(1)) });
+  const task = puzzle.best_count > 1 ? "puzzle_task_twins" : "puzzle_task";
+  $("#puzzle-task").textContent = t(task, { deal: view.deal, points: persianIf(puzzle.margin.toFixed(1)) });
+  const unseen = puzzle.unseen.map(([rank, count]) => `${persianIf(rank)}×${persianIf(count)}`).join(" ");
   $("#puzzle-facts").textContent = [
     t(`difficulty_${puzzle.difficulty}`),
     t("puzzle_taken", { mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length }),
     t("puzzle_other", { n: view.hands[1 - side], pack: view.pack }),
+    t("puzzle_scores", { mine: persianIf(view.scores[side]), theirs: persianIf(view.scores[1 - side]) }),
+    t("puzzle_unseen", { cards: unseen }),
   ].join(sep());
   const table = $("#puzzle-table");
   table.replaceChildren(...view.table.map((card) => marked(cardButton(card), card, "take")));

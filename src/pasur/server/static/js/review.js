@@ -26,7 +26,7 @@ export function renderReview() {
       <div class="accuracy" title="${escapeHtml(t("accuracy_explained"))}"><b>${persianIf(player.accuracy)}</b><span>${escapeHtml(t("accuracy"))}</span></div>
       <div>
         <p class="review-name">${escapeHtml(seatName(player.seat))}</p>
-        <p>${escapeHtml(t("review_counts", { loss: persianIf(player.mean_loss.toFixed(2)), mistakes: player.mistakes, inaccuracies: player.inaccuracies, unclear: player.unclear }))}</p>
+        <p>${escapeHtml(t("review_counts", { loss: persianIf(player.mean_loss.toFixed(2)), mistakes: player.mistakes, inaccuracies: player.inaccuracies, between: player.between ?? 0, unclear: player.unclear }))}</p>
       </div>
     </div>`).join("");
   const list = moments.map((one, index) => `
