@@ -1,68 +1,77 @@
-"""Whether the analysis's reasons read right: each reason of ``pasur analyze --json`` output is
-checked against the solver's lines on other deals, four times as many.
+"""Whether the coach's words hold: on every move of played matches judged as ``pasur analyze``
+judges them, how much of each flagged move's loss the parts its reason names make up, how many
+reasons are exact or name the other side's reply, and how many verdicts lie in one band.
 
-For every judged move with a reason, the reason (the part of the points the better move gains
-most in, and whose side it is about) is found again from the same position with another seed and
-``--deals`` deals. A reason reads right when the check names the same part, or when the part it
-named still favours the better move by at least half of what the check's own top part does.
+    .venv/bin/python benchmarks/reasons_check.py RECORD... [--jobs 2] [--move-ms 2000] [--json OUT]
 
-    .venv/bin/pasur analyze game.json --json > analysis.json
-    .venv/bin/python benchmarks/reasons_check.py game.json analysis.json [--deals 64] [--most 50]
-
-Prints each reason with what the check found, then the count.
+RECORD files are pasur-record/1 matches (or JSON Lines of them). A move is **flagged** when it has a
+reason (it lost 0.3 points or more and is not judged good). Its reason **covers** the loss when the
+points of the parts it names (on the reason's own deals) come to at least half of the judged loss.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import multiprocessing
+import statistics
+import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from pasur import from_record
-from pasur.coach.reasons import PART_POINTS, line_end, paired_gain, reason_from_json, reason_line
-from pasur.core import Round, SideScore
+from analysis_coverage import read_matches
+from pasur.coach.analysis import BAND_NAMES, MoveJudgement, Precision, Task, analysis_tasks, judge_move
+from pasur.coach.reasons import reason_line
 
 
-def part_shares(game: Round, better: int, worse: int, deals: int, seed: int) -> dict[str, float]:
-    """Each part's mean net points after ``better`` less after ``worse`` over ``deals`` deals."""
-    rng = random.Random(seed)
-    view = game.view(game.turn)
-    side = game.side_of(game.turn)
-    ends: dict[int, list[list[SideScore]]] = {better: [], worse: []}
-    for _ in range(deals):
-        dealt = Round.from_view(view, rng)
-        for code in (better, worse):
-            ends[code].append(line_end(dealt, code))
-    return {part: paired_gain(points, ends[better], ends[worse], side)[0] for part, points in PART_POINTS.items()}
+def judged(item: tuple[Task, Precision]) -> MoveJudgement:
+    return judge_move(*item)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("record")
-    parser.add_argument("analysis")
-    parser.add_argument("--deals", type=int, default=64)
-    parser.add_argument("--most", type=int, default=50)
+    parser.add_argument("records", nargs="+")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--move-ms", type=float, default=2000.0)
+    parser.add_argument("--json")
     args = parser.parse_args()
-    match = from_record(json.loads(Path(args.record).read_text(encoding="utf-8")))
-    judged = [one for one in json.loads(Path(args.analysis).read_text(encoding="utf-8"))["moves"] if one["reason"]]
-    right = 0
-    for one in judged[: args.most]:
-        recorded = match.rounds[one["round"] - 1]
-        game = Round(match.rules, recorded.deck, recorded.number, recorded.banked, check_deck=False)
-        for code in recorded.history[: one["move"] - 1]:
-            game.play_code(code)
-        reason = reason_from_json(one["reason"])
-        shares = part_shares(game, reason.better, reason.worse, args.deals, seed=99)
-        top = max(shares, key=shares.__getitem__)
-        holds = top == reason.part or shares[reason.part] >= shares[top] / 2 > 0
-        right += holds
-        print(
-            f"round {one['round']} move {one['move']}: {reason_line(reason)}\n"
-            f"    check ({args.deals} deals): {', '.join(f'{part} {share:+.2f}' for part, share in shares.items())}"
-            f" -> {'reads right' if holds else 'does not hold'}"
-        )
-    print(f"{right} of {min(len(judged), args.most)} reasons read right")
+    matches = read_matches(args.records)
+    tasks = [task for match in matches for task in analysis_tasks(match, None, seed=1)]
+    precision = Precision(ms=args.move_ms)
+    started = time.perf_counter()
+    with multiprocessing.Pool(args.jobs) as pool:
+        judgements = pool.map(judged, [(task, precision) for task in tasks], chunksize=4)
+    seconds = time.perf_counter() - started
+    chosen = [one for one in judgements if one.verdict != "forced"]
+    verdicts = Counter(one.verdict for one in chosen)
+    flagged = [one for one in judgements if one.reason is not None]
+    shares = [one.reason.points / one.loss for one in flagged if one.reason is not None]
+    covered = sum(share >= 0.5 for share in shares)
+    rows: list[dict[str, Any]] = []
+    for one, share in zip(flagged, shares, strict=True):
+        assert one.reason is not None
+        rows.append({"round": one.round, "move": one.move, "loss": round(one.loss, 2), "covers": round(share, 2)})
+        print(f"round {one.round} move {one.move}: loses {one.loss:.2f}, named {share:.0%}: {reason_line(one.reason)}")
+    single = sum(verdicts[name] for name in BAND_NAMES)
+    summary = {
+        "moves": len(judgements),
+        "with_a_choice": len(chosen),
+        "verdicts": dict(verdicts),
+        "in_one_band": round(single / len(chosen), 3),
+        "exact": sum(one.exact for one in judgements),
+        "cut_short": sum(one.cut_short for one in judgements),
+        "flagged": len(flagged),
+        "covered_half": covered,
+        "covered_share": round(covered / len(flagged), 3) if flagged else None,
+        "median_cover": round(statistics.median(shares), 2) if shares else None,
+        "exact_reasons": sum(one.reason.exact for one in flagged if one.reason),
+        "with_reply": sum(one.reason.reply is not None for one in flagged if one.reason),
+        "seconds": round(seconds, 1),
+    }
+    print(json.dumps(summary, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"summary": summary, "flagged": rows}, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,14 +14,19 @@ from pasur.coach.analysis import (
     accuracy,
     analysis_tasks,
     judge_move,
+    judge_position,
     judgement_line,
     players_summary,
     t_quantile,
     weighted_interval,
 )
+from pasur.coach.hint import hint
+from pasur.coach.reasons import explain, reason_line
 from pasur.core import native
+from pasur.core.cards import mask_of
 from pasur.host import MatchHost, seat_bots
 
+from .helpers import cards, position
 from .test_cli import assert_one_line_error, pasur
 
 if not native.available():
@@ -168,3 +173,72 @@ def test_analyze_refuses_what_it_cannot_judge(tmp_path):
     assert "invalid record" in assert_one_line_error(pasur("analyze", str(path)), 1)
     path.write_text(json.dumps(to_record(played_round(["greedy", "greedy"], seed=7))))
     assert "--seat" in assert_one_line_error(pasur("analyze", str(path), "--seat", "3"), 2)
+
+
+def last_deal_after_earlier_play(table: str, mine: str, theirs: str, rules: Rules, surs: tuple[int, int]) -> Round:
+    """A last-deal position at two players, seat 0 to play ``mine`` onto ``table`` and seat 1
+    holding ``theirs``: every other card already taken, seat 1's pile holding the Aces left over
+    and seat 0's seven clubs (Haft Khaj decided), and ``surs`` made earlier."""
+    game = position(table, mine, rules, last_deal=True)
+    held = mask_of(cards(table)) | mask_of(cards(mine)) | mask_of(cards(theirs))
+    game.hands[1] = mask_of(cards(theirs))
+    rest = [card for card in range(52) if not held >> card & 1]
+    aces_and_some = [card for card in rest if card >> 2 == 0 or card in rest[-12:]]
+    game.captured = [mask_of([card for card in rest if card not in aces_and_some]), mask_of(aces_and_some)]
+    game.surs = list(surs)
+    assert game.view(0).sees_everything
+    return game
+
+
+def test_a_reason_counts_what_follows_the_move_not_what_was_taken_before():
+    # the other side already holds three Aces and two Surs; the Ace on the table is what is at stake
+    game = last_deal_after_earlier_play("AD", "10H 5S", "10S 3C", Rules(), surs=(0, 2))
+    better, worse = Move.parse("10HxAD").code, Move.parse("5S").code
+    reason = explain(game, better, worse, seed=1)
+    assert reason is not None and reason.exact and reason.deals == 1
+    aces = reason.parts[0]
+    assert (aces.part, aces.mine, aces.after_worse, aces.after_better) == ("aces", False, 1, 0)
+    line = reason_line(reason)
+    assert "the other side's 10♠ takes A♦ next move" in line and "takes 1 of the Aces after lay 5♠, 0 after" in line
+    assert "solved deals" not in line and "average" not in line
+
+
+def test_a_sur_after_earlier_surs_is_counted_once_and_its_cause_named_in_cards():
+    game = last_deal_after_earlier_play("5D", "6H 2S", "4C 9H", Rules(sur_in_last_deal=True), surs=(1, 2))
+    reason = explain(game, Move.parse("6Hx5D").code, Move.parse("2S").code, seed=1)
+    assert reason is not None and reason.parts[0].part == "sur"
+    line = reason_line(reason)
+    assert "the other side's 4♣ sweeps 2♠+5♦ next move: a Sur" in line and "(Surs: 10 points)" in line, line
+    assert "makes a Sur after lay 2♠, none after 6♥ × 5♦" in line, line
+    persian = reason_line(reason, "fa")
+    assert "سور" in persian and not any(character.isascii() and character.isdigit() for character in persian)
+
+
+def test_a_position_with_every_card_known_is_judged_exactly_and_a_forced_move_is_forced():
+    game = last_deal_after_earlier_play("AD", "10H 5S", "10S 3C", Rules(), surs=(0, 2))
+    judged = judge_position(game, Move.parse("5S").code, seed=3)
+    assert judged.exact and judged.samples == 1 and judged.loss_interval == (judged.loss, judged.loss)
+    line = judgement_line(judged)
+    assert f"loses {judged.loss:g} points exactly" in line and "every card known" in line and "95%" not in line
+    assert judged.verdict == ("mistake" if judged.loss >= 1 else "inaccuracy" if judged.loss >= 0.3 else "good")
+    forced = position("5D", "9C", last_deal=True)
+    only = judge_position(forced, forced.legal_codes()[0], seed=3)
+    assert only.verdict == "forced" and judgement_line(only) == "forced: the only legal move"
+
+
+def test_a_hinted_move_is_never_called_a_loss_by_the_review_of_the_same_position():
+    match = played_round(["greedy", "expert"], seed=8)
+    contradictions, hinted = [], 0
+    for task in analysis_tasks(match, [0], seed=5)[::2]:
+        rules, deck, number, banked, before, _played, seed = task
+        game = Round(rules, deck, number, banked, check_deck=False)
+        for code in before:
+            game.play_code(code)
+        advice = hint(game.view(game.turn), game.legal_moves(), seed=seed)
+        if advice is None:
+            continue
+        hinted += 1
+        judged = judge_position(game, advice.move.code, seed + 1, Precision(ms=None, most=512))
+        if judged.verdict in ("inaccuracy", "inaccuracy_or_mistake", "mistake"):
+            contradictions.append((judged.round, judged.move, advice.reason, judgement_line(judged)))
+    assert hinted >= 8 and not contradictions, contradictions

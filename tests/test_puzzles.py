@@ -25,6 +25,7 @@ from pasur.coach.puzzles import (
 )
 from pasur.core import Round, native
 from pasur.host import MatchHost, seat_bots
+from pasur.i18n import move_words
 from pasur.tui.puzzle import PlainPuzzles
 
 from .test_cli import assert_one_line_error, pasur
@@ -131,6 +132,19 @@ def test_the_terminal_asks_a_puzzle_and_says_the_answer_and_why(tmp_path):
         assert said in shown and "The answer:" in shown and "Legal moves:" in shown
         assert right == (said == "Right:")
         assert "nonsense" in shown or "not" in shown.lower()  # the bad answer was refused in words
+        # the reason is about the move tried (for the answer, about the next best move)
+        tried = Move.parse(
+            answer
+            if said != "Right:"
+            else max((t for t in puzzle.values if t not in puzzle.answers), key=puzzle.values.__getitem__)
+        )
+        words = move_words(str(tried.card), [str(card) for card in tried.take])
+        reason = [line for line in shown.split("The answer:")[1].splitlines() if " after " in line]
+        assert len(reason) == 1 and words in reason[0], shown
+        # what was answered is counted, not the puzzles left unasked
+        counted = io.StringIO()
+        PlainPuzzles([puzzle, puzzle], "en", io.StringIO(f"{answer}\nq\n"), counted).run()
+        assert f"{int(right)} of 1 answered right." in counted.getvalue()
     persian = io.StringIO()
     PlainPuzzles([puzzle], "fa", io.StringIO("۱\n"), persian).run()  # Persian digits choose a move
     assert "پاسخ:" in persian.getvalue()

@@ -19,6 +19,7 @@ pytest.importorskip("openskill")
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from pasur.coach.analysis import accuracy
 from pasur.core import Match, Rules
 from pasur.server.app import create_app
 from pasur.server.bots import BOT_RATINGS
@@ -29,7 +30,7 @@ from pasur.server.store import StoredMove
 from pasur.server.tables import TableRoom
 from pasur.server.turns import ABANDONED_TURNS
 
-from .server_helpers import EVERY_TABLE, TEST_SETTINGS, answer, next_state, play_to_the_end, seated
+from .server_helpers import EVERY_TABLE, TEST_SETTINGS, answer, next_state, play_to_the_end, reviewed, seated
 from .test_accounts import refused, sign_up
 from .test_shared import play_my_turns
 
@@ -153,6 +154,25 @@ def test_a_rated_match_against_a_bot_changes_the_rating_once_and_shows_it(databa
         assert week["last_week"] == [] and client.get("/api/leaderboard?players=4").json()["leaders"] == []
         refused(client.get("/api/leaderboard?period=month"), 400, "bad_period")
         refused(client.get("/api/leaderboard?players=3"), 400, "bad_player_count")
+
+
+def test_the_profile_shows_the_accuracy_of_the_reviewed_rated_matches(database):
+    with browser(database) as client:
+        sign_up(client, "Ava")
+        assert client.get("/api/players/Ava").json()["figures"]["accuracy"] is None  # nothing reviewed yet
+        table_id, _final = play_rated_against_a_bot(client, "easy")
+        play_a_casual_match = client.post("/api/tables", json={"name": "x", "seats": ["easy"], "rules": {"target": 1}})
+        with seated(client, play_a_casual_match.json()["id"], play_a_casual_match.json()["token"]) as socket:
+            socket.send_json({"type": "start"})
+            play_to_the_end(socket, [])
+        casual = reviewed(client, play_a_casual_match.json()["id"])  # a casual match's review does not count
+        review = reviewed(client, table_id)
+        losses = [one["loss"] for one in review["moves"] if one["seat"] == 0 and len(one["values"]) > 1]
+        assert casual["moves"] and losses
+        figures = client.get("/api/players/Ava").json()["figures"]
+        mean = sum(losses) / len(losses)
+        assert figures["reviewed_matches"] == 1 and figures["mean_loss"] == pytest.approx(mean, abs=1e-3)
+        assert figures["accuracy"] == accuracy(mean) == review["players"][0]["accuracy"]
 
 
 def test_a_casual_match_changes_no_rating(database):

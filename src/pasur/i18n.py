@@ -251,7 +251,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "The answer: {moves}. Each move's points on average over the {count} ways the unseen cards may lie:",
         "پاسخ: {moves}. میانگین امتیاز هر حرکت در {count} چینش ممکنِ کارت‌های نادیده:",
     ),
-    "puzzle_score": ("{right} of {count} right.", "{right} از {count} درست."),
+    "puzzle_score": ("{right} of {count} answered right.", "{right} از {count} پاسخ درست."),
     "review_summary": (
         "{name}: accuracy {accuracy} of 100 (a mean loss of {loss} points over {choices} moves with a choice; "
         "100 when every move is the best, halved by every 0.35 points lost a move); "

@@ -68,7 +68,7 @@ from ..server.settings import SERVER_DEFAULTS, ServerSettings
     type=click.IntRange(10, 60_000),
     default=SERVER_DEFAULTS.analysis_ms,
     show_default=True,
-    help="most one move of a finished match is judged for",
+    help="most CPU milliseconds one move of a finished match is judged for",
 )
 @click.option(
     "--bot-workers",

@@ -8,9 +8,9 @@ never what was taken before) says where the points went: Surs, Haft Khaj, the 10
 and Jacks. A reason names the parts that make up most of the difference (together at least half
 of it in points, at most three), each told as what the worse move lets the other side do or what
 the better move lets the mover's side do. When the other side's very next move after the worse
-one is the cause (the same capture on at least half of the deals: a Sur, the 10♦ taken), the
-reason says it in cards. Two sides only (the solver's open-deck search); elsewhere there is no
-reason to give.
+one is the cause (the same capture on at least a quarter of the deals, twice as often as after the
+better move: a Sur, the 10♦ taken), the reason says it in cards. Two sides only (the solver's
+open-deck search); elsewhere there is no reason to give.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ REASON_DEALS = 64
 MORE_DEALS = 2
 #: The most parts one reason names.
 MOST_PARTS = 3
+#: The share of the deals on which the other side's same next move must take what is at stake
+#: for the reason to name it.
+REPLY_SHARE = 0.25
 
 #: The parts of a side's round points a reason may name, with the breakdown's line of points.
 PART_LINES = {
@@ -260,8 +263,8 @@ def _part_gain(
 
 def _reply(part: str, after: list[LineEnd], before: list[LineEnd], side: int, exact: bool) -> Reply | None:
     """The other side's next move after the worse move when it is the part's cause: the same
-    capture (of a Sur, the 10♦, the 2♣, an Ace or a Jack, as the part is) on at least half the
-    deals, and more often than after the better move."""
+    capture (of a Sur, the 10♦, the 2♣, an Ace or a Jack, as the part is) on at least a quarter
+    of the deals, and at least twice as often as after the better move."""
 
     def causes(one: LineEnd) -> tuple[Card | None, tuple[Card, ...], bool] | None:
         if one.reply is None:
@@ -284,7 +287,7 @@ def _reply(part: str, after: list[LineEnd], before: list[LineEnd], side: int, ex
         return None
     (card, take, sur), count = found.most_common(1)[0]
     also_after = sum(1 for one in after if (cause := causes(one)) is not None and cause[1:] == (take, sur))
-    if 2 * count < len(before) or also_after >= count:
+    if REPLY_SHARE * len(before) > count or 2 * also_after > count:
         return None
     return Reply(card, take, sur, count)
 
@@ -368,5 +371,5 @@ def _part_line(part: PartGain, reason: Reason, words: dict[str, str], lang: str)
         who=text("reason_you" if part.mine else "reason_they", lang),
         event=event,
         part=text(f"reason_part_{part.part}", lang),
-        points=number_text(round(part.points, 1), lang),
+        points=number_text(round(part.points) if reason.exact else round(part.points, 1), lang),
     )

@@ -11,11 +11,12 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from ..coach.analysis import accuracy
 from .bots import BOT_RATINGS
 from .errors import NoSuchTable, TableError
 from .names import account_named
 from .ratings import PROVISIONAL, Rating
-from .rows import AccountRow, RatingRow, ResultRow, ResultSeatRow
+from .rows import AccountRow, AnalysisRow, RatingRow, ResultRow, ResultSeatRow
 from .store import Store, storage
 
 #: The most matches a player's history lists.
@@ -65,10 +66,40 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
                 "points_per_round": round(points / rounds, 2) if rounds else None,
                 "surs_per_round": round(surs / rounds, 3) if rounds else None,
                 "haft_khaj_rate": round(haft_khaj / rounds, 3) if rounds else None,
+                **_reviewed(session, account.id),
             },
             "graph": _graph(session, account.id),
             "history": _history(session, account.id, history, skip),
         }
+
+
+#: The latest reviewed rated matches a player's accuracy is taken over.
+REVIEWED = 50
+
+
+def _reviewed(session: Session, account_id: int) -> dict[str, Any]:
+    """The player's accuracy and mean loss a move with a choice over the reviews kept of their
+    latest :data:`REVIEWED` rated matches (None for each when there is none)."""
+    rows = session.execute(
+        select(AnalysisRow.moves, ResultSeatRow.seat)
+        .join(ResultSeatRow, ResultSeatRow.table_id == AnalysisRow.table_id)
+        .join(ResultRow, ResultRow.table_id == AnalysisRow.table_id)
+        .where(ResultSeatRow.account_id == account_id, ResultSeatRow.rating_after.is_not(None))
+        .order_by(ResultRow.finished.desc())
+        .limit(REVIEWED)
+    ).all()
+    losses = [
+        float(one["loss"])
+        for moves, seat in rows
+        for one in json.loads(moves)
+        if one["seat"] == seat and len(one["values"]) > 1
+    ]
+    mean_loss = sum(losses) / len(losses) if losses else None
+    return {
+        "reviewed_matches": len(rows),
+        "mean_loss": round(mean_loss, 3) if mean_loss is not None else None,
+        "accuracy": accuracy(mean_loss) if mean_loss is not None else None,
+    }
 
 
 def _rating_json(row: RatingRow | None) -> dict[str, Any]:

@@ -19,9 +19,10 @@ class ServerSettings:
     bot_delay: float = 0.7
     #: The most a searching bot thinks for one move, in milliseconds.
     bot_ms: int = 250
-    #: The most one move of a finished match is judged for, in milliseconds (deals are added until
-    #: its loss is known to ±0.3 points within one verdict, as ``pasur analyze`` does, or this ends).
-    analysis_ms: int = 1000
+    #: The most one move of a finished match is judged for, in milliseconds of the worker's CPU
+    #: (deals are added until its loss is known to ±0.3 points within one verdict, as ``pasur
+    #: analyze`` does, or this ends): the same as ``pasur analyze``, so the page judges as well.
+    analysis_ms: int = 2000
     #: The bot workers' CPU seconds one visitor's hints and analyses may take a minute.
     advice_seconds: float = 30.0
     #: Worker processes for the searching bots.

@@ -106,17 +106,18 @@ class PlainPuzzles:
 
     def run(self) -> int:
         """Ask every puzzle in turn until input ends or ``q``; how many were answered right."""
-        right = 0
+        right = answered = 0
         for number, puzzle in enumerate(self.puzzles, start=1):
             self.say(text("puzzle_number", self.lang, number=number, count=len(self.puzzles), id=puzzle.id))
             chosen = self.ask(puzzle)
             if chosen is None:
                 break
+            answered += 1
             right += puzzle.is_answer(chosen)
             for line in verdict_lines(puzzle, chosen, self.lang):
                 self.say(line)
             self.say()
-        self.say(text("puzzle_score", self.lang, right=right, count=len(self.puzzles)))
+        self.say(text("puzzle_score", self.lang, right=right, count=answered))
         return right
 
     def ask(self, puzzle: Puzzle) -> Move | None:

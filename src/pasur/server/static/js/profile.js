@@ -53,13 +53,15 @@ function renderFigures() {
     ["points_per_round", figures.points_per_round, (value) => value.toFixed(1)],
     ["surs_per_round", figures.surs_per_round, (value) => value.toFixed(2)],
     ["haft_khaj_rate", figures.haft_khaj_rate, (value) => `${Math.round(value * 100)}%`],
+    ["profile_accuracy", figures.accuracy, (value) => t("accuracy_of", { n: value, matches: figures.reviewed_matches })],
+    ["profile_mean_loss", figures.mean_loss, (value) => value.toFixed(2)],
   ];
   $("#profile-figures").hidden = !figures.rounds;
   $("#profile-figures").replaceChildren(...shown.flatMap(([key, value, format]) => {
     const term = document.createElement("dt");
     term.textContent = t(key);
     const said = document.createElement("dd");
-    said.textContent = value === null ? "–" : persianIf(format(value));
+    said.textContent = value === null || value === undefined ? "–" : persianIf(format(value));
     return [term, said];
   }));
 }
