@@ -1,5 +1,5 @@
 """Screenshots of the web table for the docs: the first-game lesson (its first tip, then the Sur
-it suggests), the Rules dialog's pictures of captures and today's puzzle; matches against bots
+it suggests), the Rules dialog's pictures of captures and today's puzzle, before and after a try; matches against bots
 played by clicking, at the start, at a capture choice, at a round's end, at the match's end with
 its review and in the replay; then, signed in, two rated matches (one played out against the
 beginner, one resigned) and the player's page and the leaderboard; on a desktop in English, a
@@ -169,6 +169,12 @@ def learning(page: Page, base: str, lang: str, shot: Callable[[str], None]) -> N
     page.goto(base + "/puzzles")
     page.wait_for_selector("#puzzle-hand .card")
     shot("puzzle")
+    page.click("#puzzle-hand .card")  # a try: the verdict, the values and why
+    if page.locator("#puzzle-choices .choice").count():
+        page.click("#puzzle-choices .choice")
+    page.wait_for_selector("#puzzle-verdict:not([hidden]) .puzzle-values")
+    page.locator("#puzzle-verdict").scroll_into_view_if_needed()
+    shot("puzzle-tried")
 
 
 def shoot(page: Page, base: str, name: str, lang: str) -> None:

@@ -197,11 +197,27 @@ def test_the_web_api_gives_puzzles_without_their_answers_and_checks_a_move_tried
             assert [one["value"] for one in said["values"]] == sorted(
                 (round(v, 2) for v in puzzle.values.values()), reverse=True
             )
+            # the person's puzzle rating, rated against the puzzle: up when right, down when not
+            rated = client.post(
+                f"/api/puzzles/{puzzle.id}/answer", json={"move": tried, "rating": 1500, "deviation": 200}
+            ).json()["rating"]
+            assert (rated["change"] > 0) is right and rated["change"] != 0 and rated["deviation"] < 200
+            assert (rated["value"] > 1500) is right
+        # a harder puzzle moves a rating more when solved
+        gains = {
+            one.difficulty: client.post(
+                f"/api/puzzles/{one.id}/answer", json={"move": one.answers[0], "rating": 1500, "deviation": 200}
+            ).json()["rating"]["change"]
+            for one in shipped
+        }
+        assert gains["easy"] < gains["medium"] < gains["hard"]
         for hostile, status in (
             (("/api/puzzles/nothex/answer", {"move": "7C"}), 422),
             (("/api/puzzles/000000000000/answer", {"move": "7C"}), 404),
             ((f"/api/puzzles/{puzzle.id}/answer", {"move": "x" * 500}), 422),
             ((f"/api/puzzles/{puzzle.id}/answer", {"move": "KS", "extra": 1}), 422),
+            ((f"/api/puzzles/{puzzle.id}/answer", {"move": "KS", "rating": 1e9}), 422),
+            ((f"/api/puzzles/{puzzle.id}/answer", {"move": "KS", "rating": 1500, "deviation": 0}), 422),
         ):
             assert client.post(hostile[0], json=hostile[1]).status_code == status, hostile
         illegal = next(card for card in ("KS", "KH", "KD", "KC", "QS") if card not in given["view"]["hand"])

@@ -270,7 +270,7 @@ def _reply(part: str, after: list[LineEnd], before: list[LineEnd], side: int, ex
         if one.reply is None:
             return None
         seat_side, played, take, sur = one.reply
-        won = set(take) | {played} if take else set()
+        won = set(take)  # the table's cards it takes (its own card was its side's already)
         relevant = {
             "sur": sur,
             "ten_of_diamonds": _TEN_OF_DIAMONDS in won,

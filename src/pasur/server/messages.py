@@ -73,11 +73,14 @@ class Credentials(BaseModel):
 
 
 class PuzzleAnswer(BaseModel):
-    """A move tried on a puzzle, in the short text (``7Cx4H``)."""
+    """A move tried on a puzzle, in the short text (``7Cx4H``), and the person's puzzle rating
+    before it when they keep one (the page keeps it; it is theirs alone, on no board)."""
 
     model_config = ConfigDict(extra="forbid")
 
     move: str = Field(min_length=1, max_length=40)
+    rating: float | None = Field(default=None, ge=0, le=4000)
+    deviation: float | None = Field(default=None, ge=30, le=350)
 
 
 class ChangePassword(BaseModel):

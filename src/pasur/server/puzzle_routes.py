@@ -16,8 +16,25 @@ from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move
 from ..core.cards import RANK_NAMES
 from ..i18n import LANGUAGES
+from .bots import BOT_RATINGS
 from .errors import NoSuchPuzzle, PassedOn, TableError
 from .messages import PuzzleAnswer
+from .ratings import START, START_DEVIATION, Rating, rate
+
+#: A puzzle's rating: that of the level named as its difficulty (an easy puzzle's answer is the
+#: greedy bot's move, a medium's the expert's; a hard one's neither), on the people's scale.
+PUZZLE_RATINGS = {difficulty: float(BOT_RATINGS[difficulty]) for difficulty in DIFFICULTIES}
+#: How far a puzzle's rating may be off (it is fixed: the person's rating moves against it).
+PUZZLE_DEVIATION = 100.0
+
+
+def puzzle_rating(puzzle: Puzzle, right: bool, before: Rating) -> dict[str, Any]:
+    """The person's puzzle rating after an answer, rated as a match won or lost against the
+    puzzle (the ladder's model), with the change."""
+    (after,), _puzzle = rate(
+        [[before], [Rating(PUZZLE_RATINGS[puzzle.difficulty], PUZZLE_DEVIATION)]], 0 if right else 1
+    )
+    return {**after.to_json(), "change": round(after.value - before.value)}
 
 
 def public_puzzle(puzzle: Puzzle) -> dict[str, Any]:
@@ -82,8 +99,11 @@ def puzzle_routes() -> APIRouter:
         if key not in reasons:
             reason = tried_reason(puzzle, move)
             reasons[key] = {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None
+        right = puzzle.is_answer(move)
+        before = Rating(body.rating if body.rating is not None else START, body.deviation or START_DEVIATION)
         return {
-            "right": puzzle.is_answer(move),
+            "right": right,
+            "rating": puzzle_rating(puzzle, right, before),
             "tried": move.to_json(),
             "answers": [Move.parse(text).to_json() for text in puzzle.answers],
             "values": [

@@ -1,7 +1,9 @@
 // The puzzles (/puzzles): exact positions from real play, the puzzle of the day or a stream by
 // difficulty. The page gets a puzzle as its player's view and legal moves; a tap on a card (and,
 // when it can take in several ways, a choice) tries a move, and the server says whether it was
-// best, every move's exact worth and why.
+// best, every move's exact worth and why. The person's puzzle rating (rated as a match against
+// the puzzle, each puzzle on its first try only) and their streak of right answers are kept in
+// this browser: they are theirs alone, on no board.
 
 import { cardButton } from "./cards.js";
 import { $ } from "./state.js";
@@ -11,6 +13,12 @@ const chosen = { difficulty: "", index: 0, daily: true };
 let shown = null;   // the puzzle on screen (the server's answer)
 let result = null;  // the answer to the move tried, once tried
 let loads = 0;      // puzzles asked for: an answer to an older ask is dropped
+const KEPT = { rating: "pasur-puzzle-rating", streak: "pasur-puzzle-streak", tried: "pasur-puzzles-tried" };
+const TRIED_KEPT = 1000;  // the puzzles remembered as tried (each is rated once)
+
+function kept(key, otherwise) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? otherwise; } catch { return otherwise; }
+}
 
 export async function loadPuzzle() {
   $("#puzzles-page").hidden = false;
@@ -28,11 +36,20 @@ export async function loadPuzzle() {
 
 async function tryMove(move) {
   const ask = loads;
+  const tried = kept(KEPT.tried, []);
+  const first = !tried.includes(shown.puzzle.id);
+  const rating = kept(KEPT.rating, null);
+  const body = { move: move.move, ...(first && rating ? { rating: rating.value, deviation: rating.deviation } : {}) };
   const response = await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move: move.move }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   }).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
   if (ask !== loads) return;  // the puzzle changed while the answer was on its way
+  if (response && response.ok && first) {
+    localStorage.setItem(KEPT.rating, JSON.stringify(answer.rating));
+    localStorage.setItem(KEPT.streak, JSON.stringify(answer.right ? kept(KEPT.streak, 0) + 1 : 0));
+    localStorage.setItem(KEPT.tried, JSON.stringify([...tried, shown.puzzle.id].slice(-TRIED_KEPT)));
+  }
   $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
   if (response && response.ok) result = answer;
   renderPuzzle();
@@ -62,6 +79,10 @@ export function renderPuzzle() {
     t("puzzle_scores", { mine: persianIf(view.scores[side]), theirs: persianIf(view.scores[1 - side]) }),
     t("puzzle_unseen", { cards: unseen }),
   ].join(sep());
+  const rating = kept(KEPT.rating, null);
+  $("#puzzle-standing").textContent = t("puzzle_standing", {
+    rating: persianIf(rating ? rating.value : "–"), streak: persianIf(kept(KEPT.streak, 0)),
+  });
   const table = $("#puzzle-table");
   table.replaceChildren(...view.table.map((card) => marked(cardButton(card), card, "take")));
   const hand = $("#puzzle-hand");
@@ -80,6 +101,7 @@ export function renderPuzzle() {
     <p class="verdict ${result.right ? "good" : "mistake"}">${escapeHtml(t(result.right ? "puzzle_best" : "puzzle_not_best"))}: ${moveHtml(result.tried)}</p>
     <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
     ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
+    ${result.rating && result.rating.change ? `<p class="note">${escapeHtml(t("puzzle_rated", { change: persianIf(result.rating.change > 0 ? `+${result.rating.change}` : result.rating.change) }))}</p>` : ""}
     <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>
     <ol class="puzzle-values">${values}</ol>`;
 }
