@@ -364,7 +364,11 @@ def test_an_edge_not_known_to_be_above_nothing_is_not_given(monkeypatch):
             {move.code: list(gains) if move == best else [0.0] * len(gains) for move in legal}, [1.0] * len(gains)
         )
 
-    for gains, known in (([9.0, -8.0, 9.0, -8.0, 9.0, -8.0], False), ([1.0, 1.2, 0.9, 1.1, 1.0, 1.0], True)):
+    for gains, known in (
+        ([9.0, -8.0, 9.0, -8.0, 9.0, -8.0], False),  # not known to be above 0
+        ([0.01, 0.02, 0.01, 0.02, 0.01, 0.02], False),  # known, but too small to call better
+        ([1.0, 1.2, 0.9, 1.1, 1.0, 1.0], True),
+    ):
         monkeypatch.setattr(coach_hint, "hint_samples", lambda view, seed, ms, gains=gains: (deals_worth(gains), False))
         advice = hint(game.view(0), legal, seed=1)
         assert advice is not None and advice.move == best

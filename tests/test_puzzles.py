@@ -9,6 +9,7 @@ import io
 import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from pasur.coach.puzzles import (
     _arrangements,
     exact_values,
     find_puzzles,
+    played_gain,
     puzzle_problem,
     read_puzzles,
     shipped_puzzles,
@@ -224,3 +226,42 @@ def test_the_web_api_gives_puzzles_without_their_answers_and_checks_a_move_tried
         refused = client.post(f"/api/puzzles/{puzzle.id}/answer", json={"move": illegal})
         assert refused.status_code == 400 and refused.json()["messages"]["fa"]
         assert client.get("/api/puzzles", params={"difficulty": "wizard"}).status_code == 400
+
+
+PLAYED_OUT = Path(__file__).resolve().parent.parent / "docs" / "analysis" / "puzzle-playout-2026-12-05.json"
+
+
+def test_every_shipped_puzzle_of_the_deal_before_the_last_won_when_played_out():
+    """Such a puzzle's values are averaged with open cards: each shipped one was played out by the
+    bot without them (benchmarks/puzzle_playout.py), and its answer won (95% sure)."""
+    checked = {one["id"]: one for one in json.loads(PLAYED_OUT.read_text(encoding="utf-8"))["puzzles"]}
+    averaged = [puzzle for puzzle in shipped_puzzles() if puzzle.exact == "every_arrangement"]
+    assert averaged
+    for puzzle in averaged:
+        one = checked[puzzle.id]
+        assert one["answer"] == puzzle.answers[0] and one["holds"] and one["interval"][0] > 0, one
+
+
+def test_a_puzzle_played_out_gains_what_the_bot_makes_of_it():
+    puzzle = next(one for one in shipped_puzzles() if one.exact == "every_arrangement")
+    mean, low, high = played_gain(puzzle, deals=8)
+    assert low <= mean <= high and math.isfinite(high - low)
+    assert played_gain(puzzle, deals=8) == (mean, low, high)  # the same deals, the same bots
+
+
+def test_puzzles_found_in_records_keep_the_deal_before_the_last_only_when_it_wins_played_out(tmp_path):
+    records = Path(__file__).resolve().parent.parent / "docs" / "analysis" / "records" / "expert-greedy-seed5.jsonl"
+    found = {}
+    for play_out in (0, 16):
+        out = tmp_path / f"found-{play_out}.jsonl"
+        result = pasur(
+            "puzzles", str(records), "--most-arrangements", "2000", "--play-out", str(play_out), "--out", str(out)
+        )
+        assert result.returncode == 0, result.stderr
+        found[play_out] = {puzzle.id: puzzle for puzzle in read_puzzles(out.read_text(encoding="utf-8"))}
+    everything, kept = found[0], found[16]
+    assert set(kept) < set(everything)  # some were left out, and nothing new came
+    last_deal = {key for key, puzzle in everything.items() if puzzle.exact == "last_deal"}
+    assert last_deal and last_deal <= set(kept)  # exact as they lie: never played out
+    for puzzle_id in set(everything) - set(kept):
+        assert played_gain(everything[puzzle_id], deals=16)[1] <= 0

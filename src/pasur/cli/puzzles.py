@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..coach.puzzles import MARGIN, Puzzle, find_puzzles, read_puzzles, shipped_puzzles
+from ..coach.puzzles import MARGIN, PLAY_OUT_DEALS, Puzzle, find_puzzles, played_gain, read_puzzles, shipped_puzzles
 from ..core import Match, Rules
 from ..core.errors import RecordError
 from ..core.record import from_record, load_json
@@ -44,14 +44,28 @@ SELF_PLAY = ("solver", "pimc")
     default=None,
     help="leave out positions whose unseen cards may lie in more ways (34,650 at most; each takes ~0.1 ms)",
 )
+@click.option(
+    "--play-out",
+    type=click.IntRange(0, 100_000),
+    default=PLAY_OUT_DEALS,
+    show_default=True,
+    help="keep a puzzle of the deal before the last only if its answer wins played out on N deals (0: keep all)",
+)
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="write the puzzles here [standard output]")
 def puzzles_command(
-    records: tuple[str, ...], self_play: int, seed: int, margin: float, most_arrangements: int | None, out: str | None
+    records: tuple[str, ...],
+    self_play: int,
+    seed: int,
+    margin: float,
+    most_arrangements: int | None,
+    play_out: int,
+    out: str | None,
 ) -> None:
     """Find exact puzzles in 2-player records (one or many a file, JSON Lines) or self-play: the
     positions of the last two deals where one move beats every other by --margin points, every
     move's worth solved exactly from the player's view (the last deal as it lies, the deal before
-    over every arrangement of the unseen cards). Writes pasur-puzzle/1 JSON Lines."""
+    over every arrangement of the unseen cards, and then kept only if the answer also wins when
+    the bot plays it out without seeing them). Writes pasur-puzzle/1 JSON Lines."""
     if not records and not self_play:
         raise click.UsageError("give RECORD files or --self-play N")
     matches = [match for file in records for match in _matches(file)] + [_self_play(seed + n) for n in range(self_play)]
@@ -59,6 +73,11 @@ def puzzles_command(
     for match in matches:
         for puzzle in find_puzzles(match, margin, most_arrangements=most_arrangements):
             found.setdefault(puzzle.id, puzzle)
+    if play_out:
+        unproven = [one.id for one in found.values() if one.exact != "last_deal" and played_gain(one, play_out)[1] <= 0]
+        for puzzle_id in unproven:
+            del found[puzzle_id]
+        click.echo(f"{len(unproven)} left out: their answer did not win when played out", err=True)
     lines = "".join(json.dumps(puzzle.to_json(), ensure_ascii=False) + "\n" for puzzle in found.values())
     if out:
         Path(out).write_text(lines, encoding="utf-8")

@@ -9,6 +9,9 @@ solved and the values averaged (each arrangement is as likely as any other). A p
 puzzle when the best value beats every other by at least :data:`MARGIN` points and the best moves
 are one move in substance (twin cards aside). Its difficulty
 says which bot finds the answer: ``easy`` the greedy one, ``medium`` the expert, ``hard`` neither.
+The deal before the last is averaged with open cards, which no player has: such a puzzle is kept
+only when its answer also wins when played out (:func:`played_gain`: the answer and the best other
+move on sampled arrangements, every seat then played by the bot from its own view).
 
 A puzzle travels as ``pasur-puzzle/1`` JSON (:meth:`Puzzle.to_json`): the player's view (as
 BOT-PROTOCOL.md writes it, no hidden card), the answers, every move's value, the margin, how it was
@@ -23,6 +26,7 @@ import itertools
 import json
 import math
 import random
+import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -36,14 +40,17 @@ from ..core.cards import FULL_DECK, cards_in, mask_of
 from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
+from .analysis import t_quantile
 from .reasons import Reason, explain
 
 __all__ = [
     "FORMAT",
     "MARGIN",
+    "PLAY_OUT_DEALS",
     "Puzzle",
     "exact_values",
     "find_puzzles",
+    "played_gain",
     "puzzle_problem",
     "read_puzzles",
     "shipped_puzzles",
@@ -60,6 +67,9 @@ DIFFICULTIES = ("easy", "medium", "hard")
 HAND = 4
 #: The puzzles that come with pasur, found by ``pasur puzzles`` in self-play (JSON Lines).
 SHIPPED = Path(__file__).with_name("puzzles.jsonl")
+#: Arrangements a puzzle of the deal before the last is played out on, and the bot that plays.
+PLAY_OUT_DEALS = 256
+PLAY_OUT_BOT = "solver"
 #: The most puzzles one file may hold, and the longest line (a puzzle file is not trusted).
 MOST_PUZZLES = 10_000
 LONGEST_LINE = 64 * 1024
@@ -248,6 +258,37 @@ def tried_reason(puzzle: Puzzle, tried: Move, seed: int = 0) -> Reason | None:
     loss = puzzle.values[better.text()] - puzzle.values[worse.text()]
     game = Round.from_view(puzzle.view, random.Random(seed))
     return explain(game, better.code, worse.code, seed, loss=loss)
+
+
+def played_gain(puzzle: Puzzle, deals: int = PLAY_OUT_DEALS, bot: str = PLAY_OUT_BOT) -> tuple[float, float, float]:
+    """What the answer gains over the best other move when played out, and its 95% interval: on
+    ``deals`` arrangements dealt consistently with the puzzle's view (the same ones for both
+    moves), each move is played and every seat then plays as ``bot`` does from its own view to
+    the round's end (the mover's side's points less the other's)."""
+    answer = Move.parse(puzzle.answers[0])
+    others = [text for text in puzzle.values if text not in puzzle.answers]
+    other = Move.parse(max(others, key=puzzle.values.__getitem__))
+    rng = random.Random(puzzle.id)
+    gains = []
+    for deal in range(deals):
+        game = Round.from_view(puzzle.view, rng)
+        gains.append(_played_out(game, answer, bot, deal) - _played_out(game, other, bot, deal))
+    mean = statistics.fmean(gains)
+    spread = t_quantile(deals - 1) * statistics.stdev(gains) / math.sqrt(deals) if deals > 1 else math.inf
+    return mean, mean - spread, mean + spread
+
+
+def _played_out(game: Round, move: Move, bot: str, seed: int) -> float:
+    """The mover's side's round points less the other's after ``move`` and the bot's play."""
+    side = game.side_of(game.turn)
+    game = game.copy()
+    game.play(move)
+    bots = [make_bot(bot, seed + seat) for seat in range(game.rules.players)]
+    while not game.over:
+        view = game.view(game.turn)
+        game.play(bots[game.turn].choose(view, view.legal_moves()))
+    points = game.points()
+    return float(2 * points[side] - sum(points))
 
 
 def _difficulty(view: SeatView, answers: list[MoveCode], seed: int) -> str:
