@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pasur import Match, from_record
-from pasur.coach.analysis import MoveJudgement, Precision, Task, analysis_tasks, judge_move
+from pasur.coach.analysis import ALLOWED, MoveJudgement, Precision, Task, analysis_tasks, judge_move
 from pasur.core import Round
 
 
@@ -103,11 +103,11 @@ def whole_match(match: Match, jobs: int) -> dict[str, Any]:
 
 
 def _disagreements(first: list[MoveJudgement], second: list[MoveJudgement]) -> list[dict[str, Any]]:
-    """The moves two runs gave different verdicts, neither of them unclear."""
+    """The moves two runs gave verdicts that contradict each other (that allow no band in common)."""
     return [
         {"round": one.round, "move": one.move, "verdicts": [one.verdict, other.verdict], "loss": [one.loss, other.loss]}
         for one, other in zip(first, second, strict=True)
-        if one.verdict != other.verdict and "unclear" not in (one.verdict, other.verdict)
+        if not ALLOWED[one.verdict] & ALLOWED[other.verdict]
     ]
 
 

@@ -61,8 +61,16 @@ BANDS = (("good", -math.inf, INACCURACY), ("inaccuracy", INACCURACY, MISTAKE), (
 BAND_NAMES = tuple(name for name, _floor, _ceiling in BANDS)
 #: The verdict of an interval spanning two neighbouring bands.
 TWO_BANDS = {("good", "inaccuracy"): "good_or_inaccuracy", ("inaccuracy", "mistake"): "inaccuracy_or_mistake"}
-#: Every verdict, from the surest good to a forced move.
-VERDICTS = ("good", "good_or_inaccuracy", "inaccuracy", "inaccuracy_or_mistake", "mistake", "unclear", "forced")
+#: The bands each verdict allows (two verdicts contradict each other when they share none).
+ALLOWED = {
+    "good": {"good"},
+    "good_or_inaccuracy": {"good", "inaccuracy"},
+    "inaccuracy": {"inaccuracy"},
+    "inaccuracy_or_mistake": {"inaccuracy", "mistake"},
+    "mistake": {"mistake"},
+    "unclear": set(BAND_NAMES),
+    "forced": {"good"},
+}
 
 
 @dataclass(frozen=True, slots=True)
