@@ -18,6 +18,7 @@ from pasur.coach.puzzles import (
     FORMAT,
     Puzzle,
     _arrangements,
+    best_line,
     exact_values,
     find_puzzles,
     played_gain,
@@ -265,3 +266,18 @@ def test_puzzles_found_in_records_keep_the_deal_before_the_last_only_when_it_win
     assert last_deal and last_deal <= set(kept)  # exact as they lie: never played out
     for puzzle_id in set(everything) - set(kept):
         assert played_gain(everything[puzzle_id], deals=16)[1] <= 0
+
+
+def test_a_last_deal_puzzle_shows_the_best_line_which_scores_the_answers_value():
+    for puzzle in [one for one in shipped_puzzles() if one.exact == "last_deal"][:5]:
+        line = best_line(puzzle)
+        assert line and line[0] == (True, Move.parse(puzzle.answers[0]))
+        game = Round.from_view(puzzle.view, random.Random(1))  # every card known: the only deal there is
+        side = game.side_of(game.turn)
+        for mine, move in line:
+            assert (game.side_of(game.turn) == side) is mine
+            game.play(move)
+        points = game.points()
+        assert game.over and 2 * points[side] - sum(points) == puzzle.values[puzzle.answers[0]]
+    averaged = next(one for one in shipped_puzzles() if one.exact == "every_arrangement")
+    assert best_line(averaged) is None  # no one line is best for every arrangement

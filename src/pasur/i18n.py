@@ -247,6 +247,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     "puzzle_right": ("Right: {move} is best.", "درست است: {move} بهترین است."),
     "puzzle_wrong": ("Not the best: {move}.", "بهترین نیست: {move}."),
     "puzzle_answer": ("The answer: {moves}. Each move's points, exact:", "پاسخ: {moves}. امتیاز دقیق هر حرکت:"),
+    "puzzle_line": ("The best line, every card known: {moves}", "بهترین ادامه، با همه کارت‌های معلوم: {moves}"),
+    "line_you": ("you {move}", "شما {move}"),
+    "line_them": ("they {move}", "حریف {move}"),
     "puzzle_answer_on_average": (
         "The answer: {moves}. Each move's points on average over the {count} ways the unseen cards may lie:",
         "پاسخ: {moves}. میانگین امتیاز هر حرکت در {count} چینش ممکنِ کارت‌های نادیده:",

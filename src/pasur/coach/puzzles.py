@@ -48,6 +48,7 @@ __all__ = [
     "MARGIN",
     "PLAY_OUT_DEALS",
     "Puzzle",
+    "best_line",
     "exact_values",
     "find_puzzles",
     "played_gain",
@@ -258,6 +259,21 @@ def tried_reason(puzzle: Puzzle, tried: Move, seed: int = 0) -> Reason | None:
     loss = puzzle.values[better.text()] - puzzle.values[worse.text()]
     game = Round.from_view(puzzle.view, random.Random(seed))
     return explain(game, better.code, worse.code, seed, loss=loss)
+
+
+def best_line(puzzle: Puzzle) -> list[tuple[bool, Move]] | None:
+    """The best line to the round's end, each move with whether it is the puzzle's side's, when
+    every card is known (the last deal); None otherwise (no one line is best for every
+    arrangement)."""
+    if puzzle.exact != "last_deal":
+        return None
+    game = Round.from_view(puzzle.view, random.Random(0))
+    side = game.side_of(game.turn)
+    line = []
+    for text in solve(game).line:
+        line.append((game.side_of(game.turn) == side, Move.parse(text)))
+        game.play(text)
+    return line
 
 
 def played_gain(puzzle: Puzzle, deals: int = PLAY_OUT_DEALS, bot: str = PLAY_OUT_BOT) -> tuple[float, float, float]:

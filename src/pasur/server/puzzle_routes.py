@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from ..coach.puzzles import DIFFICULTIES, Puzzle, shipped_puzzles, tried_reason
+from ..coach.puzzles import DIFFICULTIES, Puzzle, best_line, shipped_puzzles, tried_reason
 from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move
 from ..core.cards import RANK_NAMES
@@ -112,6 +112,7 @@ def puzzle_routes() -> APIRouter:
             ],
             "margin": round(puzzle.margin, 2),
             "reasons": reasons[key],
+            "line": [{**move.to_json(), "mine": mine} for mine, move in best_line(puzzle) or []],
         }
 
     return routes

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..coach.puzzles import Puzzle, tried_reason
+from ..coach.puzzles import Puzzle, best_line, tried_reason
 from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move, SeatView
 from ..core.cards import RANK_NAMES
@@ -86,6 +86,10 @@ def verdict_lines(puzzle: Puzzle, chosen: Move, lang: str = "en") -> list[str]:
     reason = tried_reason(puzzle, chosen)
     if reason is not None:
         lines.append(reason_line(reason, lang))
+    line = best_line(puzzle)
+    if line:
+        said = [text("line_you" if mine else "line_them", lang, move=_words(move, lang)) for mine, move in line]
+        lines.append(text("puzzle_line", lang, moves=text("hint_join", lang).join(said)))
     return lines
 
 
