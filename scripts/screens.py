@@ -24,6 +24,7 @@ import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
 from pasur.server.app import create_app
+from pasur.server.results import MOVES_TO_COUNT
 from pasur.server.settings import ServerSettings
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
@@ -106,7 +107,7 @@ def play_until(page: Page, shown: str, at_a_choice: Callable[[], None] | None = 
 
 def rated_matches(page: Page, base: str, player: str) -> None:
     """Sign up as ``player``; play a rated match against the beginner to its end, then resign one
-    against the grandmaster."""
+    against the grandmaster after the first moves."""
     page.goto(base + "/")
     page.click("#account-link")
     page.fill("#sign-in-form input[name=name]", player)
@@ -122,7 +123,11 @@ def rated_matches(page: Page, base: str, player: str) -> None:
         page.wait_for_url("**/t/**")
         page.click("#start")
         page.wait_for_function(READY)
-        if resign:
+        if resign:  # after each seat's first moves: a match resigned sooner is aborted, never rated
+            for _ in range(MOVES_TO_COUNT):
+                version = page.evaluate("pasur.page.version")
+                play_first(page)
+                page.wait_for_function(f"{READY} && pasur.page.version > {version}")
             page.click("#resign")
             page.click("#resign-yes")
         else:
