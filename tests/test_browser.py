@@ -22,6 +22,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
+from pasur.coach.analysis import ALLOWED  # noqa: E402
 from pasur.server.app import create_app  # noqa: E402
 from pasur.server.settings import ServerSettings  # noqa: E402
 
@@ -319,7 +320,8 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     assert page.locator("#hand .card").count() == len(step["hands"][0])
     assert page.locator(".seat .backs.face-up svg").count() == sum(len(hand) for hand in step["hands"][1:])
     # the person's first move, judged by the server in the background: verdict, loss, best move
-    verdict = page.wait_for_selector("#replay-body .verdict:is(.good, .inaccuracy, .mistake, .unclear)", timeout=60_000)
+    judged = ", ".join(f".{verdict}" for verdict in ALLOWED)
+    verdict = page.wait_for_selector(f"#replay-body .verdict:is({judged})", timeout=60_000)
     assert said["best"] in verdict.inner_text()
     moves = len(record["rounds"][0]["moves"])
     page.click("#replay-last")  # the end of the round, with its breakdown

@@ -24,6 +24,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pasur import CARDS, Rules, from_record
+from pasur.coach.analysis import ALLOWED
+from pasur.i18n import text
 from pasur.server.app import create_app
 from pasur.server.lobby import OPEN_TABLE_SECONDS
 from pasur.server.shared import Hub
@@ -649,9 +651,10 @@ def test_a_finished_match_has_the_peoples_moves_judged_in_the_background(client)
     person_moves = sum(len(round_["moves"]) for round_ in record["rounds"]) // 2  # a tie at the top plays another round
     assert analysis["total"] == person_moves == len(analysis["moves"]) > 0
     for judged in analysis["moves"]:
-        assert judged["seat"] == 0 and judged["verdict"] in ("good", "inaccuracy", "mistake", "unclear")
+        assert judged["seat"] == 0 and judged["verdict"] in ALLOWED
         assert judged["loss"] >= 0 and judged["samples"] >= 1 and judged["played"] in judged["values"]
-        assert judged["lines"]["en"].startswith(judged["verdict"]) and PERSIAN_LETTER.search(judged["lines"]["fa"])
+        said = text(f"verdict_{judged['verdict']}")
+        assert judged["lines"]["en"].startswith(said) and PERSIAN_LETTER.search(judged["lines"]["fa"])
 
 
 def test_three_players_get_their_analysis_too(client):

@@ -101,7 +101,7 @@ export function renderPuzzle() {
     <p class="verdict ${result.right ? "good" : "mistake"}">${escapeHtml(t(result.right ? "puzzle_best" : "puzzle_not_best"))}: ${moveHtml(result.tried)}</p>
     <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
     ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
-    ${result.line && result.line.length ? `<p class="note">${escapeHtml(t("puzzle_line"))} ${result.line.map((one) => `${escapeHtml(t(one.mine ? "line_you" : "line_them"))} ${moveHtml(one)}`).join(escapeHtml(t("line_join")))}</p>` : ""}
+    ${result.line && result.line.length ? `<p class="note">${escapeHtml(t("best_line_shown"))} ${result.line.map((one) => `${escapeHtml(t(one.mine ? "line_by_you" : "line_by_them"))} ${moveHtml(one)}`).join(escapeHtml(t("line_join")))}</p>` : ""}
     ${result.rating && result.rating.change ? `<p class="note">${escapeHtml(t("puzzle_rated", { change: `\u2066${persianIf(result.rating.change > 0 ? `+${result.rating.change}` : result.rating.change)}\u2069` }))}</p>` : ""}
     <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>
     <ol class="puzzle-values">${values}</ol>`;
