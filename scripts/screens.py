@@ -180,6 +180,10 @@ def learning(page: Page, base: str, lang: str, shot: Callable[[str], None]) -> N
     page.wait_for_selector("#puzzle-verdict:not([hidden]) .puzzle-values")
     page.locator("#puzzle-verdict").scroll_into_view_if_needed()
     shot("puzzle-tried")
+    if page.is_visible("#puzzle-line"):  # a puzzle of the last deal: its best line on the felt
+        page.click("#puzzle-line-step")
+        page.locator("#puzzle-line").scroll_into_view_if_needed()
+        shot("puzzle-line")
 
 
 def shoot(page: Page, base: str, name: str, lang: str) -> None:

@@ -27,6 +27,7 @@ from pasur.coach.puzzles import (
     shipped_puzzles,
 )
 from pasur.core import Round, native
+from pasur.core.cards import mask_of
 from pasur.host import MatchHost, seat_bots
 from pasur.i18n import move_words
 from pasur.tui.puzzle import PlainPuzzles
@@ -271,12 +272,14 @@ def test_puzzles_found_in_records_keep_the_deal_before_the_last_only_when_it_win
 def test_a_last_deal_puzzle_shows_the_best_line_which_scores_the_answers_value():
     for puzzle in [one for one in shipped_puzzles() if one.exact == "last_deal"][:5]:
         line = best_line(puzzle)
-        assert line and line[0] == (True, Move.parse(puzzle.answers[0]))
+        assert line and (line[0].mine, line[0].move) == (True, Move.parse(puzzle.answers[0]))
         game = Round.from_view(puzzle.view, random.Random(1))  # every card known: the only deal there is
         side = game.side_of(game.turn)
-        for mine, move in line:
-            assert (game.side_of(game.turn) == side) is mine
-            game.play(move)
+        seat = game.turn
+        for step in line:
+            assert (game.side_of(game.turn) == side) is step.mine
+            played = game.play(step.move)
+            assert mask_of(step.table) == played.table and mask_of(step.hand) == game.hands[seat]  # the felt
         points = game.points()
         assert game.over and 2 * points[side] - sum(points) == puzzle.values[puzzle.answers[0]]
     averaged = next(one for one in shipped_puzzles() if one.exact == "every_arrangement")

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..bots.judgement import move_substance
 from ..bots.registry import make_bot
-from ..core import Match, Move, MoveCode, Round, SeatView
+from ..core import Card, Match, Move, MoveCode, Round, SeatView
 from ..core.cards import FULL_DECK, cards_in, mask_of
 from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
@@ -47,6 +47,7 @@ __all__ = [
     "FORMAT",
     "MARGIN",
     "PLAY_OUT_DEALS",
+    "LineStep",
     "Puzzle",
     "best_line",
     "exact_values",
@@ -261,18 +262,37 @@ def tried_reason(puzzle: Puzzle, tried: Move, seed: int = 0) -> Reason | None:
     return explain(game, better.code, worse.code, seed, loss=loss)
 
 
-def best_line(puzzle: Puzzle) -> list[tuple[bool, Move]] | None:
-    """The best line to the round's end, each move with whether it is the puzzle's side's, when
-    every card is known (the last deal); None otherwise (no one line is best for every
-    arrangement)."""
+@dataclass(frozen=True, slots=True)
+class LineStep:
+    """One move of a best line: whether the puzzle's side plays it, the move, and what the felt
+    shows after it: the table (before the last sweep) and the puzzle's hand."""
+
+    mine: bool
+    move: Move
+    table: tuple[Card, ...]
+    hand: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.move.to_json(),
+            "mine": self.mine,
+            "table": [str(card) for card in self.table],
+            "hand": [str(card) for card in self.hand],
+        }
+
+
+def best_line(puzzle: Puzzle) -> list[LineStep] | None:
+    """The best line to the round's end, when every card is known (the last deal); None otherwise
+    (no one line is best for every arrangement)."""
     if puzzle.exact != "last_deal":
         return None
     game = Round.from_view(puzzle.view, random.Random(0))
-    side = game.side_of(game.turn)
+    seat, side = game.turn, game.side_of(game.turn)
     line = []
     for text in solve(game).line:
-        line.append((game.side_of(game.turn) == side, Move.parse(text)))
-        game.play(text)
+        mine = game.side_of(game.turn) == side
+        played = game.play(text)
+        line.append(LineStep(mine, played.move, tuple(cards_in(played.table)), tuple(cards_in(game.hands[seat]))))
     return line
 
 

@@ -112,7 +112,7 @@ def puzzle_routes() -> APIRouter:
             ],
             "margin": round(puzzle.margin, 2),
             "reasons": reasons[key],
-            "line": [{**move.to_json(), "mine": mine} for mine, move in best_line(puzzle) or []],
+            "line": [step.to_json() for step in best_line(puzzle) or []],
         }
 
     return routes

@@ -88,7 +88,7 @@ def verdict_lines(puzzle: Puzzle, chosen: Move, lang: str = "en") -> list[str]:
         lines.append(reason_line(reason, lang))
     line = best_line(puzzle)
     if line:
-        said = [text("line_you" if mine else "line_them", lang, move=_words(move, lang)) for mine, move in line]
+        said = [text("line_you" if step.mine else "line_them", lang, move=_words(step.move, lang)) for step in line]
         lines.append(text("puzzle_line", lang, moves=text("hint_join", lang).join(said)))
     return lines
 

@@ -7,12 +7,13 @@
 
 import { cardButton } from "./cards.js";
 import { $ } from "./state.js";
-import { answerError, cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
+import { answerError, cardLabel, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
 
 const chosen = { difficulty: "", index: 0, daily: true };
 let shown = null;   // the puzzle on screen (the server's answer)
 let result = null;  // the answer to the move tried, once tried
 let loads = 0;      // puzzles asked for: an answer to an older ask is dropped
+let lineAt = -1;    // the best line's move shown on the felt (-1: the puzzle's position)
 const KEPT = { rating: "pasur-puzzle-rating", streak: "pasur-puzzle-streak", tried: "pasur-puzzles-tried" };
 const TRIED_KEPT = 1000;  // the puzzles remembered as tried (each is rated once)
 
@@ -31,6 +32,7 @@ export async function loadPuzzle() {
   $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
   shown = response && response.ok ? answer : null;
   result = null;
+  lineAt = -1;
   renderPuzzle();
 }
 
@@ -83,16 +85,19 @@ export function renderPuzzle() {
   $("#puzzle-standing").textContent = t("puzzle_standing", {
     rating: persianIf(rating ? rating.value : "–"), streak: persianIf(kept(KEPT.streak, 0)),
   });
+  // the felt: the puzzle's position, or after a move of the best line once it is stepped through
+  const step = result && lineAt >= 0 ? result.line[lineAt] : null;
   const table = $("#puzzle-table");
-  table.replaceChildren(...view.table.map((card) => marked(cardButton(card), card, "take")));
+  table.replaceChildren(...(step ? step.table : view.table).map((card) => marked(cardButton(card), card, "take")));
   const hand = $("#puzzle-hand");
-  hand.replaceChildren(...view.hand.map((card) => {
+  hand.replaceChildren(...(step ? step.hand : view.hand).map((card) => {
     const button = marked(cardButton(card), card, "card");
     button.disabled = Boolean(result);
     button.addEventListener("click", () => chooseCard(card));
     return button;
   }));
   $("#puzzle-choices").replaceChildren();
+  renderLine(step);
   const verdict = $("#puzzle-verdict");
   verdict.hidden = !result;
   if (!result) return;
@@ -102,14 +107,31 @@ export function renderPuzzle() {
     <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
     ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
     ${result.line && result.line.length ? `<p class="note">${escapeHtml(t("best_line_shown"))} ${result.line.map((one) => `${escapeHtml(t(one.mine ? "line_by_you" : "line_by_them"))} ${moveHtml(one)}`).join(escapeHtml(t("line_join")))}</p>` : ""}
-    ${result.rating && result.rating.change ? `<p class="note">${escapeHtml(t("puzzle_rated", { change: `\u2066${persianIf(result.rating.change > 0 ? `+${result.rating.change}` : result.rating.change)}\u2069` }))}</p>` : ""}
+    ${result.rating && result.rating.change ? `<p class="note">${isolatedHtml(t("puzzle_rated", { change: `\u2066${persianIf(result.rating.change > 0 ? `+${result.rating.change}` : result.rating.change)}\u2069` }))}</p>` : ""}
     <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>
     <ol class="puzzle-values">${values}</ol>`;
 }
 
+/** The best line's stepper under the felt: the move just shown and the way to the next. */
+function renderLine(step) {
+  const line = result && result.line ? result.line : [];
+  $("#puzzle-line").hidden = !line.length;
+  if (!line.length) return;
+  const last = lineAt === line.length - 1;
+  $("#puzzle-line-step").textContent = lineAt < 0 ? t("line_play") : last ? t("line_again") : t("line_next");
+  $("#puzzle-line-said").innerHTML = step
+    ? `${escapeHtml(t("line_move", { n: persianIf(lineAt + 1), count: persianIf(line.length) }))} ${escapeHtml(t(step.mine ? "line_by_you" : "line_by_them"))} ${moveHtml(step)}`
+    : "";
+}
+
+function stepLine() {
+  lineAt = lineAt === result.line.length - 1 ? -1 : lineAt + 1;
+  renderPuzzle();
+}
+
 /** Once tried: the card played ringed red (green when it was best), the best move's green. */
 function marked(button, card, part) {
-  if (!result) return button;
+  if (!result || lineAt >= 0) return button;
   const uses = (move) => (part === "card" ? move.card === card : move.take.includes(card));
   if (uses(result.tried) && !result.right) button.classList.add("mark-played");
   if (result.answers.some(uses)) button.classList.add("mark-best");
@@ -142,6 +164,7 @@ export function wirePuzzles() {
     chosen.daily = true;
     loadPuzzle();
   });
+  $("#puzzle-line-step").addEventListener("click", stepLine);
   $("#puzzle-next").addEventListener("click", () => {
     chosen.index = chosen.daily ? 0 : chosen.index + 1;
     chosen.daily = false;
