@@ -1340,6 +1340,35 @@ def test_the_puzzle_page_asks_a_puzzle_and_answers_a_tap_with_every_moves_worth(
     page.wait_for_selector("#puzzle-verdict", state="hidden")
 
 
+def test_the_puzzles_play_without_the_network_once_the_page_was_opened(server, browser):
+    page, _ = recorded_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/puzzles")
+    page.wait_for_selector("#puzzle-hand .card")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now under the service worker's control, which keeps the shipped puzzles
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
+    page.wait_for_selector("#puzzle-hand .card")
+    online = {part: page.inner_text(f"#puzzle-{part}") for part in ("title", "task", "facts")}
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#puzzle-hand .card")
+    # today's puzzle, picked as the server picks it, and the page says it is offline
+    assert {part: page.inner_text(f"#puzzle-{part}") for part in ("title", "task", "facts")} == online
+    assert "No network" in page.inner_text("#puzzle-error")
+    page.locator("#puzzle-hand .card").first.click()
+    if page.locator("#puzzle-choices .choice").count():
+        page.locator("#puzzle-choices .choice").first.click()
+    page.wait_for_selector("#puzzle-verdict:not([hidden])")
+    assert page.locator("#puzzle-verdict .puzzle-values li").count() >= 2
+    assert page.locator("#puzzles-page .card.mark-best").count() >= 1
+    page.click("#puzzles-page [data-difficulty='hard']")  # a stream by difficulty, offline too
+    page.wait_for_selector("#puzzles-page [data-difficulty='hard'][aria-selected='true']")
+    page.wait_for_selector("#puzzle-verdict", state="hidden")
+    assert "hard" in page.inner_text("#puzzle-facts") and page.locator("#puzzle-hand .card").count() >= 1
+    page.context.set_offline(False)
+    page.context.close()
+
+
 def test_a_last_deal_puzzle_plays_its_best_line_on_the_felt(server, browser):
     page, _frames = recorded_page(browser)
     page.goto(server.base + "/puzzles")

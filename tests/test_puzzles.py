@@ -224,6 +224,14 @@ def test_the_web_api_gives_puzzles_without_their_answers_and_checks_a_move_tried
             ((f"/api/puzzles/{puzzle.id}/answer", {"move": "KS", "rating": 1500, "deviation": 0}), 422),
         ):
             assert client.post(hostile[0], json=hostile[1]).status_code == status, hostile
+        # every shipped puzzle with its solution, for the page to keep for offline play
+        kept = {one["id"]: one for one in client.get("/api/puzzles/offline").json()["puzzles"]}
+        assert set(kept) == {one.id for one in shipped}
+        for one in shipped:
+            assert [answer["move"] for answer in kept[one.id]["answers"]] == list(one.answers)
+            assert len(kept[one.id]["values"]) == len(one.values) and bool(kept[one.id]["line"]) is (
+                one.exact == "last_deal"
+            )
         illegal = next(card for card in ("KS", "KH", "KD", "KC", "QS") if card not in given["view"]["hand"])
         refused = client.post(f"/api/puzzles/{puzzle.id}/answer", json={"move": illegal})
         assert refused.status_code == 400 and refused.json()["messages"]["fa"]

@@ -55,6 +55,20 @@ def public_puzzle(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
+def solution(puzzle: Puzzle) -> dict[str, Any]:
+    """What a try shows of a puzzle, whatever was tried: its answers, every move's worth (best
+    first) and, in the last deal, the best line."""
+    return {
+        "answers": [{**Move.parse(text).to_json(), "move": text} for text in puzzle.answers],
+        "values": [
+            {**Move.parse(text).to_json(), "value": round(value, 2)}
+            for text, value in sorted(puzzle.values.items(), key=lambda item: -item[1])
+        ],
+        "margin": round(puzzle.margin, 2),
+        "line": [step.to_json() for step in best_line(puzzle) or []],
+    }
+
+
 def puzzle_routes() -> APIRouter:
     routes = APIRouter()
     puzzles = shipped_puzzles()
@@ -105,14 +119,19 @@ def puzzle_routes() -> APIRouter:
             "right": right,
             "rating": puzzle_rating(puzzle, right, before),
             "tried": move.to_json(),
-            "answers": [Move.parse(text).to_json() for text in puzzle.answers],
-            "values": [
-                {**Move.parse(text).to_json(), "value": round(value, 2)}
-                for text, value in sorted(puzzle.values.items(), key=lambda item: -item[1])
-            ],
-            "margin": round(puzzle.margin, 2),
+            **solution(puzzle),
             "reasons": reasons[key],
-            "line": [step.to_json() for step in best_line(puzzle) or []],
         }
+
+    offline: list[dict[str, Any]] = []  # made once, when first asked for
+
+    @routes.get("/api/puzzles/offline")
+    def every_puzzle() -> dict[str, Any]:
+        """Every shipped puzzle with its solution, for the page to ask them without the network
+        (the service worker keeps this): as a puzzle is sent, then its answers, every move's worth
+        and the best line; the reasons and the rating need the server."""
+        if not offline:
+            offline.extend({**public_puzzle(puzzle), **solution(puzzle)} for puzzle in puzzles)
+        return {"puzzles": offline}
 
     return routes

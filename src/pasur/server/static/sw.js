@@ -1,14 +1,16 @@
 "use strict";
 // Pasur's service worker: keeps the page's shell (the page, its modules, style and icons) so that
-// the page opens without the network and says so, instead of the browser's error page. The shell
-// is fetched from the network first, so an upgraded server's page is never hidden behind an old
-// copy; the copy kept is used only when the network fails. The API and the sockets are never kept.
+// the page opens without the network and says so, instead of the browser's error page, and the
+// shipped puzzles with their solutions, so that they can be played without it. Both are fetched
+// from the network first, so an upgraded server's page is never hidden behind an old copy; the
+// copy kept is used only when the network fails. The rest of the API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v11";
+const SHELL = "pasur-shell-v12";
+const PUZZLES = "/api/puzzles/offline";
 const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "news", "motion", "felt", "table", "finished",
   "chat", "analysis", "replay", "lobby", "rematch", "account", "profile", "leaders", "friends", "review", "puzzles", "lesson"];
 const FILES = ["/", ...MODULES.map((name) => `/static/js/${name}.js`), "/static/style.css", "/static/icon.svg",
-  "/static/icon-192.png", "/manifest.webmanifest"];
+  "/static/icon-192.png", "/manifest.webmanifest", PUZZLES];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -25,7 +27,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  const api = url.pathname.startsWith("/api/") && url.pathname !== PUZZLES;
+  if (request.method !== "GET" || url.origin !== location.origin || api) return;
   const page = request.mode === "navigate";  // "/" and every table's "/t/…" are the same page
   if (!page && !FILES.includes(url.pathname)) return;
   event.respondWith(

@@ -21,6 +21,24 @@ function kept(key, otherwise) {
   try { return JSON.parse(localStorage.getItem(key)) ?? otherwise; } catch { return otherwise; }
 }
 
+/** Every shipped puzzle with its solution, as the service worker kept it (null when not kept). */
+async function keptPuzzles() {
+  const response = await fetch("/api/puzzles/offline").catch(() => null);
+  return response && response.ok ? response.json().catch(() => null) : null;
+}
+
+/** Without the network: the puzzle chosen, picked from the kept set as the server picks it. */
+function offlinePick(set) {
+  if (chosen.daily) {
+    const now = new Date();
+    const date = now.toISOString().slice(0, 10);
+    const ordinal = Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 86_400_000) + 719_163;
+    return { date, puzzle: set.puzzles[ordinal % set.puzzles.length], offline: true };
+  }
+  const listed = set.puzzles.filter((puzzle) => !chosen.difficulty || puzzle.difficulty === chosen.difficulty);
+  return { count: listed.length, index: chosen.index % listed.length, puzzle: listed[chosen.index % listed.length], offline: true };
+}
+
 export async function loadPuzzle() {
   $("#puzzles-page").hidden = false;
   const ask = ++loads;
@@ -28,9 +46,10 @@ export async function loadPuzzle() {
   const address = chosen.daily ? "/api/puzzles/daily" : `/api/puzzles?${query}`;
   const response = await fetch(address).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
+  const set = response ? null : await keptPuzzles();  // no network: the puzzles kept on the device
   if (ask !== loads) return;  // another puzzle was asked for meanwhile
-  $("#puzzle-error").textContent = response && response.ok ? "" : answerError(answer);
-  shown = response && response.ok ? answer : null;
+  $("#puzzle-error").textContent = response && response.ok ? "" : set ? t("puzzles_offline") : answerError(answer);
+  shown = response && response.ok ? answer : set && set.puzzles.length ? offlinePick(set) : null;
   result = null;
   lineAt = -1;
   renderPuzzle();
@@ -42,9 +61,14 @@ async function tryMove(move) {
   const first = !tried.includes(shown.puzzle.id);
   const rating = kept(KEPT.rating, null);
   const body = { move: move.move, ...(first && rating ? { rating: rating.value, deviation: rating.deviation } : {}) };
-  const response = await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
+  const response = shown.offline ? null : await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   }).catch(() => null);
+  if (!response && shown.puzzle.answers) {  // a kept puzzle, without the network: its own solution
+    result = { ...shown.puzzle, right: shown.puzzle.answers.some((one) => one.move === move.move), tried: move, reasons: null, rating: null };
+    renderPuzzle();
+    return;
+  }
   const answer = response ? await response.json().catch(() => ({})) : {};
   if (ask !== loads) return;  // the puzzle changed while the answer was on its way
   if (response && response.ok && first) {
