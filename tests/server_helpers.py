@@ -11,14 +11,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from pasur.server.rows import Base
 from pasur.server.settings import ServerSettings
 from pasur.server.shared import Hub
 
-#: Every table of the server's schema, dependants first: what a test drops to empty a database.
-EVERY_TABLE = (
-    "analyses, blocks, invitations, ratings, result_seats, results, throttles, sessions, accounts, chat, moves, "
-    "tables, alembic_version"
-)
+#: Every table of the server's schema (from its rows, so none is missed), dependants first, and
+#: the migrations' own: what a test drops to empty a database.
+EVERY_TABLE = ", ".join([*(table.name for table in reversed(Base.metadata.sorted_tables)), "alembic_version"])
 
 #: The test client calls itself "testserver"; bots move at once; a test answers far faster than a
 #: person and takes many seats, so the pace and join limits are out of the way

@@ -1369,6 +1369,30 @@ def test_the_puzzles_play_without_the_network_once_the_page_was_opened(server, b
     page.context.close()
 
 
+def test_a_signed_in_persons_puzzle_rating_follows_the_account_to_another_browser(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/puzzles")
+    page.wait_for_selector("#puzzle-hand .card")
+    assert "rating: –" in page.inner_text("#puzzle-standing")
+    use_the_account_dialog(page, "#sign-up", name="Puzzler")
+    page.wait_for_function("document.querySelector('#account-link-text').textContent === 'Puzzler'")
+    page.keyboard.press("Escape")
+    page.locator("#puzzle-hand .card").first.click()
+    if page.locator("#puzzle-choices .choice").count():
+        page.locator("#puzzle-choices .choice").first.click()
+    page.wait_for_selector("#puzzle-verdict:not([hidden])")
+    standing = page.inner_text("#puzzle-standing")
+    assert "rating: –" not in standing and "rating: 1500" not in standing
+    other, _ = recorded_page(browser)  # another browser, signed in to the same account
+    other.goto(server.base + "/puzzles")
+    use_the_account_dialog(other, "#sign-in", name="Puzzler")
+    other.wait_for_function("document.querySelector('#account-link-text').textContent === 'Puzzler'")
+    other.keyboard.press("Escape")
+    other.click("#puzzles-page [data-difficulty='easy']")
+    other.wait_for_selector("#puzzles-page [data-difficulty='easy'][aria-selected='true']")
+    other.wait_for_function(f"document.querySelector('#puzzle-standing').textContent === {standing!r}")
+
+
 def test_a_last_deal_puzzle_plays_its_best_line_on_the_felt(server, browser):
     page, _frames = recorded_page(browser)
     page.goto(server.base + "/puzzles")

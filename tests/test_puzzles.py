@@ -8,6 +8,7 @@ import functools
 import io
 import json
 import math
+import os
 import random
 from pathlib import Path
 
@@ -33,6 +34,8 @@ from pasur.i18n import move_words
 from pasur.tui.puzzle import PlainPuzzles
 
 from .test_cli import assert_one_line_error, pasur
+
+POSTGRES = os.environ.get("PASUR_TEST_POSTGRES")
 
 if not native.available():
     pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
@@ -292,3 +295,50 @@ def test_a_last_deal_puzzle_shows_the_best_line_which_scores_the_answers_value()
         assert game.over and 2 * points[side] - sum(points) == puzzle.values[puzzle.answers[0]]
     averaged = next(one for one in shipped_puzzles() if one.exact == "every_arrangement")
     assert best_line(averaged) is None  # no one line is best for every arrangement
+
+
+@pytest.mark.parametrize(
+    "kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL"))]
+)
+def test_a_signed_in_persons_puzzle_rating_is_kept_with_the_account_each_puzzle_rated_once(kind, tmp_path):
+    from sqlalchemy import create_engine, text
+
+    from .test_accounts import PASSWORD, browser, refused, sign_up
+    from .test_shared import fresh_database
+
+    url = f"sqlite:///{tmp_path / 'puzzles.db'}" if kind == "sqlite" else fresh_database()
+    first, second = shipped_puzzles()[:2]
+    wrong = next(text for text in second.values if text not in second.answers)
+    with browser(url) as client:
+        refused(client.get("/api/puzzles/standing"), 401, "not_signed_in")
+        sign_up(client, "Ava")
+        assert client.get("/api/puzzles/standing").json() == {
+            "value": 1500,
+            "deviation": 350,
+            "provisional": True,
+            "streak": 0,
+            "tried": 0,
+        }
+        answer = lambda puzzle, move, **body: client.post(  # noqa: E731
+            f"/api/puzzles/{puzzle.id}/answer", json={"move": move, **body}
+        ).json()["rating"]
+        right = answer(first, first.answers[0], rating=3000, deviation=30)  # a sent rating is a guest's only
+        assert right["change"] > 0 and right["streak"] == 1 and right["value"] < 3000
+        again = answer(first, first.answers[0])  # the same puzzle again: rated once
+        assert again["change"] == 0 and (again["value"], again["streak"]) == (right["value"], 1)
+        lost = answer(second, wrong)
+        assert lost["change"] < 0 and lost["streak"] == 0
+        # a forged request from another site (no CSRF token) changes nothing
+        forged = client.post(f"/api/puzzles/{second.id}/answer", json={"move": wrong}, headers={"x-csrf-token": ""})
+        refused(forged, 403, "bad_csrf")
+    with browser(url) as elsewhere:  # another browser, signed in to the same account
+        signed_in = elsewhere.post("/api/session", json={"name": "Ava", "password": PASSWORD})
+        assert signed_in.status_code == 200, signed_in.text
+        kept = elsewhere.get("/api/puzzles/standing").json()
+        assert (kept["value"], kept["streak"], kept["tried"]) == (lost["value"], 0, 2)
+        csrf = {"X-CSRF-Token": signed_in.json()["csrf"]}
+        elsewhere.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf).raise_for_status()
+    engine = create_engine(url)
+    with engine.connect() as connection:  # the account's puzzle rating went with it
+        assert connection.execute(text("SELECT count(*) FROM puzzle_ratings")).scalar_one() == 0
+    engine.dispose()

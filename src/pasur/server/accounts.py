@@ -32,7 +32,7 @@ from .friends import forget
 from .names import account_name, account_named, skeleton
 from .passwords import LONGEST, check_password
 from .results import DELETED as ANONYMOUS
-from .rows import AccountRow, RatingRow, ResultSeatRow, SessionRow, TableRow, ThrottleRow
+from .rows import AccountRow, PuzzleRatingRow, RatingRow, ResultSeatRow, SessionRow, TableRow, ThrottleRow
 from .settings import ServerSettings
 from .store import Store, storage
 
@@ -317,7 +317,7 @@ class Accounts:
 
     @storage
     def _delete(self, account_id: int) -> list[str]:
-        """The account, its sessions, rating, invitations and blocks go; its matches stay in
+        """The account, its sessions, ratings (the puzzles' too), invitations and blocks go; its matches stay in
         others' histories and in the tables' own records, anonymised. The tables it sat at."""
         with Session(self.store.engine) as session, session.begin():
             tables = set(session.scalars(select(ResultSeatRow.table_id).where(ResultSeatRow.account_id == account_id)))
@@ -334,6 +334,7 @@ class Accounts:
                 table.settings = json.dumps(settings)
             forget(session, account_id)
             session.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
+            session.execute(delete(PuzzleRatingRow).where(PuzzleRatingRow.account_id == account_id))
             session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             session.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return sorted(tables)

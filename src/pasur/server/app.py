@@ -86,7 +86,7 @@ def create_app(
         table_routes(lobby, accounts, settings),
         socket_routes(lobby, settings),
         account_routes(accounts, lobby),
-        puzzle_routes(),
+        puzzle_routes(accounts),
     ):
         app.include_router(router)
     _answer_refusals(app)

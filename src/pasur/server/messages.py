@@ -73,8 +73,8 @@ class Credentials(BaseModel):
 
 
 class PuzzleAnswer(BaseModel):
-    """A move tried on a puzzle, in the short text (``7Cx4H``), and the person's puzzle rating
-    before it when they keep one (the page keeps it; it is theirs alone, on no board)."""
+    """A move tried on a puzzle, in the short text (``7Cx4H``), and a guest's puzzle rating before
+    it, as their page keeps it (a signed-in person's is the account's; it is on no board)."""
 
     model_config = ConfigDict(extra="forbid")
 

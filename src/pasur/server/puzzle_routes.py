@@ -9,32 +9,18 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 
 from ..coach.puzzles import DIFFICULTIES, Puzzle, best_line, shipped_puzzles, tried_reason
 from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move
 from ..core.cards import RANK_NAMES
 from ..i18n import LANGUAGES
-from .bots import BOT_RATINGS
-from .errors import NoSuchPuzzle, PassedOn, TableError
+from .accounts import COOKIE, CSRF_HEADER, Accounts
+from .errors import NoSuchPuzzle, NotSignedIn, PassedOn, TableError
 from .messages import PuzzleAnswer
-from .ratings import START, START_DEVIATION, Rating, rate
-
-#: A puzzle's rating: that of the level named as its difficulty (an easy puzzle's answer is the
-#: greedy bot's move, a medium's the expert's; a hard one's neither), on the people's scale.
-PUZZLE_RATINGS = {difficulty: float(BOT_RATINGS[difficulty]) for difficulty in DIFFICULTIES}
-#: How far a puzzle's rating may be off (it is fixed: the person's rating moves against it).
-PUZZLE_DEVIATION = 100.0
-
-
-def puzzle_rating(puzzle: Puzzle, right: bool, before: Rating) -> dict[str, Any]:
-    """The person's puzzle rating after an answer, rated as a match won or lost against the
-    puzzle (the ladder's model), with the change."""
-    (after,), _puzzle = rate(
-        [[before], [Rating(PUZZLE_RATINGS[puzzle.difficulty], PUZZLE_DEVIATION)]], 0 if right else 1
-    )
-    return {**after.to_json(), "change": round(after.value - before.value)}
+from .puzzle_standing import rate_try, rated, rating_json, standing
+from .ratings import START, START_DEVIATION, Rating
 
 
 def public_puzzle(puzzle: Puzzle) -> dict[str, Any]:
@@ -69,7 +55,7 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def puzzle_routes() -> APIRouter:
+def puzzle_routes(accounts: Accounts) -> APIRouter:
     routes = APIRouter()
     puzzles = shipped_puzzles()
     by_id = {puzzle.id: puzzle for puzzle in puzzles}
@@ -99,9 +85,21 @@ def puzzle_routes() -> APIRouter:
         today = datetime.datetime.now(datetime.UTC).date()
         return {"date": today.isoformat(), "puzzle": public_puzzle(puzzles[today.toordinal() % len(puzzles)])}
 
+    @routes.get("/api/puzzles/standing")
+    def my_standing(request: Request) -> dict[str, Any]:
+        """The signed-in account's puzzle rating and streak."""
+        signed = accounts.signed_in(request.cookies.get(COOKIE))
+        if signed is None:
+            raise NotSignedIn("not_signed_in")
+        return standing(accounts.store, signed.account.id)
+
     @routes.post("/api/puzzles/{puzzle_id}/answer")
-    def answer(puzzle_id: Annotated[str, Path(pattern="^[0-9a-f]{12}$")], body: PuzzleAnswer) -> dict[str, Any]:
-        """Whether a move is best, then the answer, every move's exact value and why."""
+    def answer(
+        puzzle_id: Annotated[str, Path(pattern="^[0-9a-f]{12}$")], body: PuzzleAnswer, request: Request
+    ) -> dict[str, Any]:
+        """Whether a move is best, then the answer, every move's worth and why; and the puzzle
+        rating after it: the signed-in account's, kept (its first try of a puzzle only), or the
+        one the page sent for a guest."""
         puzzle = by_id.get(puzzle_id)
         if puzzle is None:
             raise NoSuchPuzzle("no_such_puzzle")
@@ -114,10 +112,15 @@ def puzzle_routes() -> APIRouter:
             reason = tried_reason(puzzle, move)
             reasons[key] = {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None
         right = puzzle.is_answer(move)
-        before = Rating(body.rating if body.rating is not None else START, body.deviation or START_DEVIATION)
+        signed = accounts.changing_as(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER))
+        if signed is not None:
+            rating = rate_try(accounts.store, signed.account.id, puzzle, right)
+        else:
+            before = Rating(body.rating if body.rating is not None else START, body.deviation or START_DEVIATION)
+            rating = rating_json(rated(puzzle, right, before), before)
         return {
             "right": right,
-            "rating": puzzle_rating(puzzle, right, before),
+            "rating": rating,
             "tried": move.to_json(),
             **solution(puzzle),
             "reasons": reasons[key],

@@ -182,3 +182,16 @@ class BlockRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
     made: Mapped[str] = mapped_column(String(40))
+
+
+class PuzzleRatingRow(Base):
+    """An account's puzzle rating: its value and deviation, its streak of right answers, and the
+    puzzles it has tried (JSON: their ids; each is rated on its first try only)."""
+
+    __tablename__ = "puzzle_ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    value: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    streak: Mapped[int] = mapped_column(Integer)
+    tried: Mapped[str] = mapped_column(Text)

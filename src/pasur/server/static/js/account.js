@@ -11,13 +11,14 @@ export const account = { name: null, csrf: null };
 /** What else the page redraws when the account changes (signed in or out). */
 export const accountWatchers = [];
 
-/** A request as the account: JSON, with the CSRF token its session repeats; whether it was answered ok, and the answer. */
+/** A request as the account: JSON, with the CSRF token its session repeats; whether it was
+ *  answered ok, the answer, and whether it failed to reach the server at all. */
 export async function call(method, path, body = null) {
   const headers = { "content-type": "application/json" };
   if (account.csrf) headers["x-csrf-token"] = account.csrf;
   const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined }).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
-  return { ok: Boolean(response && response.ok), answer };
+  return { ok: Boolean(response && response.ok), answer, failed: !response };
 }
 
 /** The header's account button and the dialog, as signed in or not (again after a language change). */

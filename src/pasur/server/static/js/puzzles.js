@@ -2,9 +2,10 @@
 // difficulty. The page gets a puzzle as its player's view and legal moves; a tap on a card (and,
 // when it can take in several ways, a choice) tries a move, and the server says whether it was
 // best, every move's exact worth and why. The person's puzzle rating (rated as a match against
-// the puzzle, each puzzle on its first try only) and their streak of right answers are kept in
-// this browser: they are theirs alone, on no board.
+// the puzzle, each puzzle on its first try only) and their streak of right answers are kept with
+// their account when signed in, else in this browser: they are theirs alone, on no board.
 
+import { account, call } from "./account.js";
 import { cardButton } from "./cards.js";
 import { $ } from "./state.js";
 import { answerError, cardLabel, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
@@ -14,6 +15,7 @@ let shown = null;   // the puzzle on screen (the server's answer)
 let result = null;  // the answer to the move tried, once tried
 let loads = 0;      // puzzles asked for: an answer to an older ask is dropped
 let lineAt = -1;    // the best line's move shown on the felt (-1: the puzzle's position)
+let accountStanding = null;  // the signed-in account's puzzle rating and streak, as the server keeps them
 const KEPT = { rating: "pasur-puzzle-rating", streak: "pasur-puzzle-streak", tried: "pasur-puzzles-tried" };
 const TRIED_KEPT = 1000;  // the puzzles remembered as tried (each is rated once)
 
@@ -47,6 +49,8 @@ export async function loadPuzzle() {
   const response = await fetch(address).catch(() => null);
   const answer = response ? await response.json().catch(() => ({})) : {};
   const set = response ? null : await keptPuzzles();  // no network: the puzzles kept on the device
+  const mine = account.name && response ? await fetch("/api/puzzles/standing").catch(() => null) : null;
+  accountStanding = mine && mine.ok ? await mine.json().catch(() => null) : null;
   if (ask !== loads) return;  // another puzzle was asked for meanwhile
   $("#puzzle-error").textContent = response && response.ok ? "" : set ? t("puzzles_offline") : answerError(answer);
   shown = response && response.ok ? answer : set && set.puzzles.length ? offlinePick(set) : null;
@@ -60,18 +64,19 @@ async function tryMove(move) {
   const tried = kept(KEPT.tried, []);
   const first = !tried.includes(shown.puzzle.id);
   const rating = kept(KEPT.rating, null);
-  const body = { move: move.move, ...(first && rating ? { rating: rating.value, deviation: rating.deviation } : {}) };
-  const response = shown.offline ? null : await fetch(`/api/puzzles/${shown.puzzle.id}/answer`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  }).catch(() => null);
+  const guest = !account.name;
+  const body = { move: move.move, ...(guest && first && rating ? { rating: rating.value, deviation: rating.deviation } : {}) };
+  const asked = shown.offline ? null : await call("POST", `/api/puzzles/${shown.puzzle.id}/answer`, body);
+  const response = asked && !asked.failed ? asked : null;
   if (!response && shown.puzzle.answers) {  // a kept puzzle, without the network: its own solution
     result = { ...shown.puzzle, right: shown.puzzle.answers.some((one) => one.move === move.move), tried: move, reasons: null, rating: null };
     renderPuzzle();
     return;
   }
-  const answer = response ? await response.json().catch(() => ({})) : {};
+  const answer = response ? response.answer : {};
   if (ask !== loads) return;  // the puzzle changed while the answer was on its way
-  if (response && response.ok && first) {
+  if (response && response.ok && !guest) accountStanding = answer.rating;
+  if (response && response.ok && guest && first) {
     localStorage.setItem(KEPT.rating, JSON.stringify(answer.rating));
     localStorage.setItem(KEPT.streak, JSON.stringify(answer.right ? kept(KEPT.streak, 0) + 1 : 0));
     localStorage.setItem(KEPT.tried, JSON.stringify([...tried, shown.puzzle.id].slice(-TRIED_KEPT)));
@@ -105,9 +110,10 @@ export function renderPuzzle() {
     t("puzzle_scores", { mine: persianIf(view.scores[side]), theirs: persianIf(view.scores[1 - side]) }),
     t("puzzle_unseen", { cards: unseen }),
   ].join(sep());
-  const rating = kept(KEPT.rating, null);
+  const standing = account.name ? accountStanding : kept(KEPT.rating, null);
+  const streak = account.name ? accountStanding?.streak ?? 0 : kept(KEPT.streak, 0);
   $("#puzzle-standing").textContent = t("puzzle_standing", {
-    rating: persianIf(rating ? rating.value : "–"), streak: persianIf(kept(KEPT.streak, 0)),
+    rating: persianIf(standing ? standing.value : "–"), streak: persianIf(streak),
   });
   // the felt: the puzzle's position, or after a move of the best line once it is stepped through
   const step = result && lineAt >= 0 ? result.line[lineAt] : null;
