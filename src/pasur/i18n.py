@@ -235,8 +235,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "puzzle_surs_below": ("a Sur counts for a side below {cutoff}", "سور برای طرفی که زیر {cutoff} است حساب می‌شود"),
     "puzzle_surs_always": ("every Sur counts", "هر سوری حساب می‌شود"),
     "puzzle_piles": (
-        "Your side has taken {mine} cards ({clubs} clubs, {surs} Surs); the other side {theirs} ({their_surs} Surs)",
-        "طرف شما {mine} کارت برداشته ({clubs} خاج، {surs} سور)؛ طرف مقابل {theirs} ({their_surs} سور)",
+        "Your side has taken {mine} cards ({clubs} clubs, Surs: {surs}); the other side {theirs} "
+        "({their_clubs} clubs, Surs: {their_surs})",
+        "طرف شما {mine} کارت برداشته ({clubs} خاج، سور: {surs})؛ "
+        "طرف مقابل {theirs} ({their_clubs} خاج، سور: {their_surs})",
     ),
     "puzzle_other_hand": (
         "The other player holds {count} cards; the pack {pack}",

@@ -33,6 +33,7 @@ def position_lines(puzzle: Puzzle, lang: str = "en") -> list[str]:
             mine=len(view.captured[view.side]),
             theirs=len(view.captured[1 - view.side]),
             clubs=sum(card & 3 == 0 for card in view.captured[view.side]),
+            their_clubs=sum(card & 3 == 0 for card in view.captured[1 - view.side]),
             surs=view.surs[view.side],
             their_surs=view.surs[1 - view.side],
         ),

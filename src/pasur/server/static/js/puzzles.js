@@ -105,7 +105,10 @@ export function renderPuzzle() {
   const unseen = puzzle.unseen.map(([rank, count]) => `${persianIf(rank)}×${persianIf(count)}`).join(" ");
   $("#puzzle-facts").textContent = [
     t(`difficulty_${puzzle.difficulty}`),
-    t("puzzle_taken", { mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length }),
+    t("puzzle_taken", {
+      mine: view.captured[side].length, clubs, theirs: view.captured[1 - side].length,
+      their_clubs: view.captured[1 - side].filter((card) => card.endsWith("C")).length,
+    }),
     t("puzzle_other", { n: view.hands[1 - side], pack: view.pack }),
     t("puzzle_scores", { mine: persianIf(view.scores[side]), theirs: persianIf(view.scores[1 - side]) }),
     t("puzzle_unseen", { cards: unseen }),
