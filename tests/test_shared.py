@@ -756,3 +756,19 @@ def test_chaos_a_process_killed_again_and_again_loses_no_acknowledged_move():
     figures = json.loads(ran.stdout.strip().splitlines()[-1])
     assert ran.returncode == 0 and figures["wrong"] == [] and figures["unfinished"] == 0, figures
     assert figures["kills"] >= 2 and figures["moves_acknowledged"] > 100, figures
+
+
+def test_a_seat_taken_through_another_process_a_moment_ago_is_known_at_its_sockets_hello():
+    """A friend joins through one process (behind a proxy, any of them) and opens the table's
+    socket on another before the notice of the join arrives there (or when it is lost): the
+    hello reads the table again, and the friend sits, not a spectator told "bad token"."""
+    with two_processes() as (first, second):
+        table = create(first, seats=["friend"])
+        with seated(first, table["id"], table["token"]) as host:
+            next_state(host)  # the table is open in the first process, and followed there
+            lose_notices(first.app.state.lobby.hub, 10)  # the join's notice never arrives there
+            joined = second.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+            assert joined.status_code == 200, joined.text
+            with seated(first, table["id"], joined.json()["token"]) as friend:
+                said = friend.receive_json()
+                assert said["type"] == "state" and said["table"]["you"] == 1, said

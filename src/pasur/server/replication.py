@@ -15,11 +15,12 @@ to one process (docs/DEPLOY.md), a move costs the other processes nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
 
-from .errors import ChangedElsewhere
+from .errors import ChangedElsewhere, StorageUnavailable
 from .results import Outcome, record_result
 from .room import Room
 from .seats import TableSettings, TableStatus
@@ -180,6 +181,15 @@ class Replication:
             return
         room.replay([StoredMove(version, seat, text, client_id, notice.get("timed") is True)])
         await room.changed()
+
+    async def read_again(self) -> None:
+        """Read the table and its moves again now, not waiting for a notice (a seat taken through
+        another process a moment ago, whose notice is on its way or lost, is known at once)."""
+        if self.room.hub is None:
+            return  # one process: nothing changes elsewhere
+        async with self.room.changing:
+            with contextlib.suppress(StorageUnavailable):  # as it stands here, then
+                await self._reload()
 
     async def _reload(self) -> None:
         """Another process changed the table (a seat taken, the match started): read it again."""

@@ -299,6 +299,8 @@ async def _serve(
         return
     except (WebSocketDisconnect, RuntimeError):
         return
+    if hello.token and room.seat_of(hello.token) is None and not room.is_host(hello.token):
+        await room.replication.read_again()  # a seat taken through another process a moment ago
     session = SocketSession(websocket, client, lobby, room, hello, limits)
     if session.token and session.seat is None and not room.is_host(session.token):
         await send(messages.error(TableError("bad_token")))
