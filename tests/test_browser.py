@@ -1335,6 +1335,9 @@ def test_the_puzzle_page_asks_a_puzzle_and_answers_a_tap_with_every_moves_worth(
     assert page.locator("#puzzles-page .card.mark-best").count() >= 1
     legal = page.evaluate("document.querySelectorAll('#puzzle-verdict .puzzle-values li').length")
     assert legal >= 2 and page.is_disabled("#puzzle-hand .card >> nth=0")
+    if lang == "fa":  # numbers as Persian writes them: its digits and decimal separator
+        worths = page.inner_text("#puzzle-verdict .puzzle-values")
+        assert "٫" in worths and not re.search("[0-9]|[۰-۹][.][۰-۹]", worths), worths
     snap(page, f"puzzle-{lang}")
     page.click("#puzzle-next")  # the next puzzle, not yet tried
     page.wait_for_selector("#puzzle-verdict", state="hidden")

@@ -5,7 +5,7 @@
 // from the network first, so an upgraded server's page is never hidden behind an old copy; the
 // copy kept is used only when the network fails. The rest of the API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v12";
+const SHELL = "pasur-shell-v13";
 const PUZZLES = "/api/puzzles/offline";
 const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "news", "motion", "felt", "table", "finished",
   "chat", "analysis", "replay", "lobby", "rematch", "account", "profile", "leaders", "friends", "review", "puzzles", "lesson"];

@@ -42,7 +42,7 @@ function endedLine(state) {
   if (state.ended === "resigned" && resigned !== null) {
     return resigned === state.table.you ? t("resigned_you") : t("resigned_by", { name: seatName(resigned) });
   }
-  if (state.ended === "abandoned") return t("abandoned_by", { name: sideName(1 - state.winner) });
+  if (state.ended === "abandoned") return t("abandoned_by", { name: sideName(1 - state.winner, true) });
   return "";
 }
 

@@ -91,7 +91,7 @@ async function showPlay(last) {
   flying.remove();
   if (last.round_over && last.swept.length) {
     const sweeper = seatOfSide(last.sweeper);
-    announce(t("swept", { name: sideName(last.sweeper), cards: last.swept.map(cardLabel).join(" ") }));
+    announce(t("swept", { name: sideName(last.sweeper, true), cards: last.swept.map(cardLabel).join(" ") }));
     const left = last.swept.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
     await delay(pace(400));
     await fly(left, centre(pileOf(sweeper)), ms);

@@ -63,9 +63,11 @@ export function sideOf(seat) {
   return rules.players === 4 && rules.partnership ? seat % 2 : seat;
 }
 
-export function sideName(side) {
+/** A side's players' names ("You + Shirin"; ``inSentence``: "you + Shirin", inside a sentence). */
+export function sideName(side, inSentence = false) {
   const seats = [...Array(page.state.table.rules.players).keys()].filter((seat) => sideOf(seat) === side);
-  return seats.map((seat) => (seat === page.state.table.you ? t("you_mark") : seatName(seat))).join(" + ");
+  const you = t(inSentence ? "you_mark" : "you_name");
+  return seats.map((seat) => (seat === page.state.table.you ? you : seatName(seat))).join(" + ");
 }
 
 export function seatOfSide(side) {

@@ -196,7 +196,7 @@ function renderHand(mine, suggested) {
 }
 
 function playText(play) {
-  const name = escapeHtml(play.seat === page.state.table.you ? t("you_mark") : seatName(play.seat));
+  const name = escapeHtml(play.seat === page.state.table.you ? t("you_name") : seatName(play.seat));
   return play.take.length
     ? t("took", { name, card: cardsHtml([play.card]), cards: cardsHtml(play.take) })
     : t("laid", { name, card: cardsHtml([play.card]) });

@@ -12,7 +12,7 @@ export const I18N = {
     order_rank: "by rank", four_colour: "Four-colour deck", large_cards: "Large cards",
     move_sent: "Your move is on its way…", team_of: "side {n}, with {partner}", team_pile: "the side's pile is with {name}", away: "away", abandoned: "This match was left unfinished: nobody played for a day", free_seat: "Free this seat", bot_plays: "Let a bot play", cards_taken: "Cards", clubs_taken: "Clubs", surs_made: "Surs made",
     replay: "Replay", continue_button: "Continue", friend: "a friend (invite)", seat: "Seat {n}", open_seat: "open seat",
-    bot: "bot: {level}", bot_rated: "bot: {level}, rated {rating}", you_mark: "you", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
+    bot: "bot: {level}", bot_rated: "bot: {level}, rated {rating}", you_mark: "you", you_name: "You", your_turn: "Your turn: tap a card", waiting_for: "{name} to play",
     choose_take: "Tap the table cards to take, or choose:", lay_down: "lay it down", takes: "take {cards}",
     surs: "Surs {count}", club_mark: "♣ {n}", pack: "pack {count}", round: "Round {number}", deal: "deal {number} of {deals}",
     round_over: "Round {number} is over", side: "Side", points: "Points", haft_khaj: "Haft Khaj",
@@ -100,7 +100,7 @@ export const I18N = {
     order_rank: "بر پایهٔ ارزش", four_colour: "دستهٔ چهاررنگ", large_cards: "کارت‌های بزرگ",
     move_sent: "حرکت شما در راه است…", team_of: "طرف {n}، با {partner}", team_pile: "برداشت‌های این طرف نزد {name}", away: "غایب", abandoned: "این بازی نیمه‌کاره ماند: یک روز کسی بازی نکرد", free_seat: "آزاد کردن این جا", bot_plays: "بازی را به ربات بسپار", cards_taken: "کارت‌ها", clubs_taken: "خاج‌ها", surs_made: "سورهای زده",
     replay: "بازپخش", continue_button: "ادامه", friend: "یک دوست (دعوت)", seat: "جای {n}", open_seat: "جای خالی",
-    bot: "ربات: {level}", bot_rated: "ربات: {level}، امتیاز {rating}", you_mark: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
+    bot: "ربات: {level}", bot_rated: "ربات: {level}، امتیاز {rating}", you_mark: "شما", you_name: "شما", your_turn: "نوبت شماست: یک کارت بزنید", waiting_for: "نوبت {name}",
     choose_take: "کارت‌های زمین را برای برداشتن بزنید، یا انتخاب کنید:", lay_down: "زمین بگذار",
     takes: "برداشتن {cards}", surs: "سور {count}", club_mark: "خاج {n}", pack: "دسته {count}", round: "دست {number}",
     deal: "پخش {number} از {deals}", round_over: "دست {number} تمام شد", side: "طرف", points: "امتیاز", haft_khaj: "هفت خاج",
@@ -193,7 +193,8 @@ export function setLanguage(chosen) {
 }
 
 export function persianDigits(text) {
-  return String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+  // Persian digits, with the Persian decimal separator and percent sign (as the server writes them)
+  return String(text).replace(/([0-9])\.([0-9])/g, "$1٫$2").replace(/%/g, "٪").replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
 /** A number as the page's language writes it. */
