@@ -19,8 +19,7 @@ from ..i18n import LANGUAGES
 from .accounts import COOKIE, CSRF_HEADER, Accounts
 from .errors import NoSuchPuzzle, NotSignedIn, PassedOn, TableError
 from .messages import PuzzleAnswer
-from .puzzle_standing import rate_try, rated, rating_json, standing
-from .ratings import START, START_DEVIATION, Rating
+from .puzzle_standing import guest_try, rate_try, standing
 
 
 def public_puzzle(puzzle: Puzzle) -> dict[str, Any]:
@@ -55,20 +54,22 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def puzzle_routes(accounts: Accounts) -> APIRouter:
-    routes = APIRouter()
-    puzzles = shipped_puzzles()
-    by_id = {puzzle.id: puzzle for puzzle in puzzles}
-    reasons: dict[tuple[str, str], dict[str, str] | None] = {}  # at most one a shipped puzzle's move
+class PuzzleShelf:
+    """The shipped puzzles as the API serves them: by difficulty and by day; why the answer beats
+    a move tried, worked out once per puzzle and move (the shipped set bounds that work); and the
+    whole set with its solutions for offline play, made once, when first asked for."""
 
-    @routes.get("/api/puzzles")
-    def stream(
-        difficulty: Annotated[str, Query(max_length=8)] = "", index: Annotated[int, Query(ge=0, le=1_000_000)] = 0
-    ) -> dict[str, Any]:
+    def __init__(self, puzzles: tuple[Puzzle, ...]) -> None:
+        self.puzzles = puzzles
+        self.by_id = {puzzle.id: puzzle for puzzle in puzzles}
+        self._reasons: dict[tuple[str, str], dict[str, str] | None] = {}
+        self._offline: list[dict[str, Any]] = []
+
+    def stream(self, difficulty: str, index: int) -> dict[str, Any]:
         """The ``index``-th puzzle of a difficulty (all when none), round and round."""
         if difficulty and difficulty not in DIFFICULTIES:
             raise TableError("no_such_difficulty", difficulty=difficulty[:40])
-        chosen = [puzzle for puzzle in puzzles if difficulty in ("", puzzle.difficulty)]
+        chosen = [puzzle for puzzle in self.puzzles if difficulty in ("", puzzle.difficulty)]
         if not chosen:
             raise NoSuchPuzzle("no_such_puzzle")
         return {
@@ -77,13 +78,53 @@ def puzzle_routes(accounts: Accounts) -> APIRouter:
             "puzzle": public_puzzle(chosen[index % len(chosen)]),
         }
 
-    @routes.get("/api/puzzles/daily")
-    def daily() -> dict[str, Any]:
+    def daily(self) -> dict[str, Any]:
         """Today's puzzle (UTC): the same for everyone all day."""
-        if not puzzles:
+        if not self.puzzles:
             raise NoSuchPuzzle("no_such_puzzle")
         today = datetime.datetime.now(datetime.UTC).date()
-        return {"date": today.isoformat(), "puzzle": public_puzzle(puzzles[today.toordinal() % len(puzzles)])}
+        return {"date": today.isoformat(), "puzzle": public_puzzle(self.puzzles[today.toordinal() % len(self.puzzles)])}
+
+    def tried(self, puzzle_id: str, text: str) -> tuple[Puzzle, Move]:
+        """The puzzle and the legal move a try names; NoSuchPuzzle, or the move's refusal."""
+        puzzle = self.by_id.get(puzzle_id)
+        if puzzle is None:
+            raise NoSuchPuzzle("no_such_puzzle")
+        try:
+            return puzzle, puzzle.view.read_move(text)
+        except IllegalMove as error:
+            raise PassedOn(error) from None
+
+    def reasons(self, puzzle: Puzzle, move: Move) -> dict[str, str] | None:
+        """Why the answer beats ``move``, in each language (None when no reason was found)."""
+        key = (puzzle.id, move.text())
+        if key not in self._reasons:
+            reason = tried_reason(puzzle, move)
+            self._reasons[key] = (
+                {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None
+            )
+        return self._reasons[key]
+
+    def offline(self) -> dict[str, Any]:
+        """Every puzzle with its solution, for the page to ask them without the network."""
+        if not self._offline:
+            self._offline.extend({**public_puzzle(puzzle), **solution(puzzle)} for puzzle in self.puzzles)
+        return {"puzzles": self._offline}
+
+
+def puzzle_routes(accounts: Accounts) -> APIRouter:
+    routes = APIRouter()
+    shelf = PuzzleShelf(shipped_puzzles())
+
+    @routes.get("/api/puzzles")
+    def stream(
+        difficulty: Annotated[str, Query(max_length=8)] = "", index: Annotated[int, Query(ge=0, le=1_000_000)] = 0
+    ) -> dict[str, Any]:
+        return shelf.stream(difficulty, index)
+
+    @routes.get("/api/puzzles/daily")
+    def daily() -> dict[str, Any]:
+        return shelf.daily()
 
     @routes.get("/api/puzzles/standing")
     def my_standing(request: Request) -> dict[str, Any]:
@@ -100,41 +141,20 @@ def puzzle_routes(accounts: Accounts) -> APIRouter:
         """Whether a move is best, then the answer, every move's worth and why; and the puzzle
         rating after it: the signed-in account's, kept (its first try of a puzzle only), or the
         one the page sent for a guest."""
-        puzzle = by_id.get(puzzle_id)
-        if puzzle is None:
-            raise NoSuchPuzzle("no_such_puzzle")
-        try:
-            move = puzzle.view.read_move(body.move)
-        except IllegalMove as error:
-            raise PassedOn(error) from None
-        key = (puzzle.id, move.text())
-        if key not in reasons:
-            reason = tried_reason(puzzle, move)
-            reasons[key] = {lang: reason_line(reason, lang, isolate=True) for lang in LANGUAGES} if reason else None
+        puzzle, move = shelf.tried(puzzle_id, body.move)
         right = puzzle.is_answer(move)
         signed = accounts.changing_as(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER))
         if signed is not None:
             rating = rate_try(accounts.store, signed.account.id, puzzle, right)
         else:
-            before = Rating(body.rating if body.rating is not None else START, body.deviation or START_DEVIATION)
-            rating = rating_json(rated(puzzle, right, before), before)
-        return {
-            "right": right,
-            "rating": rating,
-            "tried": move.to_json(),
-            **solution(puzzle),
-            "reasons": reasons[key],
-        }
-
-    offline: list[dict[str, Any]] = []  # made once, when first asked for
+            rating = guest_try(puzzle, right, body.rating, body.deviation)
+        reasons = shelf.reasons(puzzle, move)
+        return {"right": right, "rating": rating, "tried": move.to_json(), **solution(puzzle), "reasons": reasons}
 
     @routes.get("/api/puzzles/offline")
     def every_puzzle() -> dict[str, Any]:
-        """Every shipped puzzle with its solution, for the page to ask them without the network
-        (the service worker keeps this): as a puzzle is sent, then its answers, every move's worth
-        and the best line; the reasons and the rating need the server."""
-        if not offline:
-            offline.extend({**public_puzzle(puzzle), **solution(puzzle)} for puzzle in puzzles)
-        return {"puzzles": offline}
+        """Every shipped puzzle with its solution (the service worker keeps this): the reasons and
+        the rating need the server."""
+        return shelf.offline()
 
     return routes

@@ -41,6 +41,13 @@ def rating_json(after: Rating, before: Rating, streak: int | None = None) -> dic
     return {**after.to_json(), "change": round(after.value - before.value), "streak": streak}
 
 
+def guest_try(puzzle: Puzzle, right: bool, value: float | None, deviation: float | None) -> dict[str, Any]:
+    """A guest's puzzle rating after a try, from the one their page keeps (a new player's when
+    none): nothing is kept here."""
+    before = Rating(value if value is not None else START, deviation or START_DEVIATION)
+    return rating_json(rated(puzzle, right, before), before)
+
+
 @storage
 def standing(store: Store, account_id: int) -> dict[str, Any]:
     """The account's puzzle rating and streak (a new player's when it has tried none)."""
@@ -89,4 +96,4 @@ def _tried_count(row: PuzzleRatingRow | None) -> int:
     return len(json.loads(row.tried)) if row is not None else 0
 
 
-__all__ = ["PUZZLE_RATINGS", "rate_try", "rated", "rating_json", "standing"]
+__all__ = ["PUZZLE_RATINGS", "guest_try", "rate_try", "rated", "rating_json", "standing"]
