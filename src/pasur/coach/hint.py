@@ -25,9 +25,9 @@ from ..core.scoring import SUR_POINTS, card_points, club_count
 from ..core.solver import Samples, sampled_within
 from ..i18n import move_words, number_text, text
 from .analysis import JUDGE_BATCH, points_text, weighted_interval
-from .reasons import explain, reason_line
+from .reasons import Reason, explain, reason_line
 
-__all__ = ["Hint", "hint", "move_gain"]
+__all__ = ["Advice", "Hint", "advise", "hint", "move_gain"]
 
 #: Solved deals behind a hint (a few milliseconds a position on one core).
 HINT_SAMPLES = 1024
@@ -49,6 +49,48 @@ class Hint:
     edge: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A hint before it is put in words, the same in every language: the move advised, the next
+    best move that differs in substance (None when all are alike or nothing was solved), the
+    edge over it and its 95% margin (0 when ``exact``), and the reason found."""
+
+    move: Move
+    other: Move | None = None
+    edge: float = 0.0
+    spread: float = math.inf
+    exact: bool = False
+    reason: Reason | None = None
+
+    @property
+    def sure(self) -> bool:
+        """Whether the edge is known to be above 0 (and large enough to say)."""
+        return math.isfinite(self.spread) and self.edge - self.spread > 0 and self.edge >= SMALLEST_EDGE
+
+    def words(self, view: SeatView, lang: str = "en", isolate: bool = False) -> Hint:
+        """The hint said in ``lang``; ``isolate`` keeps cards left to right in Persian on a page."""
+        said = move_gain(view, self.move, lang, isolate)
+        joined = f"{said}{text('hint_join', lang)}"
+        if self.other is None:  # all alike when solved; nothing more to say without the solver
+            alike = math.isfinite(self.spread)
+            return Hint(self.move, joined + text("hint_all_alike", lang) if alike else said, None, None)
+        other = move_words(str(self.other.card), [str(card) for card in self.other.take], lang, isolate)
+        if not self.sure:
+            return Hint(self.move, joined + text("hint_close", lang, other=other), None, None)
+        if self.exact:
+            compared = text("hint_edge_exact", lang, points=points_text(self.edge, lang, exact=True), other=other)
+        else:
+            compared = text(
+                "hint_edge",
+                lang,
+                points=number_text(round(self.edge, 1), lang),
+                margin=number_text(round(self.spread, 1 if self.spread >= 0.1 else 2), lang),
+                other=other,
+            )
+        why = reason_line(self.reason, lang, isolate) if self.reason is not None else None
+        return Hint(self.move, joined + compared, why, self.edge)
+
+
 def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, bool]:
     """The deals a hint stands on, as the review's: :data:`HINT_SAMPLES` dealt consistently with
     ``view`` (or as many as ``ms`` milliseconds of this thread's CPU allow), or the one deal there
@@ -60,6 +102,30 @@ def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, 
     return found, exact
 
 
+def advise(view: SeatView, legal: Sequence[Move], seed: int = 0, ms: float | None = None) -> Advice | None:
+    """The advice for ``view``'s seat among ``legal`` (None when only one move is legal); ``ms``
+    bounds the thinking (this thread's CPU)."""
+    if len(legal) < 2:
+        return None
+    if not native.available():
+        return Advice(PimcBot(ms=ms, seed=seed).choose(view, legal))
+    found, exact = hint_samples(view, seed, ms)
+    means = found.means()
+    ranked = sorted(legal, key=lambda move: -means[move.code])
+    move = ranked[0]
+    other = next((one for one in ranked[1:] if not _same_in_substance(move, one, found)), None)
+    if other is None:
+        return Advice(move, spread=0.0)
+    differences = [b - o for b, o in zip(found.values[move.code], found.values[other.code], strict=True)]
+    edge, spread, _effective = weighted_interval(differences, found.weights)
+    advice = Advice(move, other, edge, 0.0 if exact else spread, exact)
+    if not advice.sure:
+        return advice
+    game = Round.from_view(view, random.Random(seed))
+    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True, loss=edge)
+    return Advice(move, other, advice.edge, advice.spread, exact, reason)
+
+
 def hint(
     view: SeatView,
     legal: Sequence[Move],
@@ -68,42 +134,9 @@ def hint(
     ms: float | None = None,
     isolate: bool = False,
 ) -> Hint | None:
-    """Advice for ``view``'s seat among ``legal`` (None when only one move is legal); ``ms``
-    bounds the thinking; ``isolate`` keeps cards left to right in Persian on a page."""
-    if len(legal) < 2:
-        return None
-    if not native.available():
-        move = PimcBot(ms=ms, seed=seed).choose(view, legal)
-        return Hint(move, move_gain(view, move, lang, isolate), None, None)
-    found, exact = hint_samples(view, seed, ms)
-    means = found.means()
-    ranked = sorted(legal, key=lambda move: -means[move.code])
-    move = ranked[0]
-    other = next((one for one in ranked[1:] if not _same_in_substance(move, one, found)), None)
-    said = move_gain(view, move, lang, isolate)
-    if other is None:
-        return Hint(move, f"{said}{text('hint_join', lang)}{text('hint_all_alike', lang)}", None, None)
-    differences = [b - o for b, o in zip(found.values[move.code], found.values[other.code], strict=True)]
-    edge, spread, _effective = weighted_interval(differences, found.weights)
-    spread = 0.0 if exact else spread
-    other_words = move_words(str(other.card), [str(card) for card in other.take], lang, isolate)
-    if not math.isfinite(spread) or edge - spread <= 0 or edge < SMALLEST_EDGE:
-        compared = text("hint_close", lang, other=other_words)
-        return Hint(move, f"{said}{text('hint_join', lang)}{compared}", None, None)
-    if exact:
-        compared = text("hint_edge_exact", lang, points=points_text(edge, lang, exact=True), other=other_words)
-    else:
-        compared = text(
-            "hint_edge",
-            lang,
-            points=number_text(round(edge, 1), lang),
-            margin=number_text(round(spread, 1 if spread >= 0.1 else 2), lang),
-            other=other_words,
-        )
-    game = Round.from_view(view, random.Random(seed))
-    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True, loss=edge)
-    why = reason_line(reason, lang, isolate) if reason is not None else None
-    return Hint(move, f"{said}{text('hint_join', lang)}{compared}", why, edge)
+    """:func:`advise` said in ``lang`` (None when only one move is legal)."""
+    advice = advise(view, legal, seed, ms)
+    return None if advice is None else advice.words(view, lang, isolate)
 
 
 def _same_in_substance(move: Move, other: Move, found: Samples) -> bool:

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..coach.analysis import Task, analysis_tasks, judgement_line, players_summary
-from ..coach.hint import Hint
+from ..coach.hint import Advice
 from ..coach.reasons import reason_line
 from ..core.errors import SolveError
 from ..host import bot_seed
@@ -36,19 +36,20 @@ REVIEWS_HELD = 256
 
 
 class Hints:
-    """The hints of one table: the last one asked for by each seat in each language."""
+    """The hints of one table: the last one asked for by each seat, thought out once and said in
+    each language asked for."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        #: (seat, language) → the version the hint is for, and its thinking.
-        self._asked: dict[tuple[int, str], tuple[int, asyncio.Future[Hint | None]]] = {}
-        #: (seat, language) → how many askers wait for that hint (none left: it is dropped).
-        self._askers: dict[tuple[int, str], int] = {}
+        #: seat → the version the hint is for, and its thinking.
+        self._asked: dict[int, tuple[int, asyncio.Future[Advice | None]]] = {}
+        #: seat → how many askers wait for that hint (none left: it is dropped).
+        self._askers: dict[int, int] = {}
 
     async def ask(self, seat: int | None, lang: str, asker: str) -> dict[str, Any]:
         """A hint for the person to play, where the table allows hints: the move, a one-line
         reason in ``lang`` and the expected edge in points. One is thought out per seat and
-        version, however often it is asked for, charged to the visitor ``asker``."""
+        version, in whatever language and however often it is asked for, charged to the visitor ``asker``."""
         room = self.room
         seat = seated(seat)
         if not room.settings.hints:
@@ -58,16 +59,16 @@ class Hints:
         if len(match.rounds[-1].legal_codes()) < 2:
             raise TableError("hint_forced")
         assert room.bots is not None
-        asked = self._asked.get((seat, lang))
+        game = match.rounds[-1]
+        view = game.view(seat)
+        asked = self._asked.get(seat)
         if asked is None or asked[0] != room.version:
-            game = match.rounds[-1]
             seed = bot_seed(room.settings.seed, seat, game=room.version)
-            thinking = room.bots.think_hint(asker, game.view(seat), game.legal_moves(), lang, seed)
+            thinking = room.bots.think_hint(asker, view, game.legal_moves(), seed)
             asked = (room.version, asyncio.ensure_future(thinking))
-            self._asked[seat, lang] = asked
+            self._asked[seat] = asked
         version, thinking_task = asked
-        key = (seat, lang)
-        self._askers[key] = self._askers.get(key, 0) + 1
+        self._askers[seat] = self._askers.get(seat, 0) + 1
         try:
             advice = await asyncio.shield(thinking_task)
         except asyncio.CancelledError:
@@ -75,16 +76,17 @@ class Hints:
                 raise
             raise TableError("hint_stale") from None
         finally:
-            self._askers[key] -= 1
-            if not self._askers[key]:  # nobody waits for it any more (the asker left)
-                del self._askers[key]
+            self._askers[seat] -= 1
+            if not self._askers[seat]:  # nobody waits for it any more (the asker left)
+                del self._askers[seat]
                 if not thinking_task.done():
                     thinking_task.cancel()  # one still waiting for a worker never takes one
-                    self._asked.pop(key, None)
+                    self._asked.pop(seat, None)
         assert advice is not None  # a forced move was refused above
-        edge = None if advice.edge is None else round(advice.edge, 2)
-        move = advice.move
-        return messages.hint_message(version, move.to_json(), move.text(), advice.reason, advice.why, edge)
+        said = advice.words(view, lang, isolate=True)
+        edge = None if said.edge is None else round(said.edge, 2)
+        move = said.move
+        return messages.hint_message(version, move.to_json(), move.text(), said.reason, said.why, edge)
 
     def moved_on(self) -> None:
         """The table changed: hints still being thought out for an earlier version are dropped

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
 from ..coach.analysis import MoveJudgement, Precision, Task, judge_move
-from ..coach.hint import Hint, hint
+from ..coach.hint import Advice, advise
 from ..core import Move, SeatView
 from ..host import STAND_IN, bot_turn
 from .errors import TooManyRequests
@@ -168,13 +168,13 @@ class BotPool:
         move: Move = await self._queue(owner, choose, (chosen.spec, seed, view, list(legal)), stand_in)
         return move
 
-    async def think_hint(self, owner: str, view: SeatView, legal: Sequence[Move], lang: str, seed: int) -> Hint | None:
-        """A hint for ``view``'s seat, thought out in a worker within the bots' ceiling
+    async def think_hint(self, owner: str, view: SeatView, legal: Sequence[Move], seed: int) -> Advice | None:
+        """The advice for ``view``'s seat, thought out in a worker within the bots' ceiling
         (``hint_ms``), waiting in line with ``owner``'s bot moves (None for a forced move)."""
         legal = list(legal)
-        quick = functools.partial(hint, view, legal, lang, seed=seed, ms=1, isolate=True)
-        advise = functools.partial(hint, seed=seed, ms=self.hint_ms, isolate=True)
-        advice: Hint | None = await self._queue(owner, advise, (view, legal, lang), quick, advice=True)
+        quick = functools.partial(advise, view, legal, seed, ms=1)
+        thought = functools.partial(advise, seed=seed, ms=self.hint_ms)
+        advice: Advice | None = await self._queue(owner, thought, (view, legal), quick, advice=True)
         return advice
 
     async def judge(self, owner: str, task: Task) -> MoveJudgement | None:
