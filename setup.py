@@ -22,6 +22,10 @@ HEADERS = [
     "_solver_search.h",
     "_solver_table.h",
     "_model.h",
+    "_sampling.h",
+    "_twister.h",
+    "_simple.h",
+    "_scoring.h",
     "_vector.h",
     "_net.h",
 ]

@@ -25,6 +25,18 @@ def test_the_native_core_compiles_with_warnings_as_errors(compiler):
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+def test_the_browser_engine_compiles_with_warnings_as_errors(compiler):
+    """_wasm.c (no Python) as a native compiler reads it; scripts/build-wasm.sh builds it for the
+    browser with the same warnings, the headers' parts it does not use aside."""
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no {compiler} here (scripts/test.sh installs Clang when it may)")
+    quiet = ["-Wno-unused-function"] + (["-Wno-unneeded-internal-declaration"] if compiler == "clang" else [])
+    command = [compiler, "-Wall", "-Werror", *quiet, "-fsyntax-only", str(CORE / "_wasm.c")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 CHECK = r"""
 #include <stdio.h>
 #include "_bits.h"

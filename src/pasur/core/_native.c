@@ -21,6 +21,7 @@
 #include "_solver_table.h"
 #include "_solver_search.h"
 #include "_model.h"
+#include "_sampling.h"
 #include "_vector.h"
 #include "_net.h"
 
@@ -392,18 +393,6 @@ static int solver_failed(const solver_t *S) {
     return S->error;
 }
 
-/* Points taken so far this round that the rest cannot change (cards and Surs) as me's coalition
- * values them: side 0 minus side 1 with two sides. */
-static int points_taken(const solver_t *S, const round_t *r) {
-    int points[4];
-    for (int side = 0; side < S->sides; side++) points[side] = card_points(r->captured[side]) + SUR_POINTS * r->surs[side];
-    return margin(S, points);
-}
-
-/* Turns a value for the side to move into the solver's results' terms: side 0 minus side 1 with
- * two sides, else the mover's (me's) margin. */
-static int result_sign(const solver_t *S, const round_t *r) { return coalition(S, r->side_of[r->turn]) == 0 ? 1 : -1; }
-
 /* The principal line from `root` of value `value`: at each step the first move (in search order)
  * that keeps the value; its length, or -1 when none keeps it (S->error set when the search failed). */
 static int principal_line(solver_t *S, const position_t *root, int value, uint64_t *line) {
@@ -559,7 +548,6 @@ static PyObject *py_solve_samples_body(workspace_t *w, PyObject *args) {
         return NULL;
     }
     uint64_t codes[MAX_NODE_MOVES];
-    int values[MAX_NODE_MOVES];
     int count = hand_moves(w->scratch, r.hands[r.turn], r.table, r.compulsory, codes, MAX_NODE_MOVES);
     if (count <= 0) {
         PyErr_SetString(PyExc_OverflowError, "more moves at one position than the solver holds");
@@ -572,32 +560,13 @@ static PyObject *py_solve_samples_body(workspace_t *w, PyObject *args) {
         free(weights);
         return PyErr_NoMemory();
     }
-    int base = points_taken(S, &r), sign = result_sign(S, &r), solved = 0, no_table = 0;
-    uint64_t rng = seed, nodes = 0;
+    sampling_t how = {table_bits, deal_only, judged, evidence_count, temper, gift, node_budget};
+    int solved;
+    uint64_t nodes = 0;
     Py_BEGIN_ALLOW_THREADS;
-    for (; solved < samples && !(node_budget && nodes >= node_budget); solved++) {
-        round_t deal = r;
-        reshuffle_unseen(&deal, seat, &rng);
-        solver_take_deck(S, &deal);
-        if (take_table(S, table_bits) < 0) {
-            no_table = 1;
-            break;
-        }
-        S->nodes = 0;
-        S->horizon = deal_only ? deal.dealt : 0;
-        position_t root = position_of(&deal);
-        root_values(S, &root, r.compulsory, codes, values);
-        if (S->error) break;
-        for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
-        double weight = !evidence_count ? 1.0
-                        : judged        ? solved_likelihood(S, &deal, evidence, evidence_count, temper)
-                                        : plays_likelihood(w->scratch, &deal, evidence, evidence_count, temper, gift);
-        if (weight < 0 && !S->error) S->error = 1;
-        weights[solved] = weight;
-        nodes += S->nodes;
-        if (S->error) break;
-    }
+    solved = sample_deals(S, &r, seat, samples, seed, &how, evidence, count, out, weights, &nodes);
     Py_END_ALLOW_THREADS;
+    int no_table = solved < 0;
     PyObject *result = NULL;
     if (no_table) {
         PyErr_NoMemory();

@@ -9,76 +9,8 @@
 
 #include "_engine.h"
 #include "_solver.h"
-
-/* -- Python's random.Random -------------------------------------------------------------------- */
-
-typedef struct {
-    uint32_t state[624];
-    int index;
-} twister_t;
-
-static void twister_seed(twister_t *t, uint32_t seed) {
-    t->state[0] = seed;
-    for (int i = 1; i < 624; i++) t->state[i] = 1812433253U * (t->state[i - 1] ^ (t->state[i - 1] >> 30)) + (uint32_t)i;
-    t->index = 624;
-}
-
-/* random.Random(n): the key is n's 32-bit words, lowest first (one word 0 for n = 0). */
-static void twister_seed_key(twister_t *t, const uint32_t *key, int length) {
-    uint32_t *mt = t->state;
-    twister_seed(t, 19650218U);
-    int i = 1, j = 0;
-    for (int k = 624 > length ? 624 : length; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-        if (j >= length) j = 0;
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
-}
-
-static uint32_t twister_next(twister_t *t) {
-    uint32_t *mt = t->state;
-    if (t->index >= 624) {
-        for (int k = 0; k < 624; k++) {
-            uint32_t y = (mt[k] & 0x80000000U) | (mt[(k + 1) % 624] & 0x7fffffffU);
-            mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfU : 0);
-        }
-        t->index = 0;
-    }
-    uint32_t y = mt[t->index++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    return y ^ (y >> 18);
-}
-
-/* random.random() */
-static double twister_random(twister_t *t) {
-    uint32_t a = twister_next(t) >> 5, b = twister_next(t) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-/* random.randrange(n), n >= 1: getrandbits(n.bit_length()) until below n */
-static uint32_t twister_below(twister_t *t, uint32_t n) {
-    int bits = bits_highest(n) + 1;
-    uint32_t r;
-    do r = twister_next(t) >> (32 - bits);
-    while (r >= n);
-    return r;
-}
+#include "_simple.h"
+#include "_scoring.h"
 
 /* -- an episode -------------------------------------------------------------------------------- */
 
@@ -117,68 +49,19 @@ typedef struct {
     mask_t named;
 } episode_t;
 
-/* simple.taken_value: points, a club counting its share of Haft Khaj */
-static double taken_value(mask_t cards) {
-    return card_points(cards) + HAFT_KHAJ_POINTS / 13.0 * bits_count(cards & CLUB_CARDS);
-}
-
-/* simple.immediate_value */
-static double immediate_value(const round_t *r, uint64_t code) {
-    int card = (int)(code & 63);
-    mask_t take = code >> 6, card_mask = 1ULL << card;
-    if (!take) {
-        int rank = card >> 2;
-        return -taken_value(card_mask) - 0.01 * (rank < JACK ? rank + 1 : 0);
-    }
-    int side = r->side_of[r->turn];
-    int sur = makes_sur(r->table ^ take, card, side, r->dealt, r->sur_ok, r->last_deal_sur);
-    return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * bits_count(take);
-}
-
 /* The opponent to move plays as its Python bot would. */
 static void opponent_plays(scratch_t *s, episode_t *e) {
     round_t *r = &e->round;
-    uint64_t *codes = s->codes;
-    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
-    twister_t *rng = &e->rng[r->turn];
-    uint64_t chosen = codes[0];
-    if (e->policy[r->turn] == POLICY_RANDOM) {
-        chosen = codes[twister_below(rng, (uint32_t)count)];
-    } else { /* the highest immediate value, ties broken by a random number drawn for every move */
-        double best_value = 0, best_draw = 0;
-        for (int i = 0; i < count; i++) {
-            double value = immediate_value(r, codes[i]), draw = twister_random(rng);
-            if (i == 0 || value > best_value || (value == best_value && draw > best_draw)) {
-                best_value = value;
-                best_draw = draw;
-                chosen = codes[i];
-            }
-        }
-    }
-    play_code(r, chosen);
+    play_code(r, simple_choice(s, r, e->policy[r->turn] == POLICY_RANDOM, &e->rng[r->turn]));
 }
 
 /* scoring.breakdown's totals, and relative_points for the agent's side */
 static double agent_reward(const episode_t *e) {
     const round_t *r = &e->round;
-    int points[4], clubs[4], fewest = r->surs[0], most = 0, most_count = 0;
-    for (int side = 0; side < e->sides; side++) {
-        clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
-        if (r->surs[side] < fewest) fewest = r->surs[side];
-        if (clubs[side] > most) {
-            most = clubs[side];
-            most_count = 1;
-        } else if (clubs[side] == most) {
-            most_count++;
-        }
-    }
-    int total = 0;
-    for (int side = 0; side < e->sides; side++) {
-        int haft = e->most_clubs ? (clubs[side] == most && most_count == 1) : clubs[side] >= HAFT_KHAJ_CLUBS;
-        points[side] = HAFT_KHAJ_POINTS * haft + card_points(r->captured[side]) +
-                       SUR_POINTS * (r->surs[side] - (e->sur_cancel ? fewest : 0));
-        total += points[side];
-    }
+    side_score_t scores[4];
+    round_breakdown(r, e->sides, e->most_clubs, e->sur_cancel, scores);
+    int points[4], total = 0;
+    for (int side = 0; side < e->sides; side++) total += points[side] = score_total(scores + side);
     int own = points[r->side_of[e->agent]];
     return own - (double)(total - own) / (e->sides - 1);
 }

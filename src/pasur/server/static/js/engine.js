@@ -1,0 +1,183 @@
+// The project's C engine compiled to WebAssembly (engine.wasm, built by scripts/build-wasm.sh from
+// src/pasur/core/_wasm.c): one match, its rules, its rounds, the refusals and the bots `random`,
+// `greedy` and the solver bot's sampling, read here into plain values. Nothing of the rules is
+// written in JavaScript: this file only moves numbers in and out. It runs in the offline table's
+// worker and, for the tests, in Node.
+
+/** The card texts by number (rank * 4 + suit), as the Python core writes them. */
+export const CARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+  .flatMap((rank) => ["C", "D", "H", "S"].map((suit) => rank + suit));
+
+/** The refusals' reasons, by the engine's number (errors.IllegalMove's ``reason``). */
+export const REFUSALS = [null, "not_in_hand", "say_which", "named_twice", "must_capture", "not_on_table",
+  "only_lay_down", "cannot_take", "round_over", "match_over"];
+
+/** A deck's problems, by the engine's number (deal.deck_problem). */
+export const DECK_PROBLEMS = [null, "two or more Jacks on the table", "a Jack on the table (it should have been buried)",
+  "three or more Queens on the table", "three or more Kings on the table",
+  "the deck must hold each of the 52 cards exactly once"];
+
+/** The lines of a side's round breakdown, in the engine's order (scoring.SideScore). */
+export const SCORE_LINES = ["clubs", "haft_khaj", "two_of_clubs", "ten_of_diamonds", "aces", "jacks", "surs",
+  "sur_points", "cards"];
+
+/** The cards of a mask (a BigInt), lowest first. */
+export function cardsOf(mask) {
+  const cards = [];
+  for (let card = 0; mask; card += 1, mask >>= 1n) if (mask & 1n) cards.push(card);
+  return cards;
+}
+
+export function maskOf(cards) {
+  return cards.reduce((mask, card) => mask | (1n << BigInt(card)), 0n);
+}
+
+/** A seed (a whole number below 2**256, or a BigInt) as random.Random reads it: 32-bit words,
+ *  lowest first (one word 0 for 0). */
+export function seedWords(seed) {
+  let rest = BigInt(seed);
+  if (rest < 0n) rest = -rest;
+  const words = [];
+  do { words.push(Number(rest & 0xFFFFFFFFn)); rest >>= 32n; } while (rest && words.length < 8);
+  return words;
+}
+
+export class Engine {
+  constructor(instance) {
+    this.exports = instance.exports;
+    this.exports._initialize?.();
+    this.io = () => new Uint32Array(this.exports.memory.buffer, this.exports.pasur_io(), 4096);
+  }
+
+  /** Load engine.wasm's bytes (or a Response) into a ready engine. */
+  static async load(source) {
+    const loaded = source instanceof Response
+      ? await WebAssembly.instantiateStreaming(source)
+      : await WebAssembly.instantiate(source);
+    return new Engine(loaded.instance);
+  }
+
+  _mask(io, at) { return BigInt(io[at]) | (BigInt(io[at + 1]) << 32n); }
+
+  _putMask(io, at, mask) { io[at] = Number(mask & 0xFFFFFFFFn); io[at + 1] = Number(mask >> 32n); }
+
+  /** A new match under ``rules`` (the JSON options, every one given) shuffled from ``seed``; no
+   *  round dealt yet. Throws on rules the engine cannot take. */
+  newMatch(rules, seed) {
+    const io = this.io();
+    const values = [rules.players, rules.partnership, rules.target, rules.sur_cutoff ?? -1, rules.sur_cancel,
+      rules.sur_in_last_deal, rules.compulsory_capture, rules.bury_table_jack, rules.redeal_on_faces,
+      rules.haft_khaj === "most"];
+    values.forEach((value, index) => { io[index] = Number(value); });
+    const words = seedWords(seed);
+    io[10] = words.length;
+    words.forEach((word, index) => { io[11 + index] = word; });
+    if (this.exports.pasur_new() !== 0) throw new Error("the engine cannot take these rules");
+    this.sides = rules.players === 4 && rules.partnership ? 2 : rules.players;
+    this.players = rules.players;
+  }
+
+  /** Deal the next round (shuffled, or from ``deck``: card numbers, top first); null, or the
+   *  deck's problem. */
+  deal(deck = null) {
+    const io = this.io();
+    if (deck && deck.length !== 52) return DECK_PROBLEMS.at(-1);
+    if (deck) deck.forEach((card, index) => { io[index] = Number.isInteger(card) && card >= 0 ? card : 255; });
+    const problem = this.exports.pasur_deal(deck ? 1 : 0);
+    if (problem < 0) throw new Error("a round is under way or the match is over");
+    return DECK_PROBLEMS[problem];
+  }
+
+  /** The match and its round as the engine holds them (hands and piles as BigInt masks). */
+  state() {
+    this.exports.pasur_state();
+    const io = this.io();
+    const signed = (at) => io[at] | 0;
+    const range = (start, count) => [...Array(count).keys()].map((index) => start + index);
+    return {
+      round: io[0], first: io[1], turn: io[2], deal: io[3], dealt: io[4], over: Boolean(io[5]),
+      lastCapturer: signed(6), winner: signed(7),
+      scores: range(8, this.sides).map(signed),
+      surs: range(12, this.sides).map((at) => io[at]),
+      handCounts: range(16, this.players).map((at) => io[at]),
+      hands: range(0, this.players).map((seat) => this._mask(io, 20 + 2 * seat)),
+      table: this._mask(io, 28),
+      captured: range(0, this.sides).map((side) => this._mask(io, 30 + 2 * side)),
+      deck: Array.from(io.subarray(38, 90)),
+      plays: range(0, io[90]).map((index) => this._mask(io, 91 + 2 * index)),
+    };
+  }
+
+  /** The legal moves of the seat to play, as engine codes (BigInt: card | take << 6), in the
+   *  engine's order. */
+  legal() {
+    const count = this.exports.pasur_legal();
+    const io = this.io();
+    return [...Array(count).keys()].map((index) => this._mask(io, 2 * index));
+  }
+
+  /** Play ``card`` taking ``take`` (card numbers; null: not named): null when played, else the
+   *  refusal's reason, and nothing changes. */
+  play(card, take) {
+    const io = this.io();
+    const mask = maskOf(take ?? []);
+    this._putMask(io, 0, mask);
+    return REFUSALS[this.exports.pasur_play(card, take ? take.length : 0, take ? 1 : 0)];
+  }
+
+  /** Each side's breakdown of the round so far. */
+  breakdown() {
+    const sides = this.exports.pasur_breakdown();
+    const io = this.io();
+    return [...Array(sides).keys()].map((side) => {
+      const line = Object.fromEntries(SCORE_LINES.map((name, index) => [name, io[9 * side + index] | 0]));
+      line.points = line.haft_khaj + line.two_of_clubs + line.ten_of_diamonds + line.aces + line.jacks + line.sur_points;
+      return line;
+    });
+  }
+
+  /** Seed seat ``seat``'s bot as random.Random(seed) seeds a Python bot. */
+  seedBot(seat, seed) {
+    const io = this.io();
+    const words = seedWords(seed);
+    io[0] = words.length;
+    words.forEach((word, index) => { io[1 + index] = word; });
+    this.exports.pasur_seed_bot(seat);
+  }
+
+  /** The move (a code) the bot ``random`` or ``greedy`` of the seat to play chooses. */
+  simpleBot(random) {
+    if (this.exports.pasur_simple_bot(random ? 1 : 0) < 0) throw new Error("nobody is to play");
+    return this._mask(this.io(), 0);
+  }
+
+  /** The others' plays in this deal as the solver bot of the seat to play weighs them: each as
+   *  [seat, table, its seat's later cards, move, [every seat's later cards], last capturer, [clubs]]. */
+  evidence() {
+    const count = this.exports.pasur_evidence();
+    const io = this.io();
+    return [...Array(count).keys()].map((index) => {
+      const at = 20 * index;
+      const laters = [0, 1, 2, 3].map((seat) => this._mask(io, at + 7 + 2 * seat));
+      return [io[at], this._mask(io, at + 1), this._mask(io, at + 3), this._mask(io, at + 5), laters, io[at + 15] | 0,
+        Array.from(io.subarray(at + 16, at + 20))];
+    });
+  }
+
+  /** The solver bot's move (a code) for the seat to play: up to ``samples`` deals solved, in batches
+   *  of 32 until ``ms`` milliseconds have passed (at least one batch), each batch dealt from
+   *  ``nextSeed()`` (a 64-bit BigInt); the greedy bot's move when no deal weighed anything. */
+  solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0 }, nextSeed, now = () => performance.now()) {
+    if (this.exports.pasur_solver_start(temper, gift) < 0) throw new Error("nobody is to play");
+    const stop = now() + ms;
+    let solved = 0;
+    do {
+      this._putMask(this.io(), 0, nextSeed());
+      const before = solved;
+      solved = this.exports.pasur_solver_sample(Math.min(32, samples - solved), nodeLimit);
+      if (solved < 0 || solved - before < Math.min(32, samples - before)) break;
+    } while (solved < samples && now() < stop);
+    if (this.exports.pasur_solver_choose() < 0) return this.simpleBot(false);
+    return this._mask(this.io(), 0);
+  }
+}

@@ -1,0 +1,54 @@
+// Plays the cases tests/test_wasm.py sends (a JSON list on stdin) on the browser's engine
+// (engine.wasm through static/js/engine.js) and prints what it saw, in the trace form the test
+// builds from the Python reference: every deck dealt, every legal move list, every refusal, every
+// bot's move, every round's breakdown, the scores and the winner.
+import { readFileSync } from "node:fs";
+import { Engine, cardsOf } from "../../src/pasur/server/static/js/engine.js";
+
+const here = new URL(".", import.meta.url);
+const engine = await Engine.load(readFileSync(new URL("../../src/pasur/server/static/engine.wasm", here)));
+const cases = JSON.parse(readFileSync(0, "utf8"));
+
+function playMatch(item) {
+  const trace = [];
+  engine.newMatch(item.rules, item.seed);
+  (item.bots || []).forEach((bot, seat) => { if (bot) engine.seedBot(seat, item.bot_seeds[seat]); });
+  let attempt = 0;
+  const attempts = item.attempts || [];
+  for (;;) {
+    let state = engine.state();
+    if (state.winner >= 0) break;
+    if (state.round === 0 || state.over) {
+      engine.deal();
+      state = engine.state();
+      trace.push(["deck", state.deck]);
+    }
+    trace.push(["legal", engine.legal().map(String)]);
+    trace.push(["evidence", JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value))]);
+    const bot = (item.bots || [])[state.turn];
+    if (bot) {
+      const code = engine.simpleBot(bot === "random");
+      trace.push(["bot", String(code)]);
+      const refused = engine.play(Number(code & 63n), cardsOf(code >> 6n));
+      if (refused) throw new Error(`the engine refused its own bot's move: ${refused}`);
+    } else {
+      if (attempt === attempts.length) { trace.push(["no more moves to try"]); break; }
+      const [card, take] = attempts[attempt++];
+      trace.push(["tried", engine.play(card, take)]);
+    }
+    state = engine.state();
+    if (state.over) {
+      trace.push(["breakdown", engine.breakdown()]);
+      trace.push(["scores", state.scores, state.winner]);
+    }
+  }
+  return trace;
+}
+
+function dealDeck(item) {
+  engine.newMatch(item.rules, 0);
+  return [["dealt", engine.deal(item.deck)]];
+}
+
+const traces = cases.map((item) => (item.deck ? dealDeck(item) : playMatch(item)));
+process.stdout.write(JSON.stringify(traces));

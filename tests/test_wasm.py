@@ -1,0 +1,180 @@
+"""The browser's engine (engine.wasm, the C core built for WebAssembly) against the Python reference:
+the committed file is what the sources build, and on thousands of matches over every rules option
+and table size, with moves tried at random (legal or not) and the bots ``random`` and ``greedy``,
+both deal the same decks, list the same legal moves, refuse the same moves for the same reason,
+choose the same bot moves, read the same evidence of the others' plays for the solver bot and score
+every round the same. Runs the engine in Node."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pasur.bots import GreedyBot, RandomBot
+from pasur.bots.solver_bot import deal_plays
+from pasur.core import IllegalMove, Match, Rules, SeatView
+from pasur.core.cards import JACK, KING, QUEEN
+from pasur.core.deal import deck_problem
+from pasur.core.notation import find_code
+
+ROOT = Path(__file__).resolve().parent.parent
+WASM = ROOT / "src" / "pasur" / "server" / "static" / "engine.wasm"
+TRACE = ROOT / "tests" / "js" / "engine_trace.mjs"
+#: Matches played in both engines (each a record of moves tried), and decks dealt from.
+MATCHES = 2400
+DECKS = 600
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Any rules the options allow: every table size, option and a short or long match."""
+    players = rng.choice((2, 3, 4))
+    return Rules(
+        players=players,
+        partnership=rng.random() < 0.7,
+        target=rng.choice((1, 10, 30, 62, rng.randrange(1, 80))),
+        sur_cutoff=rng.choice((None, 0, 10, 50, rng.randrange(0, 70))),
+        sur_cancel=rng.random() < 0.5,
+        sur_in_last_deal=rng.random() < 0.5,
+        compulsory_capture=rng.random() < 0.5,
+        bury_table_jack=rng.random() < 0.5,
+        redeal_on_faces=rng.random() < 0.5,
+        haft_khaj=rng.choice(("seven", "most")),
+    )
+
+
+def tried_move(rng: random.Random, hand: int, table: int, codes: list[int]) -> tuple[int, list[int] | None]:
+    """A move to try: mostly a legal one, else a mutation of one (another card, a take unnamed, empty,
+    with a card named twice, with cards not on the table, or any cards of the table)."""
+    code = rng.choice(codes)
+    card, take = code & 63, [bit for bit in range(52) if code >> 6 >> bit & 1]
+    kind = rng.random()
+    if kind < 0.6:
+        return card, take
+    on_table = [bit for bit in range(52) if table >> bit & 1]
+    in_hand = [bit for bit in range(52) if hand >> bit & 1]
+    mutations: list[tuple[int, list[int] | None]] = [
+        (rng.randrange(52), take),
+        (rng.choice(in_hand), None),
+        (card, []),
+        (card, take + take[:1]),
+        (card, [*take, rng.randrange(52)]),
+        (card, rng.sample(on_table, rng.randint(0, len(on_table)))),
+        (rng.choice(in_hand), rng.sample(on_table, min(len(on_table), rng.randint(1, 3)))),
+    ]
+    return rng.choice(mutations)
+
+
+def python_match(rng: random.Random, index: int) -> tuple[dict[str, Any], list[Any]]:
+    """A match played by the reference, and what it saw in the trace form of engine_trace.mjs."""
+    rules = random_rules(rng)
+    seed = rng.choice((index, rng.getrandbits(32), rng.getrandbits(64)))
+    bots: list[str | None] = [rng.choice((None, "random", "greedy")) for _ in range(rules.players)]
+    bot_seeds = [rng.getrandbits(40) for _ in range(rules.players)]
+    makers = {"random": RandomBot, "greedy": GreedyBot}
+    players = {seat: makers[kind](bot_seeds[seat]) for seat, kind in enumerate(bots) if kind}
+    match = Match(rules, seed=seed)
+    trace: list[Any] = []
+    attempts: list[Any] = []
+    shown = 0
+    while not match.over:
+        game = match.rounds[-1]
+        if len(match.rounds) > shown:
+            shown = len(match.rounds)
+            trace.append(["deck", list(game.deck)])
+        codes = game.legal_codes()
+        trace.append(["legal", [str(code) for code in codes]])
+        seat = game.turn
+        trace.append(["evidence", evidence_json(game.view(seat))])
+        if seat in players:
+            move = players[seat].choose(game.view(seat), game.legal_moves())
+            trace.append(["bot", str(move.code)])
+            match.play(move)
+        else:
+            card, take = tried_move(rng, game.hands[seat], game.table, codes)
+            attempts.append([card, take])
+            try:
+                code = find_code(card, take, game.hands[seat], game.table, codes)
+            except IllegalMove as refusal:
+                trace.append(["tried", refusal.reason])
+            else:
+                trace.append(["tried", None])
+                match.play(code)
+        if game.over:
+            trace.append(["breakdown", [score.to_json() for score in game.breakdown()]])
+            trace.append(["scores", list(match.scores), -1 if match.winner is None else match.winner])
+    case = {"rules": rules.to_dict(), "seed": str(seed), "attempts": attempts, "bots": bots, "bot_seeds": bot_seeds}
+    return case, trace
+
+
+def evidence_json(view: SeatView) -> str:
+    """What the solver bot weighs of the others' plays in this deal, as engine_trace.mjs writes it."""
+    evidence, contexts = deal_plays(view)
+    entries = [
+        [seat, str(table), str(later), str(code), [str(mask) for mask in laters], last, list(clubs)]
+        for (seat, table, later, code), (laters, last, clubs) in zip(evidence, contexts, strict=True)
+    ]
+    return json.dumps(entries, separators=(",", ":"))
+
+
+def dealt_deck(rng: random.Random) -> tuple[dict[str, Any], list[Any]]:
+    """A deck to deal from: shuffled, with Jacks, Queens or Kings put on the table, or broken."""
+    rules = random_rules(rng)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    start = 4 * rules.players
+    rank = rng.choice((JACK, QUEEN, KING, None))
+    if rank is not None:
+        for place, suit in zip(range(start, start + 4), rng.sample(range(4), rng.randint(1, 3)), strict=False):
+            other = deck.index(rank * 4 + suit)
+            deck[place], deck[other] = deck[other], deck[place]
+    if rng.random() < 0.1:
+        deck[rng.randrange(52)] = rng.choice((deck[0], 52))
+    if rng.random() < 0.05:
+        deck = deck[: rng.randrange(52)]
+    return {"rules": rules.to_dict(), "deck": deck}, [["dealt", deck_problem(deck, rules)]]
+
+
+def run_in_node(cases: list[dict[str, Any]]) -> list[Any]:
+    done = subprocess.run(
+        ["node", str(TRACE)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_the_browser_engine_plays_every_match_as_the_reference_does():
+    rng = random.Random(20261205)
+    made = [python_match(rng, index) for index in range(MATCHES)] + [dealt_deck(rng) for _ in range(DECKS)]
+    cases, expected = [case for case, _ in made], [trace for _, trace in made]
+    seen = run_in_node(cases)
+    assert len(seen) == len(expected)
+    for case, mine, theirs in zip(cases, expected, seen, strict=True):
+        for step, (want, got) in enumerate(zip(mine, theirs, strict=False)):
+            assert want == got, f"{case['rules']} seed {case.get('seed')}: step {step} differs: {want} != {got}"
+        assert len(mine) == len(theirs), case
+    kinds = {entry[0] for trace in expected for entry in trace}
+    refusals = {entry[1] for trace in expected for entry in trace if entry[0] in ("tried", "dealt")}
+    assert kinds == {"deck", "legal", "evidence", "tried", "bot", "breakdown", "scores", "dealt"}
+    assert sum(entry[0] == "evidence" and len(entry[1]) > 200 for trace in expected for entry in trace) > 1000
+    assert {"not_in_hand", "say_which", "named_twice", "must_capture", "not_on_table", "cannot_take"} <= refusals
+    assert {"only_lay_down", "two or more Jacks on the table", "three or more Kings on the table"} <= refusals
+
+
+def test_the_committed_engine_is_what_the_sources_build(tmp_path):
+    if shutil.which("clang-14") is None or not Path("/usr/bin/wasm-ld-14").exists():
+        pytest.skip("no clang-14 and wasm-ld-14 here (scripts/build-wasm.sh says what to install)")
+    built = tmp_path / "engine.wasm"
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build-wasm.sh"), str(built)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert built.read_bytes() == WASM.read_bytes(), "engine.wasm is stale: run bash scripts/build-wasm.sh"
