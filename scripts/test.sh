@@ -9,11 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Debian's Chromium (the browser tests), nginx (a proxy in front of the server) and Clang (the
-# native core is compiled with every C compiler found, warnings as errors)
+# native core is compiled with every C compiler found, warnings as errors, and for WebAssembly)
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
+# Clang 14's WebAssembly tools (the browser's engine is checked to be what the C sources build)
+[ -x /usr/bin/wasm-ld-14 ] || missing="$missing lld-14"
+[ -d /usr/lib/wasm32-wasi ] || missing="$missing wasi-libc"
+dpkg -s libclang-rt-14-dev-wasm32 >/dev/null 2>&1 || missing="$missing libclang-rt-14-dev-wasm32"
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi

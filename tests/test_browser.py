@@ -1426,3 +1426,49 @@ def test_a_last_deal_puzzle_plays_its_best_line_on_the_felt(server, browser):
     assert page.inner_text("#puzzle-line-step") == "Back to the puzzle"
     page.click("#puzzle-line-step")
     assert {part: page.evaluate(cards, f"#puzzle-{part}") for part in ("table", "hand")} == position
+
+
+def offline_page(server: LiveServer, browser: Any, viewport: dict[str, int]) -> Any:
+    """A page that opened the lobby once (so the service worker keeps what offline play needs),
+    now with the network gone."""
+    page, _ = recorded_page(browser, viewport=viewport)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now under the service worker's control, which keeps the engine
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
+    page.wait_for_selector("#offline-form:not([hidden])")
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#offline-form:not([hidden])")
+    return page
+
+
+@pytest.mark.parametrize(("players", "level"), [(2, "grandmaster"), (4, "easy")])
+def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(server, browser, players, level):
+    """With the network off, the lobby offers the computer on this device; a whole round is
+    played by clicking (the bots play in the browser's engine), and the page says it is on this
+    device; a reload mid-match resumes it where it was."""
+    page = offline_page(server, browser, {"width": 390, "height": 844})
+    page.fill("#create-form input[name=name]", "Ava")
+    page.select_option("#offline-form select[name=players]", str(players))
+    page.select_option("#offline-form select[name=level]", level)
+    page.click("#offline-form button[type=submit]")
+    page.wait_for_url("**/offline")
+    page.wait_for_selector("#board:not([hidden])")
+    assert page.inner_text("#connection") == "on this device"
+    for _ in range(3):
+        play_until([page], lambda: page.locator("#hand .card.playable").count() > 0, limit=60)
+        click_a_move(page)
+    version = page.evaluate("pasur.page.version")
+    page.reload()  # the match is kept on the device
+    page.wait_for_function(f"pasur.page.version >= {version}", timeout=15_000)
+    seats = page.evaluate("pasur.page.state.table.seats.map((seat) => seat.bot)")
+    assert seats == [None, *[level] * (players - 1)]
+    play_until([page], lambda: page.evaluate("pasur.page.state.rounds.length") >= 1 or finished(page), limit=240)
+    state = page.evaluate("pasur.page.state")
+    breakdown = state["rounds"][0]["sides"]
+    assert sum(side["cards"] for side in breakdown) == 52  # every card ended in a pile
+    snap(page, f"offline-round-{players}p")
+    page.context.set_offline(False)
+    page.context.close()

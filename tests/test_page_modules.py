@@ -9,7 +9,7 @@ from pathlib import Path
 
 JS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "static" / "js"
 IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w-]+\.js)";', re.M)
-EXPORT = re.compile(r"^export (?:const|let|async function|function) ([\w$]+)", re.M)
+EXPORT = re.compile(r"^export (?:const|let|async function|function|class) ([\w$]+)", re.M)
 
 
 def imports() -> dict[str, dict[str, set[str]]]:

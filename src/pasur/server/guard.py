@@ -36,12 +36,13 @@ def host_of(value: str) -> str:
 
 
 #: What every HTTP answer carries: the page is never framed by another (its buttons cannot be
-#: clicked through a page on top), runs only its own scripts and styles, and talks only to here.
+#: clicked through a page on top), runs only its own scripts and styles (and compiles its own
+#: WebAssembly, the offline engine: 'wasm-unsafe-eval' allows nothing else), and talks only to here.
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),

@@ -13,10 +13,13 @@ from fastapi.responses import FileResponse
 
 from ..i18n import LANGUAGES, RULES_EXAMPLES, RULES_SUMMARY, text
 from .bots import BOT_RATINGS
+from .offline import offline_about
 from .players import leaderboard, player_record
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
+#: What offline play reads, made once.
+ABOUT_OFFLINE = offline_about()
 
 
 def site_routes(store: Store, levels: list[str]) -> APIRouter:
@@ -28,9 +31,10 @@ def site_routes(store: Store, levels: list[str]) -> APIRouter:
     @router.get("/p/{name}", include_in_schema=False)
     @router.get("/leaders", include_in_schema=False)
     @router.get("/puzzles", include_in_schema=False)
+    @router.get("/offline", include_in_schema=False)
     async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
-        """The page: the lobby, a table, a player's page, the leaderboard or the puzzles (it reads
-        which from its address)."""
+        """The page: the lobby, a table, a player's page, the leaderboard, the puzzles or the table
+        on this device (it reads which from its address)."""
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @router.get("/sw.js", include_in_schema=False)
@@ -55,6 +59,13 @@ def site_routes(store: Store, levels: list[str]) -> APIRouter:
             "examples": examples,
             **{lang: {"title": title, "lines": lines} for lang, (title, lines) in RULES_SUMMARY.items()},
         }
+
+    @router.get("/api/offline")
+    async def offline() -> dict[str, Any]:
+        """What playing on the device with no server reads besides the engine (engine.wasm): the
+        levels offered and their bots, the bots' names, the refusals' words, the rules' defaults,
+        and the version the service worker checks."""
+        return ABOUT_OFFLINE
 
     @router.get("/api/levels")
     async def bot_levels() -> dict[str, Any]:

@@ -18,8 +18,12 @@ export function renderFinished() {
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { number: last.number })}` : "";
   $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
-  $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   renderRematch();
+  const offline = Boolean(state.table.offline);  // no server to keep the record or judge the moves
+  $("#download").hidden = offline;
+  $("#open-replay").hidden = offline;
+  if (offline) return;
+  $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   loadAnalysis();  // the review: started once, shown as it comes
   renderReview();
   if (!page.replaySteps && location.hash.startsWith("#replay=")) openReplay();

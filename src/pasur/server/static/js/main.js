@@ -16,6 +16,7 @@ import { loadProfile, renderProfile } from "./profile.js";
 import { tableNews } from "./news.js";
 import { connect, reconnect } from "./socket.js";
 import { loadPuzzle, renderPuzzle, wirePuzzles } from "./puzzles.js";
+import { renderOffline, wireOffline } from "./offline-lobby.js";
 import { $, drawTableWith, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { cardSvg } from "./cards.js";
@@ -64,7 +65,7 @@ function applyLanguage() {
     option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
   });
   phraseOptions();
-  if (!tableId && !playerName && !leadersPage && !puzzlesPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); }
+  if (!tableId && !playerName && !leadersPage && !puzzlesPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); renderOffline(); }
   render();
   renderChat();
   renderAccount();
@@ -146,6 +147,7 @@ if (tableId) {
 } else {
   $("#lobby").hidden = false;
   wireLobby();
+  wireOffline();
 }
 applyLanguage();
 loadAccount();

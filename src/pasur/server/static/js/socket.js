@@ -2,7 +2,8 @@
 // the server sends given to the handler of its type (main.js gives the map: news.js), and
 // reconnecting after a loss.
 
-import { $, page, tableId } from "./state.js";
+import { connectOffline, sendOffline } from "./offline.js";
+import { $, offlineTable, page, tableId } from "./state.js";
 import { t } from "./words.js";
 
 let socket = null;
@@ -15,7 +16,7 @@ export function token() {
 
 function showConnection(connected) {
   const badge = $("#connection");
-  badge.textContent = connected ? t("connected") : t("reconnecting");
+  badge.textContent = offlineTable ? t("on_this_device") : connected ? t("connected") : t("reconnecting");
   badge.classList.toggle("lost", !connected);
   $("#offline").hidden = connected;
 }
@@ -23,6 +24,11 @@ function showConnection(connected) {
 /** Connect, and keep connected, giving each message to ``given[message.type]``. */
 export function connect(given = handlers) {
   handlers = given;
+  if (offlineTable) {
+    showConnection(true);
+    connectOffline(handlers);
+    return;
+  }
   const url = new URL(`/ws/${encodeURIComponent(tableId)}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(url);
@@ -51,5 +57,6 @@ export function reconnect() {
 }
 
 export function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (offlineTable) sendOffline(message);
+  else if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }

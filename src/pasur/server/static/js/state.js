@@ -5,7 +5,11 @@ import { lang, t } from "./words.js";
 
 export const $ = (selector) => document.querySelector(selector);
 
-export const tableId = location.pathname.startsWith("/t/") ? decodeURIComponent(location.pathname.slice(3)) : null;
+/** Whether this is the table on this device (``/offline``), played with no server. */
+export const offlineTable = location.pathname === "/offline";
+
+export const tableId = offlineTable ? "offline"
+  : location.pathname.startsWith("/t/") ? decodeURIComponent(location.pathname.slice(3)) : null;
 /** The player whose page this is (``/p/NAME``), if it is one. */
 export const playerName = location.pathname.startsWith("/p/") ? decodeURIComponent(location.pathname.slice(3)) : null;
 

@@ -1,0 +1,55 @@
+"""What the page needs to play on the device with no server (static/js/offline-table.js), read from
+the Python definitions so that a level, a name or a word is changed in one place: the levels that
+play offline and the bot each plays (the engine's own, compiled to WebAssembly), the bots' names,
+the refusals' words, the rules' defaults, and a version that changes with the engine."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..bots.solver_bot import NODES_A_MILLISECOND, SolverBot
+from ..core import Rules
+from ..i18n import BOT_PERSONAS, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
+
+ENGINE = Path(__file__).parent / "static" / "engine.wasm"
+#: The most a move of the strongest offline bot may think, in milliseconds of the device's time.
+OFFLINE_BOT_MS = 1000
+#: The solver bot's options as SolverBot plays them (the ``grandmaster`` level), bounded in time.
+SOLVER_OPTIONS = {
+    "samples": SolverBot.DEFAULT_SAMPLES,
+    "ms": OFFLINE_BOT_MS,
+    "nodeLimit": OFFLINE_BOT_MS * NODES_A_MILLISECOND,
+    "temper": 2.0,
+    "gift": 1.0,
+}
+#: The levels offered offline, each with the bot that plays it in the browser's engine.
+OFFLINE_LEVELS: dict[str, dict[str, Any]] = {
+    "beginner": {"name": "random"},
+    "easy": {"name": "greedy"},
+    "grandmaster": {"name": "solver", "options": SOLVER_OPTIONS},
+}
+#: The refusals a table on the device can give, with what each one's words name.
+OFFLINE_REFUSALS = {"not_your_turn": ("name",), "stale_version": ("version",), "not_understood": ("problem",)}
+
+
+def offline_about() -> dict[str, Any]:
+    """Everything offline play reads besides the engine, in every language of the page; ``version``
+    changes whenever the package or the engine does (the service worker fetches again then)."""
+    engine = hashlib.sha256(ENGINE.read_bytes()).hexdigest()[:12]
+    return {
+        "version": f"{__version__}+{engine}",
+        "levels": OFFLINE_LEVELS,
+        "defaults": Rules().to_dict(),
+        "names": {
+            "personas": {lang: list(BOT_PERSONAS[lang]) for lang in LANGUAGES},
+            "level_names": PERSIAN_LEVELS,
+            "bot_name": {lang: text("bot_name", lang, name="{name}", level="{level}") for lang in LANGUAGES},
+        },
+        "refusals": {
+            reason: {lang: refusal_words(reason, lang, {key: f"{{{key}}}" for key in keys}) for lang in LANGUAGES}
+            for reason, keys in OFFLINE_REFUSALS.items()
+        },
+    }
