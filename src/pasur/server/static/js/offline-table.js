@@ -231,7 +231,7 @@ export class OfflineTable {
       history: state.plays.map((code, index) => ({
         seat: (state.first + index) % this.players, card: CARDS[Number(code & 63n)], take: texts(code >> 6n),
       })),
-      hands: state.handCounts, pack: 52 - state.dealt, scores: this.banked, surs: state.surs, round: state.round,
+      hands: state.handCounts, pack: 52 - state.dealt, scores: [...this.banked], surs: state.surs, round: state.round,
       deal: state.deal, turn: state.turn, first: state.first,
       last_capturer: state.lastCapturer < 0 ? null : state.lastCapturer, over: state.over,
     };
@@ -247,9 +247,9 @@ export class OfflineTable {
       waiting: between ? [...this.waiting].sort() : null,
       view: this.viewJson(state, seat),
       last: this.last && this.last.round === state.round ? this.last : null,
-      sur_plays: this.surPlays[state.round] || [],
+      sur_plays: [...(this.surPlays[state.round] || [])],
       legal: shortTexts(codes).map((text, index) => ({ text, card: CARDS[Number(codes[index] & 63n)], take: texts(codes[index] >> 6n) })),
-      scores: state.scores, winner: state.winner >= 0 ? state.winner : null, rounds: this.rounds, lesson: [],
+      scores: state.scores, winner: state.winner >= 0 ? state.winner : null, rounds: [...this.rounds], lesson: [],
     };
     if (this.outcome) Object.assign(message, this.outcome, { legal: [] });
     return message;

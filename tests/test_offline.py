@@ -1,0 +1,133 @@
+"""The offline table (static/js/offline-table.js, on the browser's engine) says what the server's
+table says: on whole matches over every rules option and table size, each seat's state message
+after every move and every round's end (the view, the legal moves and their texts, what the last
+move did, the Surs, the scores, the round breakdowns, the winner) is the one server/projection.py
+builds from the Python reference; and bots are named as the server names them. Runs in Node."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pasur.core import Match, Played, Rules
+
+projection = pytest.importorskip("pasur.server.projection")
+offline = pytest.importorskip("pasur.server.offline")
+seats_module = pytest.importorskip("pasur.server.seats")
+
+ROOT = Path(__file__).resolve().parent.parent
+TRACE = ROOT / "tests" / "js" / "offline_trace.mjs"
+#: Matches played at both tables.
+MATCHES = 100
+#: What the comparison reads of each state message: all but the table's settings.
+COMPARED = ("version", "waiting", "view", "last", "sur_plays", "legal", "scores", "winner", "rounds", "lesson")
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
+
+
+def random_rules(rng: random.Random) -> Rules:
+    players = rng.choice((2, 3, 4))
+    return Rules(
+        players=players,
+        partnership=rng.random() < 0.7,
+        target=rng.choice((1, 20, 62)),
+        sur_cutoff=rng.choice((None, 0, 50)),
+        sur_cancel=rng.random() < 0.5,
+        sur_in_last_deal=rng.random() < 0.5,
+        compulsory_capture=rng.random() < 0.5,
+        bury_table_jack=rng.random() < 0.5,
+        redeal_on_faces=rng.random() < 0.5,
+        haft_khaj=rng.choice(("seven", "most")),
+    )
+
+
+def server_states(
+    match: Match, people: frozenset[int], version: int, between: bool, last: Played | None, surs: dict[int, list[int]]
+) -> list[dict[str, Any]]:
+    """Each seat's state as the server's projection builds it (the table's settings aside)."""
+    table: dict[str, Any] = {"status": "playing", "lesson": False}
+    waiting = people if between else None
+    return [
+        {
+            key: value
+            for key, value in projection.state_json(match, seat, version, table, last, waiting, surs).items()
+            if key in COMPARED
+        }
+        for seat in range(match.rules.players)
+    ]
+
+
+def played_match(rng: random.Random) -> tuple[dict[str, Any], list[str], list[list[dict[str, Any]]]]:
+    """A match with random legal moves at the reference: its setup, its moves' texts, and the
+    states the server would send after each step."""
+    rules = random_rules(rng)
+    seed = rng.getrandbits(48)
+    people = frozenset(range(rules.players))
+    match = Match(rules, seed=seed)
+    surs: dict[int, list[int]] = {}
+    steps = [server_states(match, people, 0, False, None, surs)]
+    moves: list[str] = []
+    last: Played | None = None
+    while not match.over:
+        game = match.rounds[-1]
+        if len(moves) and match.rounds[-1].history == [] and last is not None and last.round_over:
+            steps.append(server_states(match, people, len(moves), False, last, surs))  # dealt on
+        move = rng.choice(game.legal_moves())
+        text = game.move_text(move)
+        index = len(game.history)
+        last = match.play(text)
+        if last.sur:
+            surs.setdefault(last.round, []).append(index)
+        moves.append(text)
+        steps.append(server_states(match, people, len(moves), last.round_over and not match.over, last, surs))
+    setup = {
+        "rules": rules.to_dict(),
+        "seats": [{"name": f"P{seat}"} for seat in range(rules.players)],
+        "seed": str(seed),
+        "moves": [],
+    }
+    return setup, moves, steps
+
+
+def test_the_offline_table_sends_what_the_servers_table_sends():
+    rng = random.Random(5122026)
+    made = [played_match(rng) for _ in range(MATCHES)]
+    names = [
+        {
+            "rules": Rules(players=players).to_dict(),
+            "seats": [{"name": person}] + [{"bot": level} for level in levels],
+            "seed": "1",
+            "moves": [],
+        }
+        for players, person, levels in [
+            (2, "Ava", ["grandmaster"]),
+            (3, "shirin", ["easy", "beginner"]),
+            (4, "Bahram", ["easy", "easy", "beginner"]),
+        ]
+    ]
+    request = {
+        "about": offline.offline_about(),
+        "matches": [{"setup": setup, "moves": moves} for setup, moves, _ in made],
+        "names": names,
+    }
+    done = subprocess.run(
+        ["node", str(TRACE)], input=json.dumps(request), capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    answer = json.loads(done.stdout)
+    for (setup, _moves, expected), seen in zip(made, answer["played"], strict=True):
+        assert seen["refusals"] == [], seen["refusals"][:3]
+        assert len(seen["steps"]) == len(expected), setup["rules"]
+        for step, (want, got) in enumerate(zip(expected, seen["steps"], strict=True)):
+            for seat, (mine, theirs) in enumerate(zip(want, got, strict=True)):
+                shown = {key: theirs.get(key) for key in COMPARED}
+                assert shown == mine, f"{setup['rules']} seed {setup['seed']}: step {step}, seat {seat}"
+    for setup, seats in zip(names, answer["seats"], strict=True):
+        table = [seats_module.Seat(name=seat.get("name"), bot=seat.get("bot")) for seat in setup["seats"]]
+        assert [seat["shown"] for seat in seats] == projection.shown_names(tuple(table))
