@@ -186,9 +186,33 @@ def learning(page: Page, base: str, lang: str, shot: Callable[[str], None]) -> N
         shot("puzzle-line")
 
 
+def on_this_device(page: Page, base: str, shot: Callable[[str], None]) -> None:
+    """The start page's offer to play on this device, a match there against the grandmaster, and
+    pass and play's handover."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    page.locator("#offline-form").scroll_into_view_if_needed()
+    shot("offline-lobby")
+    page.click("#offline-form button[type=submit]")
+    page.wait_for_selector("#hand .card.playable")
+    play_first(page)
+    page.wait_for_selector("#hand .card.playable")
+    shot("offline-table")
+    page.goto(f"{base}/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    page.select_option("#offline-form select[name=level]", "friends")
+    page.click("#offline-form button[type=submit]")
+    page.wait_for_selector("#hand .handover")
+    page.click("#hand .handover")
+    play_first(page)
+    page.wait_for_selector("#hand .handover")
+    shot("offline-handover")
+
+
 def shoot(page: Page, base: str, name: str, lang: str) -> None:
     shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
     learning(page, base, lang, shot)
+    on_this_device(page, base, shot)
     new_table(page, base, lang, target=200)  # a long match: its first round ends with a breakdown
     shot("start")
     play_until(page, "#round-dialog", lambda: shot("capture-choice"))

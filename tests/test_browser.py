@@ -694,12 +694,24 @@ def test_the_page_is_installable_and_opens_without_the_server(server, browser, t
     href = page.get_attribute("link[rel=manifest]", "href")
     manifest = httpx.get(server.base + href).json()
     assert manifest["name"] == "Pasur" and manifest["start_url"] == "/" and manifest["display"] == "standalone"
-    sizes = {icon["sizes"]: icon["src"] for icon in manifest["icons"]}
-    for size in ("192x192", "512x512"):
-        png = httpx.get(server.base + sizes[size]).content
+    assert manifest["id"] == "/"
+    pngs = [icon for icon in manifest["icons"] if icon["type"] == "image/png"]
+    assert {icon["sizes"] for icon in pngs} == {"192x192", "512x512"}
+    assert [icon["sizes"] for icon in pngs if icon.get("purpose") == "maskable"] == ["512x512"]
+    for icon in pngs:
+        png = httpx.get(server.base + icon["src"]).content
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-        assert f"{width}x{height}" == size
+        assert f"{width}x{height}" == icon["sizes"]
+    assert {shot["form_factor"] for shot in manifest["screenshots"]} == {"narrow", "wide"}
+    for shot in manifest["screenshots"]:  # each a JPEG of the size it says (its SOF0 frame)
+        jpeg = httpx.get(server.base + shot["src"]).content
+        frame = jpeg.index(b"\xff\xc0")
+        height, width = (
+            int.from_bytes(jpeg[frame + 5 : frame + 7], "big"),
+            int.from_bytes(jpeg[frame + 7 : frame + 9], "big"),
+        )
+        assert jpeg[:2] == b"\xff\xd8" and f"{width}x{height}" == shot["sizes"] and shot["label"]
     page.wait_for_function(
         "navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready", timeout=15_000
     )
@@ -1470,5 +1482,29 @@ def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(ser
     breakdown = state["rounds"][0]["sides"]
     assert sum(side["cards"] for side in breakdown) == 52  # every card ended in a pile
     snap(page, f"offline-round-{players}p")
+    page.context.set_offline(False)
+    page.context.close()
+
+
+def test_pass_and_play_on_one_device_hides_each_hand_until_its_person_takes_it(server, browser):
+    """Friends on one device, offline: each turn shows the hand of the person to play only after
+    they tap "Pass the device to …"; the other person's cards are never on the screen before."""
+    page = offline_page(server, browser, {"width": 1280, "height": 800})
+    page.fill("#create-form input[name=name]", "Ava")
+    page.select_option("#offline-form select[name=level]", "friends")
+    page.click("#offline-form button[type=submit]")
+    page.wait_for_url("**/offline")
+    page.wait_for_selector("#board:not([hidden])")
+    for turn in range(4):
+        page.wait_for_selector("#hand .handover")
+        seat = page.evaluate("pasur.page.state.table.you")
+        assert seat == turn % 2 and page.locator("#hand .card").count() == 0
+        assert ("Ava" if seat == 0 else "Player 2") in page.inner_text("#hand .handover")
+        page.click("#hand .handover")
+        hand = page.evaluate("pasur.page.state.view.hand")
+        assert sorted(
+            page.locator("#hand .card").evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+        ) == sorted(hand)
+        click_a_move(page)
     page.context.set_offline(False)
     page.context.close()

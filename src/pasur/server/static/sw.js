@@ -6,12 +6,12 @@
 // from the network first, so an upgraded server's page is never hidden behind an old copy; the
 // copy kept is used only when the network fails. The rest of the API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v14";
+const SHELL = "pasur-shell-v15";
 const PUZZLES = "/api/puzzles/offline";
 const OFFLINE = "/api/offline";
 const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "news", "motion", "felt", "table", "finished",
   "chat", "analysis", "replay", "lobby", "rematch", "account", "profile", "leaders", "friends", "review", "puzzles", "lesson",
-  "engine", "offline", "offline-table", "offline-worker", "offline-lobby"];
+  "engine", "offline", "offline-table", "offline-worker", "offline-lobby", "handover"];
 const FILES = ["/", ...MODULES.map((name) => `/static/js/${name}.js`), "/static/style.css", "/static/icon.svg",
   "/static/icon-192.png", "/manifest.webmanifest", "/static/engine.wasm", PUZZLES, OFFLINE];
 

@@ -4,6 +4,9 @@
 // written in JavaScript: this file only moves numbers in and out. It runs in the offline table's
 // worker and, for the tests, in Node.
 
+/** Deals the solver bot solves between two looks at the clock. */
+const BATCH = 8;
+
 /** The card texts by number (rank * 4 + suit), as the Python core writes them. */
 export const CARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
   .flatMap((rank) => ["C", "D", "H", "S"].map((suit) => rank + suit));
@@ -165,7 +168,7 @@ export class Engine {
   }
 
   /** The solver bot's move (a code) for the seat to play: up to ``samples`` deals solved, in batches
-   *  of 32 until ``ms`` milliseconds have passed (at least one batch), each batch dealt from
+   *  of 8 until ``ms`` milliseconds have passed (at least one batch), each batch dealt from
    *  ``nextSeed()`` (a 64-bit BigInt); the greedy bot's move when no deal weighed anything. */
   solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0 }, nextSeed, now = () => performance.now()) {
     if (this.exports.pasur_solver_start(temper, gift) < 0) throw new Error("nobody is to play");
@@ -174,8 +177,9 @@ export class Engine {
     do {
       this._putMask(this.io(), 0, nextSeed());
       const before = solved;
-      solved = this.exports.pasur_solver_sample(Math.min(32, samples - solved), nodeLimit);
-      if (solved < 0 || solved - before < Math.min(32, samples - before)) break;
+      const batch = Math.min(BATCH, samples - solved);
+      solved = this.exports.pasur_solver_sample(batch, nodeLimit);
+      if (solved < 0 || solved - before < batch) break;
     } while (solved < samples && now() < stop);
     if (this.exports.pasur_solver_choose() < 0) return this.simpleBot(false);
     return this._mask(this.io(), 0);

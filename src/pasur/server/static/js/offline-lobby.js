@@ -6,19 +6,22 @@ import { $ } from "./state.js";
 import { LEVEL_NAMES, lang, t } from "./words.js";
 
 let about = null;
+/** The choice that seats people on this device instead of bots: pass and play. */
+const FRIENDS = "friends";
 
 /** The offline form, in the page's language (hidden until the offline levels are known). */
 export function renderOffline() {
   const form = $("#offline-form");
   if (!about) return;
   const chosen = form.level.value || "grandmaster";
-  form.level.replaceChildren(...Object.keys(about.levels).map((level) => {
+  const choices = [...Object.keys(about.levels).map((level) => [level, LEVEL_NAMES[lang][level] || level]), [FRIENDS, t("friends_here")]];
+  form.level.replaceChildren(...choices.map(([value, shown]) => {
     const option = document.createElement("option");
-    option.value = level;
-    option.textContent = LEVEL_NAMES[lang][level] || level;
+    option.value = value;
+    option.textContent = shown;
     return option;
   }));
-  form.level.value = chosen in about.levels ? chosen : Object.keys(about.levels)[0];
+  form.level.value = choices.some(([value]) => value === chosen) ? chosen : "grandmaster";
   $("#offline-resume").hidden = !savedMatch();
   form.hidden = false;
 }
@@ -28,7 +31,11 @@ export async function wireOffline() {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
-    newOfflineMatch(about, name, { players: Number(form.players.value) }, form.level.value);
+    const players = Number(form.players.value);
+    const others = form.level.value === FRIENDS
+      ? Array.from({ length: players - 1 }, (_, index) => ({ name: t("player_n", { n: index + 2 }) }))
+      : Array.from({ length: players - 1 }, () => ({ bot: form.level.value }));
+    newOfflineMatch(about, { players }, [{ name }, ...others]);
   });
   $("#offline-resume").addEventListener("click", () => { location.href = "/offline"; });
   about = await offlineAbout();

@@ -25,11 +25,11 @@ export function savedMatch() {
   return saved && !saved.over ? saved : null;
 }
 
-/** A new match on this device: the person at seat 0 against bots of ``level`` (rules as given, the
- *  rest at their defaults), shuffled from a fresh random seed; the page goes to it. */
-export function newOfflineMatch(about, name, rules, level) {
+/** A new match on this device with these ``seats`` (``{name}`` a person here, ``{bot: level}``),
+ *  the rules as given and the rest at their defaults, shuffled from a fresh random seed; the page
+ *  goes to it. */
+export function newOfflineMatch(about, rules, seats) {
   const full = { ...about.defaults, ...rules };
-  const seats = [{ name }, ...Array.from({ length: full.players - 1 }, () => ({ bot: level }))];
   localStorage.setItem(SAVED, JSON.stringify({ setup: { rules: full, seats, seed: freshSeed(), moves: [] }, over: false }));
   location.href = "/offline";
 }

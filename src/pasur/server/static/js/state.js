@@ -42,6 +42,7 @@ export const page = {
   replayIndex: 0,
   analysis: null,          // the people's moves of the finished match judged so far (the server's answer)
   moment: null,            // the judged move whose position the replay shows, before it was played
+  handedTo: null,          // on one device, the seat whose person took it (their hand may show)
 };
 
 /** What redraws the table as the page state now stands: main.js gives it table.js's render, so

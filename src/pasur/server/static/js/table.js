@@ -6,6 +6,7 @@ import { cardButton, ordered } from "./cards.js";
 import { avatar, breakdownTable, freeButton, mayFree, renderScorebar, renderSeats, tableCardWidth } from "./felt.js";
 import { renderFinished } from "./finished.js";
 import { renderInviteForm } from "./friends.js";
+import { handoverButton, handoverPending } from "./handover.js";
 import { placeCoach, renderLesson, suggestedMove, wireLesson } from "./lesson.js";
 import { renderReplay } from "./replay.js";
 import { SETTINGS } from "./settings.js";
@@ -22,7 +23,9 @@ export function render() {
   $("#waiting").hidden = status !== "open";
   $("#board").hidden = status === "open";
   $("#finished").hidden = status !== "finished" || page.replaying;
-  $("#chat-box").hidden = false;
+  const alone = Boolean(state.table.offline);  // on this device there is nobody to chat with
+  $("#chat-box").hidden = alone;
+  $("#chat-toggle").hidden = alone;
   if (status === "open") renderWaiting();
   else if (page.replaying) renderReplay();
   else renderBoard();
@@ -84,7 +87,7 @@ export function renderBoard() {
   $("#arena").hidden = over;
   renderScorebar();
   $("#fast").checked = Boolean(state.table.fast);
-  $("#fast-row").hidden = you === null;
+  $("#fast-row").hidden = you === null || !state.table.seats.some((place) => place.bot);  // bots' pace
   const twoSides = state.table.rules.players === 2 || (state.table.rules.players === 4 && state.table.rules.partnership);
   $("#resign").hidden = you === null || over || !twoSides;
   const mine = state.legal.length > 0;
@@ -137,8 +140,9 @@ function statusLine(mine) {
     line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you_mark") : seatName(seat))).join(", ") });
   } else {
     // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
-    const yours = view.turn === you && you !== null;
-    line = view.over ? "" : mine ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn") : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
+    const yours = view.turn === you && you !== null && !handoverPending();  // on one device: theirs once they take it
+    line = view.over ? "" : mine && yours ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn")
+      : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
   }
   if (state.table.status === "abandoned") line = t("abandoned");
   if (you === null) line = `${t("spectating")}${sep()}${line}`;
@@ -175,6 +179,10 @@ function renderHand(mine, suggested) {
   const hand = $("#hand");
   const focused = hand.contains(document.activeElement) ? [...hand.children].indexOf(document.activeElement) : -1;
   hand.replaceChildren();
+  if (handoverPending()) {  // another person's turn on this device: their cards wait for them
+    hand.append(handoverButton(render));
+    return;
+  }
   if (mine && page.turnSounded !== state.version) {  // your turn: once a position
     page.turnSounded = state.version;
     sound("turn");
