@@ -23,6 +23,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from pasur.coach.analysis import ALLOWED  # noqa: E402
+from pasur.core import from_record  # noqa: E402
 from pasur.server.app import create_app  # noqa: E402
 from pasur.server.settings import ServerSettings  # noqa: E402
 
@@ -1481,6 +1482,9 @@ def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(ser
     state = page.evaluate("pasur.page.state")
     breakdown = state["rounds"][0]["sides"]
     assert sum(side["cards"] for side in breakdown) == 52  # every card ended in a pile
+    record = json.loads(page.evaluate("localStorage.getItem('pasur-offline-match')"))["record"]
+    assert len(record["rounds"][0]["moves"]) == 48  # kept on the device, a record the reference reads
+    assert from_record(record).rounds[0].points() == [side["points"] for side in breakdown]
     snap(page, f"offline-round-{players}p")
     page.context.set_offline(False)
     page.context.close()

@@ -2,7 +2,8 @@
 table says: on whole matches over every rules option and table size, each seat's state message
 after every move and every round's end (the view, the legal moves and their texts, what the last
 move did, the Surs, the scores, the round breakdowns, the winner) is the one server/projection.py
-builds from the Python reference; and bots are named as the server names them. Runs in Node."""
+builds from the Python reference; the match's record replays in the reference to the same end; and
+bots are named as the server names them. Runs in Node."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pasur.core import Match, Played, Rules
+from pasur.core import Match, Played, Rules, from_record
 
 projection = pytest.importorskip("pasur.server.projection")
 offline = pytest.importorskip("pasur.server.offline")
@@ -123,6 +124,8 @@ def test_the_offline_table_sends_what_the_servers_table_sends():
     answer = json.loads(done.stdout)
     for (setup, _moves, expected), seen in zip(made, answer["played"], strict=True):
         assert seen["refusals"] == [], seen["refusals"][:3]
+        replayed = from_record(seen["record"])  # the record the device keeps is one the reference reads
+        assert replayed.scores == expected[-1][0]["scores"] and replayed.winner == expected[-1][0]["winner"]
         assert len(seen["steps"]) == len(expected), setup["rules"]
         for step, (want, got) in enumerate(zip(expected, seen["steps"], strict=True)):
             for seat, (mine, theirs) in enumerate(zip(want, got, strict=True)):

@@ -25,7 +25,7 @@ const played = matches.map(({ setup, moves }) => {
     steps.push(snapshot(table));
   }
   const refusals = posted.filter((message) => message.type === "refused");
-  return { steps, refusals };
+  return { steps, refusals, record: table.recordJson() };
 });
 const seats = names.map((setup) => new OfflineTable(engine, about, setup, () => {}, quiet).seatsJson());
 process.stdout.write(JSON.stringify({ played, seats }));

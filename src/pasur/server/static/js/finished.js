@@ -7,6 +7,7 @@ import { renderRematch } from "./rematch.js";
 import { openReplay } from "./replay.js";
 import { loadAnalysis } from "./analysis.js";
 import { renderReview } from "./review.js";
+import { savedRecord } from "./offline.js";
 import { $, page, seatName, sideName, sideOf, tableId } from "./state.js";
 import { persianIf, ratingText, signedText, t } from "./words.js";
 
@@ -19,10 +20,17 @@ export function renderFinished() {
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { number: last.number })}` : "";
   $("#final-table").innerHTML = last ? breakdownTable(last, state.scores) : "";
   renderRematch();
-  const offline = Boolean(state.table.offline);  // no server to keep the record or judge the moves
-  $("#download").hidden = offline;
+  const offline = Boolean(state.table.offline);  // no server to judge the moves: the record is on the device
   $("#open-replay").hidden = offline;
-  if (offline) return;
+  if (offline) {
+    const record = savedRecord();
+    $("#download").hidden = !record;
+    if (record) {
+      $("#download").href = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+      $("#download").download = "pasur-offline-match.json";
+    }
+    return;
+  }
   $("#download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   loadAnalysis();  // the review: started once, shown as it comes
   renderReview();

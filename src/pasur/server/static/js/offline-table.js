@@ -57,6 +57,7 @@ export class OfflineTable {
     setup.seats.forEach((seat, index) => { if (seat.bot) engine.seedBot(index, BigInt(setup.seed) + BigInt(index)); });
     this.nextSeed = seedStream(setup.seed);
     this.moves = [];   // every move of the match, as engine codes
+    this.played = [];  // each round's deck and moves, as a record keeps them
     this.rounds = [];  // each finished round's breakdown
     this.surPlays = {};
     this.last = null;
@@ -134,7 +135,9 @@ export class OfflineTable {
   _dealNext() {
     this.waiting = null;
     this.engine.deal();
-    this.banked = this.engine.state().scores;
+    const state = this.engine.state();
+    this.banked = state.scores;
+    this.played.push({ deck: state.deck.map((card) => CARDS[card]), moves: [] });
   }
 
   /** Play a legal code, keeping what the state messages say of it. */
@@ -157,6 +160,7 @@ export class OfflineTable {
       round_over: after.over, sweeper: swept ? after.lastCapturer : null, swept: swept ? texts(left) : [],
     };
     this.moves.push(code);
+    this.played.at(-1).moves.push({ card: this.last.card, take: this.last.take });
     if (after.over) {
       this.rounds.push({ number: after.round, sides: this.engine.breakdown() });
       if (after.winner >= 0) this.outcome = { winner: after.winner, ended: null, aborted: false };
@@ -187,10 +191,17 @@ export class OfflineTable {
     return this.engine.simpleBot(bot.name === "random");
   }
 
-  /** What the page keeps to resume this match, and (once over) to list it. */
+  /** The match as a pasur-record/1 record (RECORDS.md): the rules, the seats' names, each round's
+   *  deck and moves. */
+  recordJson() {
+    const names = this.seatsJson().map((seat) => seat.shown.en);
+    return { format: "pasur-record/1", rules: this.rules, names, rounds: this.played };
+  }
+
+  /** What the page keeps to resume this match, and its record. */
   save() {
     const setup = { ...this.setup, fast: this.fast, moves: this.moves.map(String), outcome: this.outcome, resigned: this.resigned };
-    this.post({ type: "offline_saved", setup, over: Boolean(this.outcome), scores: this.engine.state().scores });
+    this.post({ type: "offline_saved", setup, over: Boolean(this.outcome), scores: this.engine.state().scores, record: this.recordJson() });
   }
 
   seatShown(seat) {

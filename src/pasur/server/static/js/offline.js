@@ -25,6 +25,12 @@ export function savedMatch() {
   return saved && !saved.over ? saved : null;
 }
 
+/** The record of the match kept on this device (pasur-record/1), finished or not. */
+export function savedRecord() {
+  const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+  return saved && saved.record ? saved.record : null;
+}
+
 /** A new match on this device with these ``seats`` (``{name}`` a person here, ``{bot: level}``),
  *  the rules as given and the rest at their defaults, shuffled from a fresh random seed; the page
  *  goes to it. */
