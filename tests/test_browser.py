@@ -1193,7 +1193,9 @@ def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_a
     page.check("#create-form input[name=rated]")
     # the form holds what a rated table needs: the standard rules, a timer, no hints
     assert page.input_value("select[name=timer]") == "60" and page.is_disabled("input[name=target]")
-    assert not page.is_checked("input[name=hints]") and page.is_disabled("select[name=players] option[value='3']")
+    assert not page.is_checked("input[name=hints]") and page.is_disabled(
+        "#create-form select[name=players] option[value='3']"
+    )
     page.select_option("select[name=seat1]", "easy")
     page.click("#create")
     page.wait_for_url("**/t/**")

@@ -176,13 +176,13 @@ def test_advice_waits_behind_bot_moves_and_is_bounded_per_visitor():
         finished: list[str] = []
 
         async def hint_for(owner: str, seed: int) -> None:
-            await pool.think_hint(owner, view, legal, "en", seed)
+            await pool.think_hint(owner, view, legal, seed)
             finished.append("hint")
 
         flood = [asyncio.create_task(hint_for(f"visitor {n}", i)) for n in range(10) for i in range(ADVICE_WAITING)]
         await asyncio.sleep(0)  # every hint is in line
         with pytest.raises(TooManyRequests):  # visitor 5's hints all wait (visitor 0's first is being thought)
-            await pool.think_hint("visitor 5", view, legal, "en", 99)
+            await pool.think_hint("visitor 5", view, legal, 99)
         assert await pool.move("friend", "search", 99, view, legal) in legal
         finished.append("move")
         await asyncio.gather(*flood)
@@ -210,12 +210,12 @@ def test_a_visitors_advice_past_its_cpu_budget_a_minute_is_refused_until_the_min
         with pytest.raises(TooManyRequests):  # each search takes up to 150 ms of the worker's CPU
             while asked < 20:
                 asked += 1
-                await pool.think_hint("flood", view, legal, "en", asked)
+                await pool.think_hint("flood", view, legal, asked)
         assert pool.advice_spent("flood") >= 0.2  # measured in the worker, not guessed
         assert asked >= 2  # the first ask, with nothing spent, was answered
-        await pool.think_hint("friend", view, legal, "en", 4)  # another visitor is not held up
+        await pool.think_hint("friend", view, legal, 4)  # another visitor is not held up
         now[0] += 61
-        await pool.think_hint("flood", view, legal, "en", 5)  # a minute on, it may ask again
+        await pool.think_hint("flood", view, legal, 5)  # a minute on, it may ask again
 
     try:
         asyncio.run(run())

@@ -155,10 +155,12 @@ def test_a_long_native_call_lets_other_threads_run():
 
 def test_the_native_sources_keep_no_mutable_statics():
     """No file-level or function-level ``static`` data but constants and the module's own tables
-    (its methods, its type and its definition)."""
+    (its methods, its type and its definition), in every source the Python extension is built from
+    (_wasm.c, the browser's engine, is not: a WebAssembly instance runs on one thread, each worker
+    with its own, and holds its one match in its own memory)."""
     allowed = re.compile(r"static (const |PyMethodDef |PyTypeObject |struct PyModuleDef )")
     found = []
-    for source in sorted(CORE.glob("_*.[ch]")):
+    for source in sorted(path for path in CORE.glob("_*.[ch]") if path.name != "_wasm.c"):
         for number, line in enumerate(source.read_text().splitlines(), 1):
             stripped = line.strip()
             if not stripped.startswith("static ") or allowed.match(stripped):

@@ -18,6 +18,8 @@ import pytest
 
 from pasur.core import Match, Played, Rules, from_record
 
+from .test_wasm import random_rules
+
 projection = pytest.importorskip("pasur.server.projection")
 offline = pytest.importorskip("pasur.server.offline")
 seats_module = pytest.importorskip("pasur.server.seats")
@@ -30,22 +32,6 @@ MATCHES = 100
 COMPARED = ("version", "waiting", "view", "last", "sur_plays", "legal", "scores", "winner", "rounds", "lesson")
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
-
-
-def random_rules(rng: random.Random) -> Rules:
-    players = rng.choice((2, 3, 4))
-    return Rules(
-        players=players,
-        partnership=rng.random() < 0.7,
-        target=rng.choice((1, 20, 62)),
-        sur_cutoff=rng.choice((None, 0, 50)),
-        sur_cancel=rng.random() < 0.5,
-        sur_in_last_deal=rng.random() < 0.5,
-        compulsory_capture=rng.random() < 0.5,
-        bury_table_jack=rng.random() < 0.5,
-        redeal_on_faces=rng.random() < 0.5,
-        haft_khaj=rng.choice(("seven", "most")),
-    )
 
 
 def server_states(
@@ -67,7 +53,7 @@ def server_states(
 def played_match(rng: random.Random) -> tuple[dict[str, Any], list[str], list[list[dict[str, Any]]]]:
     """A match with random legal moves at the reference: its setup, its moves' texts, and the
     states the server would send after each step."""
-    rules = random_rules(rng)
+    rules = random_rules(rng, targets=(1, 20, 62))
     seed = rng.getrandbits(48)
     people = frozenset(range(rules.players))
     match = Match(rules, seed=seed)

@@ -859,7 +859,7 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
     worker = (STATIC / "sw.js").read_text(encoding="utf-8")
     listed = worker[worker.index("const MODULES = [") : worker.index("];", worker.index("const MODULES"))]
-    kept = set(re.findall(r'"(\w+)"', listed))
+    kept = set(re.findall(r'"([\w-]+)"', listed))
     assert kept == {path.stem for path in (STATIC / "js").glob("*.js")}
 
 

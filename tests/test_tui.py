@@ -13,6 +13,7 @@ from pasur import CARDS, Match, Rules, replay_record, to_record
 from pasur.cli import cli
 from pasur.coach.hint import move_gain
 from pasur.core import IllegalMove, Move
+from pasur.i18n import move_words, typed_move
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, SeatPlan, seat_plans
 
@@ -117,6 +118,31 @@ def test_plain_accepts_moves_in_the_short_text():
     typed = game.legal_moves()[-1]
     PlainGame(game, source=io.StringIO(str(typed) + "\n"), sink=io.StringIO()).run()
     assert game.log[0].move == typed
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_every_move_as_the_game_prints_it_is_accepted_as_typed(lang):
+    """The words the game shows a move in (the legal list, the log: ``lay 4♦``, ``2♣ × 9♥``, in
+    Persian with Persian digits) read back as that very move, at every turn of whole matches and
+    whatever the rules say of laying a card that could take."""
+    for seed, compulsory in ((4, True), (5, False), (6, True)):
+        game = LocalGame(Rules(target=1, compulsory_capture=compulsory), seat_plans(2, 2, []), seed=seed)
+        while not game.over:
+            legal = game.legal_moves()
+            for move in legal:
+                printed = move_words(str(move.card), [str(card) for card in move.take], lang)
+                assert game.round.read_move(typed_move(printed)) == move.code, printed
+            chosen = legal[len(game.log) % len(legal)]  # laying down every card would never end
+            game.play(move_words(str(chosen.card), [str(card) for card in chosen.take], lang))
+        assert len(game.log) >= 48
+
+
+def test_a_move_that_names_no_card_is_said_so_in_words():
+    game = versus()
+    for typed in ("xx", "x4H", " × "):
+        with pytest.raises(IllegalMove) as refused:
+            game.play(typed)
+        assert "is not a move" in str(refused.value) and "''" not in str(refused.value)
 
 
 def test_plain_stops_cleanly_at_the_end_of_input():

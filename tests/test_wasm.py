@@ -33,13 +33,14 @@ DECKS = 600
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
 
 
-def random_rules(rng: random.Random) -> Rules:
-    """Any rules the options allow: every table size, option and a short or long match."""
+def random_rules(rng: random.Random, targets: tuple[int, ...] = (1, 10, 30, 62, 0)) -> Rules:
+    """Any rules the options allow: every table size, option and a short or long match (a target
+    of ``targets``, 0 for one drawn from 1 to 79)."""
     players = rng.choice((2, 3, 4))
     return Rules(
         players=players,
         partnership=rng.random() < 0.7,
-        target=rng.choice((1, 10, 30, 62, rng.randrange(1, 80))),
+        target=rng.choice(targets) or rng.randrange(1, 80),
         sur_cutoff=rng.choice((None, 0, 10, 50, rng.randrange(0, 70))),
         sur_cancel=rng.random() < 0.5,
         sur_in_last_deal=rng.random() < 0.5,
@@ -90,12 +91,12 @@ def python_match(rng: random.Random, index: int) -> tuple[dict[str, Any], list[A
             shown = len(match.rounds)
             trace.append(["deck", list(game.deck)])
         codes = game.legal_codes()
-        trace.append(["legal", [str(code) for code in codes]])
+        trace.append(["legal", [str(int(code)) for code in codes]])  # a card laid down is its Card
         seat = game.turn
         trace.append(["evidence", evidence_json(game.view(seat))])
         if seat in players:
             move = players[seat].choose(game.view(seat), game.legal_moves())
-            trace.append(["bot", str(move.code)])
+            trace.append(["bot", str(int(move.code))])
             match.play(move)
         else:
             card, take = tried_move(rng, game.hands[seat], game.table, codes)

@@ -10,6 +10,7 @@ from typing import Any
 LANGUAGES = ("en", "fa")
 
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_LATIN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 _SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 #: Unicode's left-to-right isolate and its end: cards inside Persian text keep their order.
 _LEFT_TO_RIGHT, _END_ISOLATE = "\u2066", "\u2069"
@@ -761,6 +762,19 @@ def move_words(card: str, take: Sequence[str], lang: str = "en", isolate: bool =
     if take:
         return f"{cards_words([card], lang, isolate)} × {cards_words(take, lang, isolate)}"
     return text("lay_card", lang, card=cards_words([card], lang, isolate))
+
+
+def typed_move(typed: str) -> str:
+    """A move typed as the game prints it, in either language (``lay 7♦``, ``10♣ × A♠+3♣``,
+    Persian digits), in the short text the core reads (``7♦-``, ``10♣xA♠+3♣``); anything else is
+    left as typed, for the core to say what is wrong with it."""
+    shown = typed.strip().translate(_LATIN_DIGITS)
+    for english, persian in (CATALOG["lay_card"],):
+        for template in (english, persian):
+            word = template.split("{card}")[0].strip()
+            if shown.casefold().startswith(word.casefold() + " "):
+                return shown[len(word) :].strip() + "-"
+    return shown.replace(" × ", "x").replace("×", "x") if "×" in shown else shown
 
 
 def text(key: str, lang: str = "en", **values: Any) -> str:

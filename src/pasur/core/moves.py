@@ -84,6 +84,8 @@ def split_move_text(text: str) -> tuple[Card, list[Card] | None]:
     if raw.endswith("-"):
         return Card.parse(raw[:-1]), []
     head, sep, tail = raw.replace("X", "x").partition("x")
+    if not head.strip():
+        raise ValueError(f"'{raw}' is not a move: name a card, as 7C, or a capture, as 7Cx4H")
     card = Card.parse(head)
     if not sep:
         return card, None

@@ -12,7 +12,7 @@ from ..coach.puzzles import Puzzle, best_line, tried_reason
 from ..coach.reasons import reason_line
 from ..core import IllegalMove, Move, SeatView
 from ..core.cards import RANK_NAMES
-from ..i18n import cards_words, move_words, number_text, refusal, text
+from ..i18n import cards_words, move_words, number_text, refusal, text, typed_move
 
 
 def position_lines(puzzle: Puzzle, lang: str = "en") -> list[str]:
@@ -144,6 +144,6 @@ class PlainPuzzles:
             if digits.isdigit() and 1 <= int(digits) <= len(legal):
                 return legal[int(digits) - 1]
             try:
-                return puzzle.view.read_move(answer)
+                return puzzle.view.read_move(typed_move(answer))
             except IllegalMove as error:
                 self.say(refusal(error, self.lang))

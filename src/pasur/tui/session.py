@@ -18,7 +18,7 @@ from ..core.errors import RecordError
 from ..core.record import load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import bot_name, move_words, number_text, text, without_isolates
+from ..i18n import bot_name, move_words, number_text, text, typed_move, without_isolates
 
 #: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
 #: Persian character → the key it stands for.
@@ -126,7 +126,10 @@ class LocalGame(MatchHost):
     # -- moves -----------------------------------------------------------------------------------
 
     def play(self, move: Move | str | int) -> Played:
-        """A person's move, as a :class:`Move` or its short text; IllegalMove if it is not legal."""
+        """A person's move, as a :class:`Move`, its short text or the words the game prints it in
+        (``lay 7♦``, ``10♣ × A♠``); IllegalMove if it is not legal."""
+        if isinstance(move, str):
+            move = typed_move(move)
         if self.over:
             raise IllegalMove("the match is over", "match_over")
         if not self.is_person(self.turn):
