@@ -67,7 +67,7 @@ def kept_for_offline(base: str) -> dict[str, int]:
     modules = re.findall(r'"([\w-]+)"', source[source.index("const MODULES") : source.index("const FILES")])
     files = ["/", *(f"/static/js/{name}.js" for name in modules)]
     files += re.findall(r'"(/(?:static|manifest)[^"]*)"', source[source.index("const FILES") :])
-    files += ["/api/puzzles/offline", "/api/offline"]
+    files += ["/api/puzzles/offline", "/api/offline", "/api/help"]
     return {path: len(gzip.compress(httpx.get(base + path).content, 9)) for path in dict.fromkeys(files)}
 
 

@@ -1472,6 +1472,9 @@ def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(ser
     page.wait_for_url("**/offline")
     page.wait_for_selector("#board:not([hidden])")
     assert page.inner_text("#connection") == "on this device"
+    page.click("#rules-link")  # the rules and their pictures, kept by the service worker too
+    page.wait_for_selector("#rules-examples figure .example-card")
+    page.keyboard.press("Escape")
     for _ in range(3):
         play_until([page], lambda: page.locator("#hand .card.playable").count() > 0, limit=60)
         click_a_move(page)
