@@ -1517,3 +1517,21 @@ def test_pass_and_play_on_one_device_hides_each_hand_until_its_person_takes_it(s
         click_a_move(page)
     page.context.set_offline(False)
     page.context.close()
+
+
+def test_a_kept_offline_match_this_engine_cannot_replay_is_dropped_not_stuck(server, browser):
+    """A match kept on the device whose moves the engine refuses (a forged save, or rules changed
+    by an upgrade) is let go: the page goes back to the start, which offers a new one."""
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    rules = httpx.get(server.base + "/api/offline").json()["defaults"]
+    saved = {"setup": {"rules": rules, "seats": [{"name": "Ava"}, {"bot": "easy"}], "seed": "1", "moves": ["4095"]}}
+    page.evaluate(
+        "(saved) => localStorage.setItem('pasur-offline-match', JSON.stringify(saved))", {**saved, "over": False}
+    )
+    page.goto(server.base + "/offline")
+    page.wait_for_url(server.base + "/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    assert page.evaluate("localStorage.getItem('pasur-offline-match')") is None
+    assert page.is_hidden("#offline-resume")

@@ -13,7 +13,12 @@ self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === "offline_start") {
     const engine = await Engine.load(await fetch("/static/engine.wasm"));
-    table = new OfflineTable(engine, message.about, message.setup, (answer) => self.postMessage(answer));
+    try {
+      table = new OfflineTable(engine, message.about, message.setup, (answer) => self.postMessage(answer));
+    } catch (error) {  // a kept match this engine cannot replay (an upgrade changed the rules)
+      self.postMessage({ type: "offline_broken", problem: String(error) });
+      return;
+    }
     waiting.splice(0).forEach((held) => table.receive(held));
     table.botsPlay();
   } else if (table) {

@@ -49,6 +49,7 @@ export async function connectOffline(handlers) {
   worker.onmessage = (event) => {
     const message = event.data;
     if (message.type === "offline_saved") localStorage.setItem(SAVED, JSON.stringify(message));
+    else if (message.type === "offline_broken") { localStorage.removeItem(SAVED); location.href = "/"; }
     else handlers[message.type]?.(message);
   };
   worker.postMessage({ type: "offline_start", about, setup: saved.setup });
