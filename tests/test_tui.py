@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -363,6 +369,34 @@ def test_plain_saves_on_leaving_when_a_save_file_is_given(tmp_path):
 
 
 # -- finishing, saving, resuming, quitting ---------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this system")
+@pytest.mark.parametrize("given", [True, False])
+def test_a_terminal_closed_mid_match_leaves_a_save_that_resumes_it(tmp_path, given):
+    """`pasur play --plain` (with --save, kept after every move; without, to pasur-save.json) is
+    sent SIGHUP, as a closed window or a dropped SSH session sends it, three moves in: the match
+    is on disk, whole, and resumes with those moves."""
+    path = tmp_path / ("kept.json" if given else "pasur-save.json")
+    command = [sys.executable, "-m", "pasur", "play", "--plain", "--fast", "--seed", "8", "--opponents", "easy"]
+    if given:
+        command += ["--save", str(path)]
+    game = subprocess.Popen(command, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert game.stdin is not None and game.stdout is not None
+    game.stdin.write("1\n1\n1\n")
+    game.stdin.flush()  # standard input stays open: the person is still there
+    shown = ""
+    deadline = time.monotonic() + 60
+    while shown.count("Your move") < 4:  # asked for a fourth move: three were played
+        assert time.monotonic() < deadline and game.poll() is None, shown[-500:]
+        if select.select([game.stdout], [], [], 1)[0]:
+            shown += os.read(game.stdout.fileno(), 65536).decode("utf-8", "replace")
+    game.send_signal(signal.SIGHUP)
+    assert game.wait(timeout=30) == 128 + signal.SIGHUP
+    resumed = LocalGame.load(path)
+    people = resumed.to_record()["rounds"][0]["moves"][::2]  # seat 0 opens round 1
+    assert len(people) >= 3 and not resumed.over
+    assert not list(tmp_path.glob(".*.part"))  # no half-written file left behind
 
 
 def test_a_finished_match_is_saved_with_save_and_replays(tmp_path):

@@ -116,7 +116,7 @@ def play(
     whose input or output is not a terminal) plays the same game line by line. --lesson is a first
     game against the easy bot whose tips tell each rule as it first arises.
     """
-    from ..tui.session import LocalGame, ProgramsNamed, seat_plans
+    from ..tui.session import DEFAULT_SAVE, LocalGame, ProgramsNamed, keep_on_hang_up, seat_plans
 
     if lesson:
         conflicting = [name for name in ("humans", "opponents", "resume", *options) if _given(name)]
@@ -147,6 +147,8 @@ def play(
         raise click.UsageError(str(error)) from None
     if resume and save_path is None:
         save_path = resume  # a resumed game saves back where it came from
+    game.kept_in = save_path  # kept after every move: a closed terminal loses nothing
+    keep_on_hang_up(game, save_path or DEFAULT_SAVE)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         plain = True  # not on a terminal: a pipe, a file or a screen reader's stream
     if plain:

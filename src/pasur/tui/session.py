@@ -3,8 +3,11 @@ resuming. No screen code: the full-screen app and ``--plain`` both drive this.""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -92,6 +95,9 @@ class LocalGame(MatchHost):
             match = lesson_match(self.seed) if lesson else Match(rules, seed=self.seed)
         super().__init__(match, bots)
         self.log: list[Played] = []
+        #: Where the match is kept after every move (``--save``), so that nothing is lost to a
+        #: closed terminal; None: only when the person saves or leaves.
+        self.kept_in: str | None = None
         #: Whether this is the first-game lesson (tips for the person in seat 0), and the topics told.
         self.lesson = lesson
         self.told: set[str] = set()
@@ -142,7 +148,12 @@ class LocalGame(MatchHost):
         return super().apply_bot_choice(choice)
 
     def record(self, played: Played) -> Played:
+        """Log a move, and keep the match in :attr:`kept_in` (if set) as it now stands; a save
+        that fails here is said when the person saves or leaves."""
         self.log.append(played)
+        if self.kept_in:
+            with contextlib.suppress(OSError):
+                self.save(self.kept_in)
         return played
 
     def ask_hint(self, lang: str = "en") -> tuple[Move, list[str]]:
@@ -177,7 +188,12 @@ class LocalGame(MatchHost):
         return to_record(self.match, names=[plan.name for plan in self.plans], **extra)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        """Write the match to ``path`` whole or not at all (a new file, then renamed over the old),
+        so that a save cut short by a closed terminal never leaves half a file."""
+        target = Path(path)
+        partial = target.with_name(f".{target.name}.part")
+        partial.write_text(json.dumps(self.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, target)
 
     def save_reported(self, path: str | Path, lang: str = "en") -> str:
         """Save to ``path``; what to tell the person: where it went, or why it could not."""
@@ -326,3 +342,17 @@ def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
     scores = " · ".join(f"{game.side_name(side)} {n(score)}" for side, score in enumerate(game.match.scores))
     lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
     return lines
+
+
+def keep_on_hang_up(game: LocalGame, path: str) -> None:
+    """When the terminal goes away (SIGHUP: a closed window, a dropped SSH session), save the
+    match to ``path`` and end, instead of losing it (where the system has the signal)."""
+    if not hasattr(signal, "SIGHUP"):
+        return
+
+    def hung_up(_signal: int, _frame: object) -> None:
+        with contextlib.suppress(OSError):
+            game.save(path)
+        os._exit(128 + signal.SIGHUP)
+
+    signal.signal(signal.SIGHUP, hung_up)
