@@ -3,7 +3,8 @@ the committed file is what the sources build, and on thousands of matches over e
 and table size, with moves tried at random (legal or not) and the bots ``random`` and ``greedy``,
 both deal the same decks, list the same legal moves, refuse the same moves for the same reason,
 choose the same bot moves, read the same evidence of the others' plays for the solver bot and score
-every round the same. Runs the engine in Node."""
+every round the same; and a position loaded from a seat's view alone has the same legal moves and
+evidence. Runs the engine in Node."""
 
 from __future__ import annotations
 
@@ -26,9 +27,11 @@ from pasur.core.notation import find_code
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "src" / "pasur" / "server" / "static" / "engine.wasm"
 TRACE = ROOT / "tests" / "js" / "engine_trace.mjs"
-#: Matches played in both engines (each a record of moves tried), and decks dealt from.
+#: Matches played in both engines (each a record of moves tried), decks dealt from, and positions
+#: loaded from a seat's view (as the offline bot as a program loads them).
 MATCHES = 2400
 DECKS = 600
+VIEWS = 400
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
 
@@ -143,6 +146,25 @@ def dealt_deck(rng: random.Random) -> tuple[dict[str, Any], list[Any]]:
     return {"rules": rules.to_dict(), "deck": deck}, [["dealt", deck_problem(deck, rules)]]
 
 
+def seen_from_a_view(rng: random.Random) -> tuple[dict[str, Any], list[Any]]:
+    """A position of a random match, as one seat's view (what a bot is sent), with the legal moves
+    and the evidence the engine must find from that view alone."""
+    rules = random_rules(rng)
+    match = Match(rules, seed=rng.getrandbits(32))
+    for _ in range(rng.randrange(0, 40)):
+        if match.over:
+            break
+        match.play(rng.choice(match.legal_moves()))
+    if match.over:
+        return seen_from_a_view(rng)
+    game = match.rounds[-1]
+    view = game.view(game.turn)
+    return {"view": view.to_json()}, [
+        ["legal", [str(int(code)) for code in game.legal_codes()]],
+        ["evidence", evidence_json(view)],
+    ]
+
+
 def run_in_node(cases: list[dict[str, Any]]) -> list[Any]:
     done = subprocess.run(
         ["node", str(TRACE)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, check=False
@@ -155,6 +177,7 @@ def run_in_node(cases: list[dict[str, Any]]) -> list[Any]:
 def test_the_browser_engine_plays_every_match_as_the_reference_does():
     rng = random.Random(20261205)
     made = [python_match(rng, index) for index in range(MATCHES)] + [dealt_deck(rng) for _ in range(DECKS)]
+    made += [seen_from_a_view(rng) for _ in range(VIEWS)]
     cases, expected = [case for case, _ in made], [trace for _, trace in made]
     seen = run_in_node(cases)
     assert len(seen) == len(expected)

@@ -50,5 +50,12 @@ function dealDeck(item) {
   return [["dealt", engine.deal(item.deck)]];
 }
 
-const traces = cases.map((item) => (item.deck ? dealDeck(item) : playMatch(item)));
+/** A match made from a seat's view, as a bot made from it searches: its legal moves and evidence. */
+function fromView(item) {
+  engine.fromView(item.view);
+  const evidence = JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value));
+  return [["legal", engine.legal().map(String)], ["evidence", evidence]];
+}
+
+const traces = cases.map((item) => (item.view ? fromView(item) : item.deck ? dealDeck(item) : playMatch(item)));
 process.stdout.write(JSON.stringify(traces));

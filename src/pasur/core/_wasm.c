@@ -98,6 +98,56 @@ EXPORT(pasur_state) void pasur_state(void) {
     for (int i = 0; i < match.played; i++) put_mask(91 + 2 * i, match.plays[i]);
 }
 
+/* The match made from one seat's view (SeatView, BOT-PROTOCOL.md), as Round.from_view makes one
+ * for search: the rules as pasur_new reads them in io[0..9], then [10] seat, [11..12] its hand,
+ * [13..14] the table, [15..22] each side's pile, [23..26] each seat's card count, [27] cards
+ * dealt, [28] deal, [29] round, [30] first, [31] turn, [32] last capturer (-1 none), [33..36]
+ * each side's Surs, [37..40] each side's score banked, [41] plays this round, [42..] the plays
+ * (two words each). The cards the seat cannot see are placed in the other hands and the pack in
+ * card order (a search deals them again at random). 0, or -1 for a view that does not hold. */
+EXPORT(pasur_from_view) int pasur_from_view(void) {
+    rules_t rules = {(int)io[0], (int)io[1], (int)io[2], (int)io[3], (int)io[4],
+                     (int)io[5], (int)io[6], (int)io[7], (int)io[8], (int)io[9]};
+    int seat = (int)io[10], dealt = (int)io[27], played = (int)io[41], sides;
+    if (rules.players < 2 || rules.players > 4 || seat < 0 || seat >= rules.players || dealt < 4 || dealt > 52 ||
+        played < 0 || played > 52 || (int)io[31] >= rules.players || (int)io[30] >= rules.players)
+        return -1;
+    uint32_t key = 0;
+    match_start(&match, &rules, &key, 1);
+    sides = rules_sides(&rules);
+    for (int side = 0; side < sides; side++) match.scores[side] = (int)io[37 + side];
+    match.number = (int)io[29];
+    round_t *r = &match.round;
+    uint8_t deck[52];
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    round_start(r, &rules, deck, match.number > 0 ? match.number : 1, match.scores);
+    mask_t seen = get_mask(11) | get_mask(13);
+    r->hands[seat] = get_mask(11);
+    r->table = get_mask(13);
+    for (int side = 0; side < 4; side++) {
+        r->captured[side] = side < sides ? get_mask(15 + 2 * side) : 0;
+        r->surs[side] = side < sides ? (int)io[33 + side] : 0;
+        seen |= r->captured[side];
+    }
+    mask_t unseen = FULL_DECK & ~seen;
+    for (int other = 0; other < rules.players; other++) {
+        if (other == seat) continue;
+        r->hands[other] = 0;
+        for (int k = 0; k < (int)io[23 + other] && unseen; k++, unseen &= unseen - 1) r->hands[other] |= unseen & -unseen;
+    }
+    if (bits_count(unseen) != 52 - dealt || bits_count(r->hands[seat]) != (int)io[23 + seat]) return -1;
+    for (int i = dealt; i < 52; i++, unseen &= unseen - 1) r->deck[i] = (uint8_t)lowest(unseen);
+    r->dealt = dealt;
+    r->deal = (int)io[28];
+    r->first = (int)io[30];
+    r->turn = (int)io[31];
+    r->last_capturer = (int)io[32];
+    r->over = 0;
+    match.played = played;
+    for (int i = 0; i < played; i++) match.plays[i] = get_mask(42 + 2 * i);
+    return 0;
+}
+
 /* The legal moves of the seat to play into io (two words each, in the engine's order); their count. */
 EXPORT(pasur_legal) int pasur_legal(void) {
     const round_t *r = &match.round;

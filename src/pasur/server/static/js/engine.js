@@ -60,6 +60,14 @@ export class Engine {
     return new Engine(loaded.instance);
   }
 
+  /** The rules (their JSON options, every one given) into io[0..9], as the engine reads them. */
+  _rules(io, rules) {
+    const values = [rules.players, rules.partnership, rules.target, rules.sur_cutoff ?? -1, rules.sur_cancel,
+      rules.sur_in_last_deal, rules.compulsory_capture, rules.bury_table_jack, rules.redeal_on_faces,
+      rules.haft_khaj === "most"];
+    values.forEach((value, index) => { io[index] = Number(value); });
+  }
+
   _mask(io, at) { return BigInt(io[at]) | (BigInt(io[at + 1]) << 32n); }
 
   _putMask(io, at, mask) { io[at] = Number(mask & 0xFFFFFFFFn); io[at + 1] = Number(mask >> 32n); }
@@ -68,10 +76,7 @@ export class Engine {
    *  round dealt yet. Throws on rules the engine cannot take. */
   newMatch(rules, seed) {
     const io = this.io();
-    const values = [rules.players, rules.partnership, rules.target, rules.sur_cutoff ?? -1, rules.sur_cancel,
-      rules.sur_in_last_deal, rules.compulsory_capture, rules.bury_table_jack, rules.redeal_on_faces,
-      rules.haft_khaj === "most"];
-    values.forEach((value, index) => { io[index] = Number(value); });
+    this._rules(io, rules);
     const words = seedWords(seed);
     io[10] = words.length;
     words.forEach((word, index) => { io[11 + index] = word; });
@@ -109,6 +114,31 @@ export class Engine {
       deck: Array.from(io.subarray(38, 90)),
       plays: range(0, io[90]).map((index) => this._mask(io, 91 + 2 * index)),
     };
+  }
+
+  /** Load the match a seat's view (BOT-PROTOCOL.md's, SeatView.to_json) stands for, as a search
+   *  makes one: the cards the seat cannot see are placed anyhow and dealt again by the bots.
+   *  Throws on a view that does not hold. */
+  fromView(view) {
+    const io = this.io();
+    const index = (text) => CARDS.indexOf(text);
+    const mask = (texts) => maskOf(texts.map(index));
+    this._rules(io, view.rules);
+    const numbers = { 10: view.seat, 27: 52 - view.pack, 28: view.deal, 29: view.round, 30: view.first, 31: view.turn,
+      32: view.last_capturer ?? -1, 41: view.history.length };
+    Object.entries(numbers).forEach(([at, value]) => { io[Number(at)] = value; });
+    this._putMask(io, 11, mask(view.hand));
+    this._putMask(io, 13, mask(view.table));
+    [0, 1, 2, 3].forEach((side) => {
+      this._putMask(io, 15 + 2 * side, mask(view.captured[side] || []));
+      io[23 + side] = view.hands[side] || 0;
+      io[33 + side] = view.surs[side] || 0;
+      io[37 + side] = view.scores[side] || 0;
+    });
+    view.history.forEach((play, at) => this._putMask(io, 42 + 2 * at, BigInt(index(play.card)) | (mask(play.take) << 6n)));
+    if (this.exports.pasur_from_view() !== 0) throw new Error("the view does not hold");
+    this.sides = view.rules.players === 4 && view.rules.partnership ? 2 : view.rules.players;
+    this.players = view.rules.players;
   }
 
   /** The legal moves of the seat to play, as engine codes (BigInt: card | take << 6), in the
