@@ -12,6 +12,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,17 @@ def test_the_committed_engine_is_what_the_sources_build(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert built.read_bytes() == WASM.read_bytes(), "engine.wasm is stale: run bash scripts/build-wasm.sh"
+
+
+@needs_node
+def test_the_offline_grandmaster_plays_as_a_program_in_the_match_runner():
+    """benchmarks/offline_bot.mjs (the browser's grandmaster as a pasur-bot/1 program, which
+    docs/OFFLINE.md measures against the Python one) plays whole matches without a fault, and far
+    above random."""
+    bot = f"exec:node {ROOT / 'benchmarks' / 'offline_bot.mjs'}"
+    command = [sys.executable, "-m", "pasur", "match", bot, "random", "--rounds", "2", "--jobs", "1", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["faults"] == [] and result["bots"][0]["rounds"] >= 4
+    assert result["bots"][0]["points_per_round"] > 2
