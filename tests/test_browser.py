@@ -1535,3 +1535,29 @@ def test_a_kept_offline_match_this_engine_cannot_replay_is_dropped_not_stuck(ser
     page.wait_for_selector("#offline-form:not([hidden])")
     assert page.evaluate("localStorage.getItem('pasur-offline-match')") is None
     assert page.is_hidden("#offline-resume")
+
+
+def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server, browser):
+    """A match on this device played to its end (a one-round match here) joins the start page's
+    list of matches on this device, with the score, won or lost, and its record to download, which
+    the reference replays to the same scores."""
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#offline-form:not([hidden])")
+    assert page.is_hidden("#offline-history")
+    rules = {**httpx.get(server.base + "/api/offline").json()["defaults"], "target": 1}
+    saved = {
+        "setup": {"rules": rules, "seats": [{"name": "Ava"}, {"bot": "easy"}], "seed": "5", "moves": []},
+        "over": False,
+    }
+    page.evaluate("(saved) => localStorage.setItem('pasur-offline-match', JSON.stringify(saved))", saved)
+    page.goto(server.base + "/offline")
+    play_until([page], lambda: finished(page), limit=240)
+    scores = page.evaluate("pasur.page.state.scores")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#offline-history:not([hidden])")
+    entries = page.locator("#offline-history-list li")
+    assert entries.count() == 1 and " – ".join(map(str, scores)) in entries.first.inner_text()
+    href = entries.first.locator("a").get_attribute("href")
+    record = json.loads(page.evaluate("async (href) => (await fetch(href)).text()", href))
+    assert from_record(record).scores == scores

@@ -1,9 +1,9 @@
 // The start page's offer to play on this device: the levels the browser plays (as the server
 // lists them for offline play, kept by the service worker), a new match, or the one kept here.
 
-import { newOfflineMatch, offlineAbout, savedMatch } from "./offline.js";
+import { finishedMatches, newOfflineMatch, offlineAbout, savedMatch } from "./offline.js";
 import { $ } from "./state.js";
-import { LEVEL_NAMES, lang, t } from "./words.js";
+import { LEVEL_NAMES, lang, persianIf, t } from "./words.js";
 
 let about = null;
 /** The choice that seats people on this device instead of bots: pass and play. */
@@ -23,7 +23,27 @@ export function renderOffline() {
   }));
   form.level.value = choices.some(([value]) => value === chosen) ? chosen : "grandmaster";
   $("#offline-resume").hidden = !savedMatch();
+  renderFinished();
   form.hidden = false;
+}
+
+/** The finished matches kept on this device: when, who, the score, won or lost, and the record. */
+function renderFinished() {
+  const kept = finishedMatches();
+  $("#offline-history").hidden = kept.length === 0;
+  $("#offline-history-list").replaceChildren(...kept.map((match) => {
+    const item = document.createElement("li");
+    const when = new Date(match.finished).toLocaleDateString(lang === "fa" ? "fa-IR" : "en-GB");
+    const won = match.winner === 0;  // the person who started it sits at seat 0, side 0
+    const others = match.shown.slice(1).map((shown) => shown[lang] || shown.en).join(t("and"));
+    item.textContent = `${when} · ${others} · ${match.scores.map(persianIf).join(" – ")} · ${t(won ? "won" : "lost")} `;
+    const download = document.createElement("a");
+    download.href = URL.createObjectURL(new Blob([JSON.stringify(match.record, null, 1)], { type: "application/json" }));
+    download.download = `pasur-offline-${match.seed}.json`;
+    download.textContent = t("download");
+    item.append(download);
+    return item;
+  }));
 }
 
 export async function wireOffline() {

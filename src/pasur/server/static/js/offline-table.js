@@ -198,10 +198,12 @@ export class OfflineTable {
     return { format: "pasur-record/1", rules: this.rules, names, rounds: this.played };
   }
 
-  /** What the page keeps to resume this match, and its record. */
+  /** What the page keeps to resume this match and to list it (the seats' names in each
+   *  language), and its record. */
   save() {
     const setup = { ...this.setup, fast: this.fast, moves: this.moves.map(String), outcome: this.outcome, resigned: this.resigned };
-    this.post({ type: "offline_saved", setup, over: Boolean(this.outcome), scores: this.engine.state().scores, record: this.recordJson() });
+    const shown = this.seatsJson().map((seat) => seat.shown);
+    this.post({ type: "offline_saved", setup, over: Boolean(this.outcome), scores: this.engine.state().scores, shown, record: this.recordJson() });
   }
 
   seatShown(seat) {

@@ -3,6 +3,9 @@
 // offline table runs in a worker (offline-worker.js) and answers as the server would.
 
 const SAVED = "pasur-offline-match";
+const HISTORY = "pasur-offline-history";
+/** Finished matches this device keeps (the oldest go first). */
+const KEPT = 50;
 const ABOUT = "/api/offline";
 
 let worker = null;
@@ -23,6 +26,25 @@ export async function offlineAbout() {
 export function savedMatch() {
   const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
   return saved && !saved.over ? saved : null;
+}
+
+/** The finished matches kept on this device, newest first: when, the seats' names in each language, the scores,
+ *  the winning side and the record. */
+export function finishedMatches() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(HISTORY) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];  // a damaged list is let go, never a broken page
+  }
+}
+
+/** A finished match joins the device's list, once. */
+function keepFinished(saved) {
+  const kept = finishedMatches().filter((match) => match.seed !== saved.setup.seed);
+  const entry = { seed: saved.setup.seed, finished: new Date().toISOString(), shown: saved.shown,
+    scores: saved.scores, winner: saved.setup.outcome?.winner ?? null, record: saved.record };
+  localStorage.setItem(HISTORY, JSON.stringify([entry, ...kept].slice(0, KEPT)));
 }
 
 /** The record of the match kept on this device (pasur-record/1), finished or not. */
@@ -48,7 +70,10 @@ export async function connectOffline(handlers) {
   worker = new Worker("/static/js/offline-worker.js", { type: "module" });
   worker.onmessage = (event) => {
     const message = event.data;
-    if (message.type === "offline_saved") localStorage.setItem(SAVED, JSON.stringify(message));
+    if (message.type === "offline_saved") {
+      localStorage.setItem(SAVED, JSON.stringify(message));
+      if (message.over) keepFinished(message);
+    }
     else if (message.type === "offline_broken") { localStorage.removeItem(SAVED); location.href = "/"; }
     else handlers[message.type]?.(message);
   };
