@@ -1561,3 +1561,19 @@ def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server
     href = entries.first.locator("a").get_attribute("href")
     record = json.loads(page.evaluate("async (href) => (await fetch(href)).text()", href))
     assert from_record(record).scores == scores
+
+
+def test_damaged_offline_keepings_leave_the_start_page_working(server, browser):
+    """What the device keeps for offline play, damaged (not JSON, the wrong type), is let go: the
+    start page still offers offline play, and /offline goes back to it."""
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    page.evaluate(
+        "localStorage.setItem('pasur-offline-match', '{not json'); localStorage.setItem('pasur-offline-history', '7')"
+    )
+    page.reload()
+    page.wait_for_selector("#offline-form:not([hidden])")
+    assert page.is_hidden("#offline-resume") and page.is_hidden("#offline-history")
+    page.goto(server.base + "/offline")
+    page.wait_for_url(server.base + "/")
+    page.wait_for_selector("#offline-form:not([hidden])")

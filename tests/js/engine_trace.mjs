@@ -24,7 +24,7 @@ function playMatch(item) {
       trace.push(["deck", state.deck]);
     }
     trace.push(["legal", engine.legal().map(String)]);
-    trace.push(["evidence", JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value))]);
+    trace.push(["evidence", evidenceText()]);
     const bot = (item.bots || [])[state.turn];
     if (bot) {
       const code = engine.simpleBot(bot === "random");
@@ -53,8 +53,12 @@ function dealDeck(item) {
 /** A match made from a seat's view, as a bot made from it searches: its legal moves and evidence. */
 function fromView(item) {
   engine.fromView(item.view);
-  const evidence = JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value));
-  return [["legal", engine.legal().map(String)], ["evidence", evidence]];
+  return [["legal", engine.legal().map(String)], ["evidence", evidenceText()]];
+}
+
+/** The solver bot's evidence as text, its masks as decimal numbers (as the test writes them). */
+function evidenceText() {
+  return JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value));
 }
 
 const traces = cases.map((item) => (item.view ? fromView(item) : item.deck ? dealDeck(item) : playMatch(item)));

@@ -10,6 +10,16 @@ const ABOUT = "/api/offline";
 
 let worker = null;
 
+/** What this device keeps under ``key``, read back; ``fallback`` when nothing or something damaged
+ *  is there (a damaged entry is let go, never a broken page). */
+function kept(key, fallback) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null") ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** A fresh random seed, as text (a whole number below 2**53). */
 function freshSeed() {
   const [high, low] = crypto.getRandomValues(new Uint32Array(2));
@@ -24,32 +34,28 @@ export async function offlineAbout() {
 
 /** The unfinished match kept on this device, if any. */
 export function savedMatch() {
-  const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+  const saved = kept(SAVED, null);
   return saved && !saved.over ? saved : null;
 }
 
 /** The finished matches kept on this device, newest first: when, the seats' names in each language, the scores,
  *  the winning side and the record. */
 export function finishedMatches() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(HISTORY) || "[]");
-    return Array.isArray(kept) ? kept : [];
-  } catch {
-    return [];  // a damaged list is let go, never a broken page
-  }
+  const matches = kept(HISTORY, []);
+  return Array.isArray(matches) ? matches : [];
 }
 
 /** A finished match joins the device's list, once. */
 function keepFinished(saved) {
-  const kept = finishedMatches().filter((match) => match.seed !== saved.setup.seed);
+  const others = finishedMatches().filter((match) => match.seed !== saved.setup.seed);
   const entry = { seed: saved.setup.seed, finished: new Date().toISOString(), shown: saved.shown,
     scores: saved.scores, winner: saved.setup.outcome?.winner ?? null, record: saved.record };
-  localStorage.setItem(HISTORY, JSON.stringify([entry, ...kept].slice(0, KEPT)));
+  localStorage.setItem(HISTORY, JSON.stringify([entry, ...others].slice(0, KEPT)));
 }
 
 /** The record of the match kept on this device (pasur-record/1), finished or not. */
 export function savedRecord() {
-  const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+  const saved = kept(SAVED, null);
   return saved && saved.record ? saved.record : null;
 }
 
@@ -65,7 +71,7 @@ export function newOfflineMatch(about, rules, seats) {
 /** Start the offline table and give each of its messages to ``handlers[message.type]``. */
 export async function connectOffline(handlers) {
   const about = await offlineAbout();
-  const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+  const saved = kept(SAVED, null);
   if (!about || !saved) { location.href = "/"; return; }
   worker = new Worker("/static/js/offline-worker.js", { type: "module" });
   worker.onmessage = (event) => {
@@ -84,7 +90,7 @@ export async function connectOffline(handlers) {
 /** A message for the offline table; a rematch is a new match at the same table's settings. */
 export function sendOffline(message) {
   if (message.type === "rematch") {
-    const saved = JSON.parse(localStorage.getItem(SAVED));
+    const saved = kept(SAVED, null);
     const setup = { ...saved.setup, seed: freshSeed(), moves: [], outcome: null, resigned: null };
     localStorage.setItem(SAVED, JSON.stringify({ setup, over: false }));
     location.reload();
