@@ -48,8 +48,7 @@ TIME_THE_BOTS = """async ({matches, about}) => {
     while (!engine.state().over) {
       for (const [level, bot] of Object.entries(about.levels)) {
         const started = performance.now();
-        if (bot.name === "solver") engine.solverMove(bot.options, nextSeed);
-        else engine.simpleBot(bot.name === "random");
+        engine.botMove(bot, nextSeed);
         ((times[level] ||= {})[players] ||= []).push(performance.now() - started);
       }
       const codes = engine.legal();

@@ -1459,7 +1459,7 @@ def offline_page(server: LiveServer, browser: Any, viewport: dict[str, int]) -> 
     return page
 
 
-@pytest.mark.parametrize(("players", "level"), [(2, "grandmaster"), (4, "easy")])
+@pytest.mark.parametrize(("players", "level"), [(2, "grandmaster"), (3, "hard"), (4, "medium")])
 def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(server, browser, players, level):
     """With the network off, the lobby offers the computer on this device; a whole round is
     played by clicking (the bots play in the browser's engine), and the page says it is on this

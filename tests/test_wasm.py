@@ -1,6 +1,7 @@
 """The browser's engine (engine.wasm, the C core built for WebAssembly) against the Python reference:
 the committed file is what the sources build, and on thousands of matches over every rules option
-and table size, with moves tried at random (legal or not) and the bots ``random`` and ``greedy``,
+and table size, with moves tried at random (legal or not) and the bots ``random``, ``greedy``,
+``expert``, ``ismcts`` and ``pimc``,
 both deal the same decks, list the same legal moves, refuse the same moves for the same reason,
 choose the same bot moves, read the same evidence of the others' plays for the solver bot and score
 every round the same; and a position loaded from a seat's view alone has the same legal moves and
@@ -18,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from pasur.bots import GreedyBot, RandomBot
+from pasur.bots import Bot, ExpertBot, GreedyBot, IsmctsBot, PimcBot, RandomBot
 from pasur.bots.solver_bot import deal_plays
-from pasur.core import IllegalMove, Match, Rules, SeatView
+from pasur.core import IllegalMove, Match, Rules, SeatView, native
 from pasur.core.cards import JACK, KING, QUEEN
 from pasur.core.deal import deck_problem
 from pasur.core.notation import find_code
@@ -33,6 +34,8 @@ TRACE = ROOT / "tests" / "js" / "engine_trace.mjs"
 MATCHES = 2400
 DECKS = 600
 VIEWS = 400
+#: One-round matches with ismcts and pimc bots (at 1 to 1,000 iterations, 1 to 300 playouts a move).
+ISMCTS_MATCHES = 24
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js here")
 
@@ -77,14 +80,17 @@ def tried_move(rng: random.Random, hand: int, table: int, codes: list[int]) -> t
     return rng.choice(mutations)
 
 
-def python_match(rng: random.Random, index: int) -> tuple[dict[str, Any], list[Any]]:
-    """A match played by the reference, and what it saw in the trace form of engine_trace.mjs."""
-    rules = random_rules(rng)
+def python_match(
+    rng: random.Random, index: int, kinds: tuple[str | None, ...] = (None, "random", "greedy", "expert")
+) -> tuple[dict[str, Any], list[Any]]:
+    """A match played by the reference, each seat a person trying moves or a bot of ``kinds``
+    (``ismcts:N``: that bot searching N iterations), and what it saw in the trace form of
+    engine_trace.mjs."""
+    rules = random_rules(rng, targets=(1, 10, 30, 62, 0) if "random" in kinds else (1,))
     seed = rng.choice((index, rng.getrandbits(32), rng.getrandbits(64)))
-    bots: list[str | None] = [rng.choice((None, "random", "greedy")) for _ in range(rules.players)]
+    bots: list[str | None] = [rng.choice(kinds) for _ in range(rules.players)]
     bot_seeds = [rng.getrandbits(40) for _ in range(rules.players)]
-    makers = {"random": RandomBot, "greedy": GreedyBot}
-    players = {seat: makers[kind](bot_seeds[seat]) for seat, kind in enumerate(bots) if kind}
+    players = {seat: made_bot(kind, bot_seeds[seat]) for seat, kind in enumerate(bots) if kind}
     match = Match(rules, seed=seed)
     trace: list[Any] = []
     attempts: list[Any] = []
@@ -117,6 +123,17 @@ def python_match(rng: random.Random, index: int) -> tuple[dict[str, Any], list[A
             trace.append(["scores", list(match.scores), -1 if match.winner is None else match.winner])
     case = {"rules": rules.to_dict(), "seed": str(seed), "attempts": attempts, "bots": bots, "bot_seeds": bot_seeds}
     return case, trace
+
+
+def made_bot(kind: str, seed: int) -> Bot:
+    """The Python bot the test names ``kind`` (``ismcts:N`` searches N iterations, ``pimc:N`` plays
+    N playouts)."""
+    name, _, budget = kind.partition(":")
+    if name == "ismcts":
+        return IsmctsBot(iterations=int(budget), seed=seed)
+    if name == "pimc":
+        return PimcBot(playouts=int(budget), seed=seed)
+    return {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}[kind](seed)
 
 
 def evidence_json(view: SeatView) -> str:
@@ -192,6 +209,23 @@ def test_the_browser_engine_plays_every_match_as_the_reference_does():
     assert sum(entry[0] == "evidence" and len(entry[1]) > 200 for trace in expected for entry in trace) > 1000
     assert {"not_in_hand", "say_which", "named_twice", "must_capture", "not_on_table", "cannot_take"} <= refusals
     assert {"only_lay_down", "two or more Jacks on the table", "three or more Kings on the table"} <= refusals
+
+
+@needs_node
+@pytest.mark.skipif(not native.available(), reason="the Python ismcts plays out in the native core")
+def test_the_browser_search_bots_choose_as_the_python_ones():
+    """Every seat an ismcts or pimc bot or a person, one-round matches: the same moves at every
+    budget (their defaults, 1,000 iterations and 300 playouts, too), so the browser's ``hard`` and
+    ``master`` are the server's."""
+    rng = random.Random(20261206)
+    kinds = (None, "ismcts:1", "ismcts:5", "ismcts:40", "ismcts:200", "ismcts:1000", "pimc:1", "pimc:30", "pimc:300")
+    made = [python_match(rng, index, kinds) for index in range(ISMCTS_MATCHES)]
+    cases, expected = [case for case, _ in made], [trace for _, trace in made]
+    seen = run_in_node(cases)
+    for case, mine, theirs in zip(cases, expected, seen, strict=True):
+        assert mine == theirs, f"{case['rules']} seed {case['seed']}, bots {case['bots']}"
+    searched = [entry for trace in expected for entry in trace if entry[0] == "bot"]
+    assert len(searched) > 500
 
 
 def test_the_committed_engine_is_what_the_sources_build(tmp_path):

@@ -1,7 +1,7 @@
 // Plays the cases tests/test_wasm.py sends (a JSON list on stdin) on the browser's engine
 // (engine.wasm through static/js/engine.js) and prints what it saw, in the trace form the test
 // builds from the Python reference: every deck dealt, every legal move list, every refusal, every
-// bot's move, every round's breakdown, the scores and the winner.
+// bot's move (random, greedy, expert, ismcts, pimc), every round's breakdown, the scores and the winner.
 import { readFileSync } from "node:fs";
 import { Engine, cardsOf } from "../../src/pasur/server/static/js/engine.js";
 
@@ -27,7 +27,7 @@ function playMatch(item) {
     trace.push(["evidence", evidenceText()]);
     const bot = (item.bots || [])[state.turn];
     if (bot) {
-      const code = engine.simpleBot(bot === "random");
+      const code = botMove(bot);
       trace.push(["bot", String(code)]);
       const refused = engine.play(Number(code & 63n), cardsOf(code >> 6n));
       if (refused) throw new Error(`the engine refused its own bot's move: ${refused}`);
@@ -43,6 +43,14 @@ function playMatch(item) {
     }
   }
   return trace;
+}
+
+/** The move of a bot named as the test names it: ``random``, ``greedy``, ``expert``,
+ *  ``ismcts:ITERATIONS`` or ``pimc:PLAYOUTS``. */
+function botMove(bot) {
+  if (bot.startsWith("ismcts:")) return engine.ismctsMove({ iterations: Number(bot.slice(7)) });
+  if (bot.startsWith("pimc:")) return engine.pimcMove({ playouts: Number(bot.slice(5)) });
+  return bot === "expert" ? engine.expertBot() : engine.simpleBot(bot === "random");
 }
 
 function dealDeck(item) {

@@ -1,14 +1,14 @@
 // Plays the matches tests/test_offline.py sends (JSON on stdin: the about, and each match's setup
 // and move texts) at the offline table (static/js/offline-table.js on engine.wasm), every seat a
-// person on this device, and prints each seat's state message after every step; and each names
-// case's seats as the table shows them.
+// person on this device, and prints each seat's state message after every step; each names case's
+// seats as the table shows them; and the record of each table of bots alone after its first round.
 import { readFileSync } from "node:fs";
 import { Engine } from "../../src/pasur/server/static/js/engine.js";
 import { OfflineTable } from "../../src/pasur/server/static/js/offline-table.js";
 
 const here = new URL(".", import.meta.url);
 const engine = await Engine.load(readFileSync(new URL("../../src/pasur/server/static/engine.wasm", here)));
-const { about, matches, names } = JSON.parse(readFileSync(0, "utf8"));
+const { about, matches, names, bots = [] } = JSON.parse(readFileSync(0, "utf8"));
 const quiet = { wait: (ms, then) => then(), now: () => 0 };
 
 function snapshot(table) {
@@ -28,4 +28,11 @@ const played = matches.map(({ setup, moves }) => {
   return { steps, refusals, record: table.recordJson() };
 });
 const seats = names.map((setup) => new OfflineTable(engine, about, setup, () => {}, quiet).seatsJson());
-process.stdout.write(JSON.stringify({ played, seats }));
+/** Tables of bots alone, each level's bot playing the first round through: its record. */
+const botRounds = bots.map((setup) => {
+  const table = new OfflineTable(engine, about, setup, () => {}, quiet);
+  table.receive({ type: "hello" });
+  table.botsPlay();
+  return table.recordJson();
+});
+process.stdout.write(JSON.stringify({ played, seats, bots: botRounds }));

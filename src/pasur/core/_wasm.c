@@ -1,7 +1,7 @@
 /* The browser's engine: the C core built for WebAssembly (scripts/build-wasm.sh; clang's wasm32
  * target, no Python), holding one match at a time for the page's offline table
  * (static/js/engine.js reads it). The same headers as the Python extension (_native.c) make the
- * rules, the bots `random` and `greedy` and the solver bot's sampling; _match.h adds what a whole
+ * rules, the bots `random`, `greedy`, `expert`, `ismcts`, `pimc` and the solver bot's sampling; _match.h adds what a whole
  * match needs. Numbers pass through `io`, an exchange area of 32-bit words: a card mask or a
  * move code is two words, low first. */
 #include <stdint.h>
@@ -17,6 +17,9 @@
 #include "_model.h"
 #include "_sampling.h"
 #include "_simple.h"
+#include "_expert.h"
+#include "_ismcts.h"
+#include "_pimc.h"
 #include "_match.h"
 
 #ifdef __wasm__
@@ -34,6 +37,9 @@ static solver_t solver;
 static table_t table;
 static match_t match;
 static twister_t bot_rng[4];
+/* The ismcts bot's search under way, and the pimc bot's samples. */
+static ismcts_t tree;
+static pimc_t sampled;
 /* The solver bot's decision under way: the legal moves, each one's weighted sum of values over
  * the deals solved so far, the weights' sum, the deals solved, and the others' plays. */
 static struct {
@@ -196,6 +202,77 @@ EXPORT(pasur_simple_bot) int pasur_simple_bot(int random) {
     const round_t *r = &match.round;
     if (!match.number || r->over) return -1;
     put_mask(0, simple_choice(&scratch, r, random, &bot_rng[r->turn]));
+    return 0;
+}
+
+/* The move the bot `expert` of the seat to play chooses, with its generator, into io[0..1]; -1 when
+ * nobody is to play. */
+EXPORT(pasur_expert_bot) int pasur_expert_bot(void) {
+    const round_t *r = &match.round;
+    if (!match.number || r->over) return -1;
+    put_mask(0, expert_choice(&scratch, r, rules_sides(&match.rules), match.rules.most_clubs, &bot_rng[r->turn]));
+    return 0;
+}
+
+/* Start the ismcts bot's search for the seat to play, with its generator, UCB constant
+ * `exploration` and playouts `greedy`; the legal moves' count (with one, nothing is searched or
+ * drawn), or -1 when nobody is to play. */
+EXPORT(pasur_ismcts_start) int pasur_ismcts_start(double exploration, double greedy) {
+    const round_t *r = &match.round;
+    if (!match.number || r->over) return -1;
+    int count = hand_moves(&scratch, r->hands[r->turn], r->table, r->compulsory, scratch.codes, MAX_CODES);
+    tree.count = 0;
+    if (count > 1)
+        ismcts_start(&tree, r, rules_sides(&match.rules), match.rules.most_clubs, match.rules.sur_cancel,
+                     exploration, greedy, &bot_rng[r->turn]);
+    return count;
+}
+
+/* `iterations` more of the search under way; the nodes grown so far, or -1 when the tree is full. */
+EXPORT(pasur_ismcts_run) int pasur_ismcts_run(int iterations) {
+    if (!tree.count) return -1;
+    for (int i = 0; i < iterations; i++)
+        if (ismcts_iterate(&tree, &scratch) < 0) return -1;
+    return tree.count;
+}
+
+/* The search's move into io[0..1]: the root's most visited (the only legal move when one was). */
+EXPORT(pasur_ismcts_choose) int pasur_ismcts_choose(void) {
+    const round_t *r = &match.round;
+    if (!match.number || r->over) return -1;
+    if (!tree.count) {
+        if (hand_moves(&scratch, r->hands[r->turn], r->table, r->compulsory, scratch.codes, MAX_CODES) < 1) return -1;
+        put_mask(0, scratch.codes[0]);
+    } else {
+        put_mask(0, ismcts_choice(&tree, &scratch));
+    }
+    return 0;
+}
+
+/* Start the pimc bot's samples for the seat to play, with its generator and playouts `greedy`; the
+ * samples it takes (PimcBot: `playouts` shared among the legal moves, at least 1), 0 when one move
+ * is legal (nothing is drawn: pasur_pimc_choose gives it), or -1 when nobody is to play. */
+EXPORT(pasur_pimc_start) int pasur_pimc_start(int playouts, double greedy) {
+    const round_t *r = &match.round;
+    if (!match.number || r->over) return -1;
+    if (pimc_start(&sampled, &scratch, r, rules_sides(&match.rules), match.rules.most_clubs, match.rules.sur_cancel,
+                   greedy, &bot_rng[r->turn]) < 0)
+        return -1;
+    if (sampled.count < 2) return 0;
+    int samples = playouts / sampled.count;
+    return samples < 1 ? 1 : samples;
+}
+
+/* `samples` more samples of the pimc bot's decision under way; 0, or -1 on a fault. */
+EXPORT(pasur_pimc_sample) int pasur_pimc_sample(int samples) {
+    for (int i = 0; i < samples; i++)
+        if (pimc_sample(&sampled, &scratch) < 0) return -1;
+    return 0;
+}
+
+/* The pimc bot's move into io[0..1]: the best total so far. */
+EXPORT(pasur_pimc_choose) int pasur_pimc_choose(void) {
+    put_mask(0, pimc_choice(&sampled));
     return 0;
 }
 

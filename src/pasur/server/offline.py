@@ -6,10 +6,12 @@ the refusals' words, the rules' defaults, and a version that changes with the en
 from __future__ import annotations
 
 import hashlib
+import inspect
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..bots import LEVELS, IsmctsBot, PimcBot
 from ..bots.solver_bot import NODES_A_MILLISECOND, SolverBot
 from ..core import Rules
 from ..i18n import BOT_PERSONAS, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
@@ -26,11 +28,24 @@ SOLVER_OPTIONS = {
     "temper": 2.0,
     "gift": 1.0,
 }
-#: The levels offered offline, each with the bot that plays it in the browser's engine.
+#: The ismcts bot's options as IsmctsBot plays them (the ``hard`` level), bounded in time.
+ISMCTS_OPTIONS = {
+    "iterations": IsmctsBot.DEFAULT_ITERATIONS,
+    "ms": OFFLINE_BOT_MS,
+    **{name: inspect.signature(IsmctsBot).parameters[name].default for name in ("exploration", "greedy")},
+}
+#: The pimc bot's options as PimcBot plays them (the ``master`` level), bounded in time.
+PIMC_OPTIONS = {
+    "playouts": PimcBot.DEFAULT_PLAYOUTS,
+    "ms": OFFLINE_BOT_MS,
+    "greedy": inspect.signature(PimcBot).parameters["greedy"].default,
+}
+#: The searching bots' options offline.
+OFFLINE_OPTIONS = {"ismcts": ISMCTS_OPTIONS, "pimc": PIMC_OPTIONS, "solver": SOLVER_OPTIONS}
+#: The levels offered offline, each with the bot that plays it in the browser's engine: every level
+#: a server offers (pasur.bots.LEVELS).
 OFFLINE_LEVELS: dict[str, dict[str, Any]] = {
-    "beginner": {"name": "random"},
-    "easy": {"name": "greedy"},
-    "grandmaster": {"name": "solver", "options": SOLVER_OPTIONS},
+    level: {"name": bot, "options": OFFLINE_OPTIONS.get(bot, {})} for level, bot in LEVELS.items()
 }
 #: The refusals a table on the device can give, with what each one's words name.
 OFFLINE_REFUSALS = {"not_your_turn": ("name",), "stale_version": ("version",), "not_understood": ("problem",)}

@@ -184,6 +184,38 @@ export class Engine {
     return this._mask(this.io(), 0);
   }
 
+  /** The move (a code) the bot ``expert`` of the seat to play chooses. */
+  expertBot() {
+    if (this.exports.pasur_expert_bot() < 0) throw new Error("nobody is to play");
+    return this._mask(this.io(), 0);
+  }
+
+  /** The ismcts bot's move (a code) for the seat to play: ``iterations`` walks of its tree, in
+   *  batches of 16 while ``ms`` milliseconds have not passed (as IsmctsBot looks at its clock). */
+  ismctsMove({ iterations = 1000, ms = Infinity, exploration = 0.5, greedy = 0.9 }, now = () => performance.now()) {
+    const legal = this.exports.pasur_ismcts_start(exploration, greedy);
+    if (legal < 0) throw new Error("nobody is to play");
+    const stop = now() + ms;
+    for (let done = 0; legal > 1 && done < iterations && now() < stop; done += 16) {
+      if (this.exports.pasur_ismcts_run(Math.min(16, iterations - done)) < 0) break;
+    }
+    this.exports.pasur_ismcts_choose();
+    return this._mask(this.io(), 0);
+  }
+
+  /** The pimc bot's move (a code) for the seat to play: ``playouts`` shared among the legal moves,
+   *  a sample at a time while ``ms`` milliseconds have not passed (at least one, as PimcBot). */
+  pimcMove({ playouts = 300, ms = Infinity, greedy = 0.9 }, now = () => performance.now()) {
+    const samples = this.exports.pasur_pimc_start(playouts, greedy);
+    if (samples < 0) throw new Error("nobody is to play");
+    const stop = now() + ms;
+    for (let done = 0; done < samples && (done === 0 || now() < stop); done++) {
+      if (this.exports.pasur_pimc_sample(1) < 0) break;
+    }
+    this.exports.pasur_pimc_choose();
+    return this._mask(this.io(), 0);
+  }
+
   /** The others' plays in this deal as the solver bot of the seat to play weighs them: each as
    *  [seat, table, its seat's later cards, move, [every seat's later cards], last capturer, [clubs]]. */
   evidence() {
@@ -195,6 +227,19 @@ export class Engine {
       return [io[at], this._mask(io, at + 1), this._mask(io, at + 3), this._mask(io, at + 5), laters, io[at + 15] | 0,
         Array.from(io.subarray(at + 16, at + 20))];
     });
+  }
+
+  /** The move (a code) of the seat to play's bot as /api/offline names a level's bot:
+   *  ``{name, options}`` with ``name`` one of random, greedy, expert, ismcts, pimc and solver. */
+  botMove({ name, options = {} }, nextSeed, now = () => performance.now()) {
+    switch (name) {
+      case "random": case "greedy": return this.simpleBot(name === "random");
+      case "expert": return this.expertBot();
+      case "ismcts": return this.ismctsMove(options, now);
+      case "pimc": return this.pimcMove(options, now);
+      case "solver": return this.solverMove(options, nextSeed, now);
+      default: throw new Error(`this engine has no bot ${name}`);
+    }
   }
 
   /** The solver bot's move (a code) for the seat to play: up to ``samples`` deals solved, in batches

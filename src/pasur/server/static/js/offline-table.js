@@ -186,9 +186,7 @@ export class OfflineTable {
   }
 
   botMove(level) {
-    const bot = this.about.levels[level];
-    if (bot.name === "solver") return this.engine.solverMove(bot.options, this.nextSeed, this.now);
-    return this.engine.simpleBot(bot.name === "random");
+    return this.engine.botMove(this.about.levels[level], this.nextSeed, this.now);
   }
 
   /** The match as a pasur-record/1 record (RECORDS.md): the rules, the seats' names, each round's
