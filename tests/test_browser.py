@@ -1537,6 +1537,33 @@ def test_a_kept_offline_match_this_engine_cannot_replay_is_dropped_not_stuck(ser
     assert page.is_hidden("#offline-resume")
 
 
+def test_an_offline_engine_and_levels_from_two_versions_say_so_and_keep_the_match(server, browser):
+    """The device holds /api/offline of another engine than the one it holds (half an upgrade):
+    the table does not start on a mismatch, says to open the page once online, and the kept match
+    stays to be played on."""
+    page = offline_page(server, browser, {"width": 390, "height": 844})
+    about = httpx.get(server.base + "/api/offline").json()
+    stale = {**about, "version": about["version"].split("+")[0] + "+000000000000"}
+    page.evaluate(
+        """async (stale) => {
+          const [name] = await caches.keys();
+          const headers = { "content-type": "application/json" };
+          await (await caches.open(name)).put("/api/offline", new Response(JSON.stringify(stale), { headers }));
+        }""",
+        stale,
+    )
+    saved = {
+        "setup": {"rules": about["defaults"], "seats": [{"name": "Ava"}, {"bot": "hard"}], "seed": "3", "moves": []}
+    }
+    page.evaluate(
+        "(saved) => localStorage.setItem('pasur-offline-match', JSON.stringify(saved))", {**saved, "over": False}
+    )
+    page.goto(server.base + "/offline")
+    page.wait_for_function("document.querySelector('#table-error').textContent.includes('network on')")
+    assert page.evaluate("JSON.parse(localStorage.getItem('pasur-offline-match')).setup.seed") == "3"
+    page.context.set_offline(False)
+
+
 def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server, browser):
     """A match on this device played to its end (a one-round match here) joins the start page's
     list of matches on this device, with the score, won or lost, and its record to download, which

@@ -7,7 +7,7 @@
 // from the network first, so an upgraded server's page is never hidden behind an old copy; the
 // copy kept is used only when the network fails. The rest of the API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v16";
+const SHELL = "pasur-shell-v17";
 const PUZZLES = "/api/puzzles/offline";
 const OFFLINE = "/api/offline";
 const HELP = "/api/help";  // the rules in brief, with their pictures

@@ -9,10 +9,21 @@ import { OfflineTable } from "./offline-table.js";
 let table = null;
 const waiting = [];
 
+/** The engine, if it is the one ``about`` (/api/offline) was written for: its version ends with the
+ *  engine's SHA-256 (12 hex digits), so a device holding one part of an upgrade and not the other
+ *  never plays a match with levels or rules the engine does not have. */
+async function engineOf(about) {
+  const bytes = await (await fetch("/static/engine.wasm")).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = [...digest.slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return String(about.version).endsWith(`+${hex}`) ? Engine.load(bytes) : null;
+}
+
 self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === "offline_start") {
-    const engine = await Engine.load(await fetch("/static/engine.wasm"));
+    const engine = await engineOf(message.about);
+    if (!engine) { self.postMessage({ type: "offline_outdated" }); return; }
     try {
       table = new OfflineTable(engine, message.about, message.setup, (answer) => self.postMessage(answer));
     } catch (error) {  // a kept match this engine cannot replay (an upgrade changed the rules)

@@ -2,6 +2,8 @@
 // (resumed after the app was closed), and the transport that stands in for the table's socket: the
 // offline table runs in a worker (offline-worker.js) and answers as the server would.
 
+import { t } from "./words.js";
+
 const SAVED = "pasur-offline-match";
 const HISTORY = "pasur-offline-history";
 /** Finished matches this device keeps (the oldest go first). */
@@ -81,6 +83,7 @@ export async function connectOffline(handlers) {
       if (message.over) keepFinished(message);
     }
     else if (message.type === "offline_broken") { localStorage.removeItem(SAVED); location.href = "/"; }
+    else if (message.type === "offline_outdated") handlers.error({ message: t("offline_outdated") });
     else handlers[message.type]?.(message);
   };
   worker.postMessage({ type: "offline_start", about, setup: saved.setup });
