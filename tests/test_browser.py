@@ -1588,6 +1588,19 @@ def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server
     href = entries.first.locator("a").get_attribute("href")
     record = json.loads(page.evaluate("async (href) => (await fetch(href)).text()", href))
     assert from_record(record).scores == scores
+    assert entries.first.locator("button").is_hidden()  # adding it needs an account
+    account = page.request.post(f"{server.base}/api/account", data={"name": "Darya", "password": "felt and four cards"})
+    assert account.ok, account.text()
+    page.reload()
+    page.locator("#offline-history-list li button").click()  # added to the account, unrated
+    added = page.locator("#offline-history-list li a", has_text="In my matches")
+    added.wait_for()
+    table = added.get_attribute("href").split("/t/")[1].split("#")[0]
+    [entry] = httpx.get(f"{server.base}/api/players/Darya").json()["history"]
+    assert entry["table"] == table and entry["device"] and not entry["rated"] and entry["scores"] == scores
+    page.goto(f"{server.base}/p/Darya")
+    page.wait_for_selector("#profile-games li")
+    assert "on a device" in page.inner_text("#profile-games li")
 
 
 def test_damaged_offline_keepings_leave_the_start_page_working(server, browser):

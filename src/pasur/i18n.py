@@ -541,12 +541,17 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "that page of the lobby does not exist: start from the first",
         "این صفحه از فهرست میزها وجود ندارد: از صفحه اول شروع کنید",
     ),
+    "bad_device_seats": (
+        "the seats do not fit the match, or the seat named as yours is a bot's",
+        "جاها با بازی جور نیست، یا جایی که جای شما گفته شده جای ربات است",
+    ),
     "bad_host": ("this server does not answer for that host name", "این کارگزار به این نام پاسخ نمی‌دهد"),
     "bad_level": ("unknown level '{level}' (levels: {known})", "«{level}» سطح شناخته‌شده‌ای نیست (سطح‌ها: {known})"),
     "bad_log_in": ("that name and password do not match an account", "این نام و گذرواژه با حسابی جور نیست"),
     "bad_origin": ("connections from that page are not accepted", "اتصال از آن صفحه پذیرفته نمی‌شود"),
     "bad_period": ("period: say all or week", "دوره یکی از all یا week است"),
     "bad_player_count": ("players: say 2 or 4", "شمار بازیکنان ۲ یا ۴ است"),
+    "bad_record": ("the match's record does not hold: {problem}", "پرونده بازی درست نیست: {problem}"),
     "bad_rules": ("rules: {problem}", "قوانین درست نیست: {problem}"),
     "bad_timer": (
         "timer: choose one of {choices} seconds (0: none)",
@@ -571,6 +576,15 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "chat_phrase": ("no quick phrase '{key}' (phrases: {phrases})", "«{key}» جمله آماده‌ای نیست (جمله‌ها: {phrases})"),
     "chat_too_fast": ("you are writing too fast: wait a few seconds", "تند می‌نویسید: چند ثانیه صبر کنید"),
     "chat_too_long": ("a chat line has at most {limit} characters", "پیام حداکثر {limit} نویسه دارد"),
+    "device_game_added": ("this match is in your history already", "این بازی از پیش در تاریخچه شما هست"),
+    "device_game_not_dealt": (
+        "the record's cards are not the ones its shuffle deals",
+        "کارت‌های این پرونده همان‌هایی نیست که بُر زدنش پخش می‌کند",
+    ),
+    "device_game_unfinished": (
+        "only a match played to its end can be added",
+        "فقط بازی‌ای که تا پایان بازی شده افزوده می‌شود",
+    ),
     "headers_too_large": (
         "the request headers may take at most {bytes:,} bytes",
         "سرآیندهای درخواست حداکثر {bytes} بایت می‌توانند داشته باشند",
@@ -661,6 +675,14 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "too_large": ("a request may carry at most {bytes:,} bytes", "درخواست حداکثر {bytes} بایت می‌تواند داشته باشد"),
     "too_many_blocked": ("you may block at most {limit} players", "حداکثر {limit} بازیکن را می‌توانید مسدود کنید"),
     "too_many_connections": ("too many connections from this address", "از این نشانی اتصال‌های باز بیش از اندازه‌اند"),
+    "too_many_device_adds": (
+        "too many matches added from this address: wait a minute",
+        "از این نشانی بازی‌های زیادی افزوده شده است: یک دقیقه صبر کنید",
+    ),
+    "too_many_device_games": (
+        "at most {count} matches from a device a day",
+        "در روز حداکثر {count} بازی از دستگاه افزوده می‌شود",
+    ),
     "too_many_invitations": (
         "a table may invite at most {limit} players",
         "هر میز حداکثر {limit} بازیکن را دعوت می‌کند",

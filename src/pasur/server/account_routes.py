@@ -1,8 +1,9 @@
-"""The accounts' HTTP API: signing up, in and out, the account signed in, its password, its data
-and its deletion; and friends: inviting a player to a table, one's invitations, blocking. Each
-handler that only reads and writes the database is a plain function, so FastAPI runs it in a
-thread: hashing a password (Argon2id, some tens of milliseconds) never holds up the tables' event
-loop; those that touch the tables held in memory run on the loop."""
+"""The accounts' HTTP API: signing up, in and out, the account signed in, its password, its data,
+the matches played on a device it adds, and its deletion; and friends: inviting a player to a
+table, one's invitations, blocking. Each handler that only reads and writes the database is a
+plain function, so FastAPI runs it in a thread: hashing a password (Argon2id, some tens of
+milliseconds) never holds up the tables' event loop; those that touch the tables held in memory
+run on the loop."""
 
 from __future__ import annotations
 
@@ -13,18 +14,20 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from . import friends
+from . import device_games, friends
 from .accounts import COOKIE, CSRF_HEADER, Accounts, SignedIn
-from .errors import NotSignedIn, TableError
+from .errors import NotSignedIn, TableError, TooManyRequests
 from .lobby import Lobby
-from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount, NamedPlayer
+from .messages import ChangePassword, ClaimMatches, Credentials, DeleteAccount, DeviceGame, NamedPlayer
 from .players import player_record
 from .results import claim_guest_matches
 from .seats import TableStatus
-from .visitors import visitor
+from .visitors import RateLimit, visitor
 
 #: Matches a page of the account's data download lists.
 DATA_PAGE = 1000
+#: Matches played on a device one visitor may add in a minute (each is replayed here).
+DEVICE_GAMES_A_MINUTE = 20
 
 
 def _welcome(request: Request, response: Response, signed: SignedIn, accounts: Accounts) -> dict[str, Any]:
@@ -76,6 +79,7 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     router = APIRouter()
     router.include_router(friend_routes(accounts, lobby))
     signed_in = functools.partial(_signed_in, accounts)
+    device_adds = RateLimit(DEVICE_GAMES_A_MINUTE, 60.0)
 
     @router.post("/api/account", status_code=201)
     def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
@@ -118,6 +122,17 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         """Keep the matches this browser played as a guest (its seat tokens) under the account."""
         signed = signed_in(request)
         return {"claimed": claim_guest_matches(accounts.store, signed.account.id, signed.account.name, body.tokens)}
+
+    @router.post("/api/account/device-games", status_code=201)
+    def add_device_game(request: Request, body: DeviceGame) -> dict[str, Any]:
+        """Add a match played on a device with no server to the account's history (unrated): its
+        table, whose record, replay and review then work as any finished table's."""
+        if not device_adds.allow(visitor(request, accounts.settings)):
+            raise TooManyRequests("too_many_device_adds")
+        signed = signed_in(request)
+        table_id, settings, match = device_games.device_match(body, signed.account.id, signed.account.name)
+        device_games.add_device_game(accounts.store, signed.account.id, table_id, settings, match)
+        return {"table": table_id}
 
     @router.delete("/api/account")
     async def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:

@@ -101,6 +101,28 @@ class ClaimMatches(BaseModel):
     tokens: dict[Annotated[str, Field(max_length=16)], Annotated[str, Field(max_length=64)]] = Field(max_length=500)
 
 
+class DeviceSeat(BaseModel):
+    """A seat of a match played on a device: a person's name, or a bot's level."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name | None = None
+    bot: Level | None = None
+
+
+class DeviceGame(BaseModel):
+    """A match played on a device with no server, to add to the account signed in: its record
+    (pasur-record/1, replayed under its rules), the seed it was shuffled from, who sat where, and
+    the seat the account's player held."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    record: dict[str, Any]
+    seed: Annotated[str, Field(pattern=r"^[0-9]{1,20}$")]
+    seats: list[DeviceSeat] = Field(min_length=2, max_length=4)
+    seat: int = Field(ge=0, le=3)
+
+
 class NamedPlayer(BaseModel):
     """A player named: to invite to a table, or to block."""
 

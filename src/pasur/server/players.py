@@ -34,7 +34,8 @@ PODIUM = 3
 @storage
 def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0) -> dict[str, Any]:
     """A player's page: their name; their rating at 2 players (``rating``) and at each count
-    (``ratings``); games and wins; their figures over every round they played; the course of each
+    (``ratings``); games and wins and their figures over every round they played (matches played on
+    a device aside: those are listed, never counted); the course of each
     rating (``graph``); and their matches, newest first (``history`` of them after the newest
     ``skip``). NoSuchTable (404) for a name no account has."""
     with Session(store.engine) as session:
@@ -50,7 +51,9 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
                 func.coalesce(func.sum(ResultSeatRow.points), 0),
                 func.coalesce(func.sum(ResultSeatRow.surs), 0),
                 func.coalesce(func.sum(ResultSeatRow.haft_khaj), 0),
-            ).where(mine)
+            )
+            .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
+            .where(mine, ResultRow.device.is_(False))  # a match on a device is shown, never counted
         ).one()
         ratings = {
             row.players: row for row in session.scalars(select(RatingRow).where(RatingRow.account_id == account.id))
@@ -129,7 +132,8 @@ def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]
 
 def _history(session: Session, account_id: int, limit: int, skip: int) -> list[dict[str, Any]]:
     """The player's matches, newest first (``limit`` after the newest ``skip``): when, who else
-    sat, the scores, the result, and at a rated table the rating before and after."""
+    sat, the scores, the result, whether it was played on a device, and at a rated table the
+    rating before and after."""
     rows = session.execute(
         select(ResultSeatRow, ResultRow)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
@@ -152,6 +156,7 @@ def _history(session: Session, account_id: int, limit: int, skip: int) -> list[d
             "scores": json.loads(result.scores),
             "side": own.side,
             "rated": result.rated,
+            "device": result.device,
             "ended": result.ended,
             "rating": None
             if own.rating_after is None or own.rating_before is None

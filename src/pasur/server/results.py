@@ -65,7 +65,6 @@ def record_result(
     ``revision``, the table is stored as finished with ``settings`` in the same transaction
     (:class:`ChangedElsewhere`, and nothing is kept, when the stored table is past it)."""
     rules = settings.rules
-    figures = _side_figures(match)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         with Session(store.engine) as session, session.begin():
@@ -83,41 +82,10 @@ def record_result(
                     raise ChangedElsewhere("changed_elsewhere")
             if session.get(ResultRow, table_id) is not None:
                 return False
-            accounts = {seat.account for seat in settings.seats if seat.account is not None}
-            # locked until the result is kept: an account deleted meanwhile waits for it
-            existing = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts)).with_for_update()))
-            seats = []
-            for index, seat in enumerate(settings.seats):
-                side = rules.side_of(index)
-                rounds, points, surs, haft_khaj = figures[side]
-                gone = seat.account is not None and seat.account not in existing
-                seats.append(
-                    ResultSeatRow(
-                        table_id=table_id,
-                        seat=index,
-                        account_id=None if gone else seat.account,
-                        name=DELETED if gone else seat.name or "",
-                        bot=seat.bot,
-                        side=side,
-                        won=side == outcome.winner and not outcome.aborted,
-                        rounds=rounds,
-                        points=points,
-                        surs=surs,
-                        haft_khaj=haft_khaj,
-                    )
-                )
+            result, seats = result_rows(session, table_id, settings, match, outcome, now)
             rated = settings.rated and not outcome.aborted and not _met_too_often(session, seats, now)
-            session.add(
-                ResultRow(
-                    table_id=table_id,
-                    finished=now,
-                    players=rules.players,
-                    scores=json.dumps(list(match.scores)),
-                    winner=outcome.winner,
-                    rated=rated,
-                    ended=Ended.ABORTED if outcome.aborted else outcome.ended,
-                )
-            )
+            result.rated = rated
+            session.add(result)
             session.flush()  # the result first: the seats refer to it, and a second try stops here
             if rated:
                 _rate(session, rules.players, rules.sides, seats, outcome.winner, now)
@@ -128,6 +96,48 @@ def record_result(
                 return False
         raise
     return True
+
+
+def result_rows(
+    session: Session, table_id: str, settings: TableSettings, match: Match, outcome: Outcome, now: str
+) -> tuple[ResultRow, list[ResultSeatRow]]:
+    """A finished match's result (unrated) and its seats' rows, to add in ``session``: a seat of an
+    account deleted meanwhile is kept under :data:`DELETED` (the accounts are locked until then)."""
+    rules = settings.rules
+    figures = _side_figures(match)
+    accounts = {seat.account for seat in settings.seats if seat.account is not None}
+    # locked until the result is kept: an account deleted meanwhile waits for it
+    existing = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts)).with_for_update()))
+    seats = []
+    for index, seat in enumerate(settings.seats):
+        side = rules.side_of(index)
+        rounds, points, surs, haft_khaj = figures[side]
+        gone = seat.account is not None and seat.account not in existing
+        seats.append(
+            ResultSeatRow(
+                table_id=table_id,
+                seat=index,
+                account_id=None if gone else seat.account,
+                name=DELETED if gone else seat.name or "",
+                bot=seat.bot,
+                side=side,
+                won=side == outcome.winner and not outcome.aborted,
+                rounds=rounds,
+                points=points,
+                surs=surs,
+                haft_khaj=haft_khaj,
+            )
+        )
+    result = ResultRow(
+        table_id=table_id,
+        finished=now,
+        players=rules.players,
+        scores=json.dumps(list(match.scores)),
+        winner=outcome.winner,
+        rated=False,
+        ended=Ended.ABORTED if outcome.aborted else outcome.ended,
+    )
+    return result, seats
 
 
 def _met_too_often(session: Session, seats: list[ResultSeatRow], now: str) -> bool:

@@ -109,7 +109,7 @@ class AnalysisRow(Base):
 class ResultRow(Base):
     """A finished match's result, stored once (its table is the key: a second process that
     finishes the same table stores nothing): when, how many players, the sides' scores, the
-    winning side."""
+    winning side, whether it was rated or played on a device."""
 
     __tablename__ = "results"
 
@@ -121,6 +121,9 @@ class ResultRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: How it ended, when not by the score (:class:`.results.Ended`): resigned, abandoned or aborted.
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: Whether it was played on a device with no server and added to an account afterwards
+    #: (:mod:`.device_games`): never rated, never counted in a player's figures.
+    device: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class ResultSeatRow(Base):

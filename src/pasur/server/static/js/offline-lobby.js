@@ -1,9 +1,10 @@
 // The start page's offer to play on this device: the levels the browser plays (as the server
 // lists them for offline play, kept by the service worker), a new match, or the one kept here.
 
-import { finishedMatches, newOfflineMatch, offlineAbout, savedMatch } from "./offline.js";
+import { account, accountWatchers, call } from "./account.js";
+import { addToAccount, finishedMatches, newOfflineMatch, offlineAbout, savedMatch } from "./offline.js";
 import { $ } from "./state.js";
-import { LEVEL_NAMES, lang, persianIf, t } from "./words.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, t } from "./words.js";
 
 let about = null;
 /** The choice that seats people on this device instead of bots: pass and play. */
@@ -27,7 +28,8 @@ export function renderOffline() {
   form.hidden = false;
 }
 
-/** The finished matches kept on this device: when, who, the score, won or lost, and the record. */
+/** The finished matches kept on this device: when, who, the score, won or lost, the record, and
+ *  the match in the account's history (added, or a button that adds it). */
 function renderFinished() {
   const kept = finishedMatches();
   $("#offline-history").hidden = kept.length === 0;
@@ -41,9 +43,32 @@ function renderFinished() {
     download.href = URL.createObjectURL(new Blob([JSON.stringify(match.record, null, 1)], { type: "application/json" }));
     download.download = `pasur-offline-${match.seed}.json`;
     download.textContent = t("download");
-    item.append(download);
+    item.append(download, " ", addedOrAdd(match));
     return item;
   }));
+}
+
+/** For a match played to its end: a link to it in the account's history once added, or, signed
+ *  in, a button that adds it (unrated; the server replays it first and says what is wrong). */
+function addedOrAdd(match) {
+  if (match.table) {
+    const link = document.createElement("a");
+    link.href = `/t/${encodeURIComponent(match.table)}#replay=1.0`;
+    link.textContent = t("in_your_history");
+    return link;
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "link";
+  button.textContent = t("add_to_account");
+  button.hidden = !account.name || !match.seats || (match.resigned ?? null) !== null;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const { ok, answer, failed } = await addToAccount(match.seed, call);
+    if (ok) renderFinished();
+    else { button.disabled = false; button.textContent = failed ? t("add_needs_network") : answerError(answer); }
+  });
+  return button;
 }
 
 export async function wireOffline() {
@@ -60,4 +85,5 @@ export async function wireOffline() {
   $("#offline-resume").addEventListener("click", () => { location.href = "/offline"; });
   about = await offlineAbout();
   renderOffline();
+  accountWatchers.push(renderFinished);  // the add button, once signed in or out
 }

@@ -51,8 +51,22 @@ export function finishedMatches() {
 function keepFinished(saved) {
   const others = finishedMatches().filter((match) => match.seed !== saved.setup.seed);
   const entry = { seed: saved.setup.seed, finished: new Date().toISOString(), shown: saved.shown,
-    scores: saved.scores, winner: saved.setup.outcome?.winner ?? null, record: saved.record };
+    scores: saved.scores, winner: saved.setup.outcome?.winner ?? null, record: saved.record,
+    seats: saved.setup.seats, resigned: saved.setup.resigned ?? null };
   localStorage.setItem(HISTORY, JSON.stringify([entry, ...others].slice(0, KEPT)));
+}
+
+/** Add the finished match of this device played from ``seed`` to the account signed in (an
+ *  unrated match in its history); the server's answer (``{ok, answer, failed}``, as call gives it).
+ *  Once added, the entry keeps the table it became. */
+export async function addToAccount(seed, call) {
+  const match = finishedMatches().find((kept) => kept.seed === seed);
+  const answer = await call("POST", "/api/account/device-games", { record: match.record, seed, seats: match.seats, seat: 0 });
+  if (answer.ok) {
+    const matches = finishedMatches().map((kept) => (kept.seed === seed ? { ...kept, table: answer.answer.table } : kept));
+    localStorage.setItem(HISTORY, JSON.stringify(matches));
+  }
+  return answer;
 }
 
 /** The record of the match kept on this device (pasur-record/1), finished or not. */

@@ -119,7 +119,8 @@ function renderHistory() {
     const words = document.createElement("span");
     const result = match.ended === "aborted" ? t("aborted_short")
       : t(match.won ? "won" : "lost") + (match.ended ? ` (${t(match.ended === "resigned" ? "resigned_short" : "abandoned_short")})` : "");
-    words.textContent = `${when.format(new Date(match.finished))}${sep()}${t("against", { names: others.join(t("and")) })}${sep()}${scores}${sep()}${result}`;
+    const where = match.device ? `${sep()}${t("on_a_device")}` : "";
+    words.textContent = `${when.format(new Date(match.finished))}${sep()}${t("against", { names: others.join(t("and")) })}${sep()}${scores}${sep()}${result}${where}`;
     item.append(words);
     if (match.rating) {
       const change = document.createElement("span");
