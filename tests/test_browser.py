@@ -1537,6 +1537,25 @@ def test_a_kept_offline_match_this_engine_cannot_replay_is_dropped_not_stuck(ser
     assert page.is_hidden("#offline-resume")
 
 
+def test_with_no_network_learn_to_play_gives_the_lesson_on_this_device(server, browser):
+    """Offline, "Learn to play" deals the lesson on this device against its bot, with the coach's
+    tips as the server gives them (test_offline holds every tip equal) and the move they suggest."""
+    page = offline_page(server, browser, {"width": 390, "height": 844})
+    page.click("#learn")
+    page.wait_for_url("**/offline")
+    page.wait_for_function("window.pasur?.page.state?.legal?.length > 0")
+    coach = page.locator("#coach")
+    coach.wait_for()
+    assert "Welcome to Pasur" in coach.inner_text() and "5 + 6 = 11" in coach.inner_text()
+    assert page.locator("#hand .card.suggested").get_attribute("data-card") == "5H"
+    snap(page, "offline-lesson-390")
+    page.click("#hand .card.suggested")
+    page.wait_for_function("pasur.page.state?.version >= 2 && pasur.page.state.legal.length > 0")
+    assert "Queen one Queen" in coach.inner_text()
+    assert page.locator("#hand .card.suggested").get_attribute("data-card") == "6H"
+    page.context.set_offline(False)
+
+
 def test_an_offline_engine_and_levels_from_two_versions_say_so_and_keep_the_match(server, browser):
     """The device holds /api/offline of another engine than the one it holds (half an upgrade):
     the table does not start on a mismatch, says to open the page once online, and the kept match

@@ -2,11 +2,13 @@
 table says: on whole matches over every rules option and table size, each seat's state message
 after every move and every round's end (the view, the legal moves and their texts, what the last
 move did, the Surs, the scores, the round breakdowns, the winner) is the one server/projection.py
-builds from the Python reference; the match's record replays in the reference to the same end; and
-bots are named as the server names them. Runs in Node."""
+builds from the Python reference, and at a first-game lesson the learner's tips too; the match's
+record replays in the reference to the same end; and bots are named as the server names them. Runs
+in Node."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import shutil
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 
 from pasur.bots import LEVELS, make_bot
+from pasur.coach.lesson import lesson_match
 from pasur.core import Match, Move, Played, Rules, from_record
 
 from .test_wasm import random_rules
@@ -27,8 +30,9 @@ seats_module = pytest.importorskip("pasur.server.seats")
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACE = ROOT / "tests" / "js" / "offline_trace.mjs"
-#: Matches played at both tables.
+#: Matches played at both tables, and first-game lessons (each seat's tips compared at every step).
 MATCHES = 100
+LESSONS = 40
 #: What the comparison reads of each state message: all but the table's settings.
 COMPARED = ("version", "waiting", "view", "last", "sur_plays", "legal", "scores", "winner", "rounds", "lesson")
 
@@ -36,10 +40,16 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js
 
 
 def server_states(
-    match: Match, people: frozenset[int], version: int, between: bool, last: Played | None, surs: dict[int, list[int]]
+    match: Match,
+    people: frozenset[int],
+    version: int,
+    between: bool,
+    last: Played | None,
+    surs: dict[int, list[int]],
+    lesson: bool = False,
 ) -> list[dict[str, Any]]:
     """Each seat's state as the server's projection builds it (the table's settings aside)."""
-    table: dict[str, Any] = {"status": "playing", "lesson": False}
+    table: dict[str, Any] = {"status": "playing", "lesson": lesson}
     waiting = people if between else None
     return [
         {
@@ -51,21 +61,24 @@ def server_states(
     ]
 
 
-def played_match(rng: random.Random) -> tuple[dict[str, Any], list[str], list[list[dict[str, Any]]]]:
-    """A match with random legal moves at the reference: its setup, its moves' texts, and the
-    states the server would send after each step."""
-    rules = random_rules(rng, targets=(1, 20, 62))
+def played_match(
+    rng: random.Random, lesson: bool = False
+) -> tuple[dict[str, Any], list[str], list[list[dict[str, Any]]]]:
+    """A match with random legal moves at the reference (a first-game lesson's, with its tips, when
+    ``lesson``): its setup, its moves' texts, and the states the server would send after each step."""
+    rules = Rules() if lesson else random_rules(rng, targets=(1, 20, 62))
     seed = rng.getrandbits(48)
     people = frozenset(range(rules.players))
-    match = Match(rules, seed=seed)
+    match = lesson_match(seed) if lesson else Match(rules, seed=seed)
     surs: dict[int, list[int]] = {}
-    steps = [server_states(match, people, 0, False, None, surs)]
+    states = functools.partial(server_states, lesson=lesson)
+    steps = [states(match, people, 0, False, None, surs)]
     moves: list[str] = []
     last: Played | None = None
     while not match.over:
         game = match.rounds[-1]
         if len(moves) and match.rounds[-1].history == [] and last is not None and last.round_over:
-            steps.append(server_states(match, people, len(moves), False, last, surs))  # dealt on
+            steps.append(states(match, people, len(moves), False, last, surs))  # dealt on
         move = rng.choice(game.legal_moves())
         text = game.move_text(move)
         index = len(game.history)
@@ -73,19 +86,20 @@ def played_match(rng: random.Random) -> tuple[dict[str, Any], list[str], list[li
         if last.sur:
             surs.setdefault(last.round, []).append(index)
         moves.append(text)
-        steps.append(server_states(match, people, len(moves), last.round_over and not match.over, last, surs))
+        steps.append(states(match, people, len(moves), last.round_over and not match.over, last, surs))
     setup = {
         "rules": rules.to_dict(),
         "seats": [{"name": f"P{seat}"} for seat in range(rules.players)],
         "seed": str(seed),
         "moves": [],
+        "lesson": lesson,
     }
     return setup, moves, steps
 
 
 def test_the_offline_table_sends_what_the_servers_table_sends():
     rng = random.Random(5122026)
-    made = [played_match(rng) for _ in range(MATCHES)]
+    made = [played_match(rng) for _ in range(MATCHES)] + [played_match(rng, lesson=True) for _ in range(LESSONS)]
     names = [
         {
             "rules": Rules(players=players).to_dict(),

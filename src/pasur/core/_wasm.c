@@ -205,6 +205,10 @@ EXPORT(pasur_simple_bot) int pasur_simple_bot(int random) {
     return 0;
 }
 
+/* What the move in io[0..1] gains at once for the seat to play (simple.immediate_value: the greedy
+ * bot's measure, which the lesson's tips suggest by). */
+EXPORT(pasur_move_value) double pasur_move_value(void) { return immediate_value(&match.round, get_mask(0)); }
+
 /* The move the bot `expert` of the seat to play chooses, with its generator, into io[0..1]; -1 when
  * nobody is to play. */
 EXPORT(pasur_expert_bot) int pasur_expert_bot(void) {

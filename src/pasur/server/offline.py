@@ -1,7 +1,8 @@
 """What the page needs to play on the device with no server (static/js/offline-table.js), read from
 the Python definitions so that a level, a name or a word is changed in one place: the levels that
 play offline and the bot each plays (the engine's own, compiled to WebAssembly), the bots' names,
-the refusals' words, the rules' defaults, and a version that changes with the engine."""
+the first-game lesson's deal and its tips' words, the refusals' words, the rules' defaults, and a
+version that changes with the engine."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from typing import Any
 from .. import __version__
 from ..bots import LEVELS, IsmctsBot, PimcBot
 from ..bots.solver_bot import NODES_A_MILLISECOND, SolverBot
+from ..coach.lesson import LEARNER, LESSON_DECK, LESSON_LEVEL
 from ..core import Rules
-from ..i18n import BOT_PERSONAS, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
+from ..i18n import BOT_PERSONAS, CATALOG, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
 
 ENGINE = Path(__file__).parent / "static" / "engine.wasm"
 #: How long the strongest offline bot samples a move, in milliseconds of the device's time: the last
@@ -63,6 +65,16 @@ def offline_about() -> dict[str, Any]:
             "personas": {lang: list(BOT_PERSONAS[lang]) for lang in LANGUAGES},
             "level_names": PERSIAN_LEVELS,
             "bot_name": {lang: text("bot_name", lang, name="{name}", level="{level}") for lang in LANGUAGES},
+        },
+        "lesson": {
+            "deck": [int(card) for card in LESSON_DECK],
+            "level": LESSON_LEVEL,
+            "learner": LEARNER,
+            "words": {
+                key: dict(zip(LANGUAGES, words, strict=True))
+                for key, words in CATALOG.items()
+                if key.startswith("lesson_") or key == "lay_card"
+            },
         },
         "refusals": {
             reason: {lang: refusal_words(reason, lang, {key: f"{{{key}}}" for key in keys}) for lang in LANGUAGES}

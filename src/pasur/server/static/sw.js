@@ -7,14 +7,14 @@
 // from the network first, so an upgraded server's page is never hidden behind an old copy; the
 // copy kept is used only when the network fails. The rest of the API and the sockets are never kept.
 
-const SHELL = "pasur-shell-v17";
+const SHELL = "pasur-shell-v18";
 const PUZZLES = "/api/puzzles/offline";
 const OFFLINE = "/api/offline";
 const HELP = "/api/help";  // the rules in brief, with their pictures
 const KEPT_API = [PUZZLES, OFFLINE, HELP];
 const MODULES = ["main", "words", "cards", "settings", "sound", "state", "socket", "news", "motion", "felt", "table", "finished",
   "chat", "analysis", "replay", "lobby", "rematch", "account", "profile", "leaders", "friends", "review", "puzzles", "lesson",
-  "engine", "offline", "offline-table", "offline-worker", "offline-lobby", "handover"];
+  "engine", "offline", "offline-table", "offline-worker", "offline-lobby", "handover", "lesson-tips"];
 const FILES = ["/", ...MODULES.map((name) => `/static/js/${name}.js`), "/static/style.css", "/static/icon.svg",
   "/static/icon-192.png", "/manifest.webmanifest", "/static/engine.wasm", ...KEPT_API];
 

@@ -184,6 +184,12 @@ export class Engine {
     return this._mask(this.io(), 0);
   }
 
+  /** What a legal move (a code) of the seat to play gains at once (the greedy bot's measure). */
+  moveValue(code) {
+    this._putMask(this.io(), 0, code);
+    return this.exports.pasur_move_value();
+  }
+
   /** The move (a code) the bot ``expert`` of the seat to play chooses. */
   expertBot() {
     if (this.exports.pasur_expert_bot() < 0) throw new Error("nobody is to play");

@@ -3,11 +3,14 @@
 
 import { account, accountWatchers, call } from "./account.js";
 import { loadInvitations } from "./friends.js";
+import { startOfflineLesson } from "./offline-lobby.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
 
 /** Each bot level's rating, as the server measured it (on the scale people are rated on). */
 const ratings = {};
+/** The first-game lesson's table, made by the server. */
+const LESSON = "/api/lesson";
 
 async function loadRatings() {
   const response = await fetch("/api/levels").catch(() => null);
@@ -79,7 +82,8 @@ async function createTable(event) {
 async function startAgainstBot(url, extra) {
   const name = $("#create-form").name.value.trim() || localStorage.getItem("pasur-name") || t("player_name");
   const body = { name, ...extra };
-  const { ok, answer } = await call("POST", url, body);
+  const { ok, answer, failed } = await call("POST", url, body);
+  if (failed && url === LESSON && startOfflineLesson(name)) return;  // no server: the lesson on this device
   if (!ok) { $("#lobby-error").textContent = answerError(answer); return; }
   localStorage.setItem(`pasur-token-${answer.id}`, answer.token);
   sessionStorage.setItem(`pasur-start-${answer.id}`, "1");  // the table page starts it at once
@@ -162,7 +166,7 @@ export function wireLobby() {
   accountWatchers.push(ratedChoice, loadInvitations);
   ratedChoice();
   $("#quick").addEventListener("click", () => startAgainstBot("/api/tables", { rules: {}, seats: ["medium"], timer: 0 }));
-  $("#learn").addEventListener("click", () => startAgainstBot("/api/lesson", {}));
+  $("#learn").addEventListener("click", () => startAgainstBot(LESSON, {}));
   form.name.value = localStorage.getItem("pasur-name") || "";
   refreshTables();
   loadRatings();

@@ -71,6 +71,14 @@ function addedOrAdd(match) {
   return button;
 }
 
+/** The first-game lesson on this device (no server): its deal, against its level, with its tips;
+ *  false when offline play is not known here yet. */
+export function startOfflineLesson(name) {
+  if (!about) return false;
+  newOfflineMatch(about, {}, [{ name }, { bot: about.lesson.level }], true);
+  return true;
+}
+
 export async function wireOffline() {
   const form = $("#offline-form");
   form.addEventListener("submit", (event) => {

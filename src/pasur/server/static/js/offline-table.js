@@ -7,6 +7,7 @@
 // service worker.
 
 import { CARDS, cardsOf } from "./engine.js";
+import { LessonTips } from "./lesson-tips.js";
 
 /** How long a bot waits before its move shows, as the server's bots do (the table's "fast": 4×
  *  faster), less the time it thought. */
@@ -63,7 +64,8 @@ export class OfflineTable {
     this.last = null;
     this.waiting = null;
     this.thinking = false;
-    this._dealNext();
+    this.tips = setup.lesson ? new LessonTips(about.lesson.words, (code) => engine.moveValue(code)) : null;
+    this._dealNext(setup.lesson ? about.lesson.deck : null);
     for (const code of setup.moves || []) {
       if (this.waiting) this._dealNext();
       this._play(BigInt(code));
@@ -132,9 +134,10 @@ export class OfflineTable {
     this.send();
   }
 
-  _dealNext() {
+  /** The next round, shuffled (or dealt from ``deck``, card numbers top first: the lesson's). */
+  _dealNext(deck = null) {
     this.waiting = null;
-    this.engine.deal();
+    this.engine.deal(deck);
     const state = this.engine.state();
     this.banked = state.scores;
     this.played.push({ deck: state.deck.map((card) => CARDS[card]), moves: [] });
@@ -230,7 +233,7 @@ export class OfflineTable {
     return {
       id: "offline", status: this.outcome ? "finished" : "playing", rules: this.rules, seats: this.seatsJson(),
       timer: 0, hints: false, fast: this.fast, you: seat, host: this.people[0], rematch: null, rated: false,
-      resigned: this.resigned, lesson: false, offline: true,
+      resigned: this.resigned, lesson: Boolean(this.setup.lesson), offline: true,
     };
   }
 
@@ -252,15 +255,19 @@ export class OfflineTable {
   stateJson(seat) {
     const state = this.engine.state();
     const between = Boolean(this.waiting);
-    const codes = !this.outcome && !between && !state.over && state.turn === seat ? this.engine.legal() : [];
+    const own = !state.over && state.turn === seat ? this.engine.legal() : [];
+    const codes = !this.outcome && !between ? own : [];
+    const view = this.viewJson(state, seat);
+    const legal = own.map((code) => ({ code, card: CARDS[Number(code & 63n)], take: texts(code >> 6n) }));
     const message = {
       type: "state", version: this.version, table: this.tableJson(seat),
       waiting: between ? [...this.waiting].sort() : null,
-      view: this.viewJson(state, seat),
+      view,
       last: this.last && this.last.round === state.round ? this.last : null,
       sur_plays: [...(this.surPlays[state.round] || [])],
-      legal: shortTexts(codes).map((text, index) => ({ text, card: CARDS[Number(codes[index] & 63n)], take: texts(codes[index] >> 6n) })),
-      scores: state.scores, winner: state.winner >= 0 ? state.winner : null, rounds: [...this.rounds], lesson: [],
+      legal: shortTexts(codes).map((text, index) => ({ text, card: legal[index].card, take: legal[index].take })),
+      scores: state.scores, winner: state.winner >= 0 ? state.winner : null, rounds: [...this.rounds],
+      lesson: this.tips && seat === this.about.lesson.learner ? this.tips.tips(view, legal, this.engine.breakdown()) : [],
     };
     if (this.outcome) Object.assign(message, this.outcome, { legal: [] });
     return message;

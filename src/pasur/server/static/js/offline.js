@@ -76,11 +76,12 @@ export function savedRecord() {
 }
 
 /** A new match on this device with these ``seats`` (``{name}`` a person here, ``{bot: level}``),
- *  the rules as given and the rest at their defaults, shuffled from a fresh random seed; the page
- *  goes to it. */
-export function newOfflineMatch(about, rules, seats) {
+ *  the rules as given and the rest at their defaults, shuffled from a fresh random seed (the
+ *  first-game lesson's first deal when ``lesson``); the page goes to it. */
+export function newOfflineMatch(about, rules, seats, lesson = false) {
   const full = { ...about.defaults, ...rules };
-  localStorage.setItem(SAVED, JSON.stringify({ setup: { rules: full, seats, seed: freshSeed(), moves: [] }, over: false }));
+  localStorage.setItem(SAVED, JSON.stringify({ setup: { rules: full, seats, seed: freshSeed(), moves: [], lesson }, over: false }));
+  ["told", "off"].forEach((kept) => localStorage.removeItem(`pasur-lesson-${kept}-offline`));  // a new lesson tells all again
   location.href = "/offline";
 }
 
