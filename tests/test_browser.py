@@ -1028,6 +1028,37 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
+def test_no_width_scrolls_sideways_and_a_phone_keeps_the_seat_across_on_one_line(server, browser, lang):
+    """From 320 to 2560 px wide the start page and a 4-player table fit the window; on a phone the
+    seat across is one line (its name shown), the score one chip, and the table's own actions wait
+    behind one button that opens them."""
+    for width in (320, 360, 390, 768, 1440, 2560):
+        page, _ = recorded_page(browser, viewport={"width": width, "height": 800})
+        in_language(page, server.base, lang)
+        page.wait_for_selector("#offline-form:not([hidden])")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"the start page at {width}"
+        page.fill("#create-form input[name=name]", "Ava")
+        page.select_option("#offline-form select[name=players]", "4")
+        page.select_option("#offline-form select[name=level]", "easy")
+        page.click("#offline-form button[type=submit]")
+        page.wait_for_selector("#hand .card.playable")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"the table at {width}"
+        top = page.locator(".seat-top").bounding_box()
+        name = page.locator(".seat-top .seat-name strong").bounding_box()
+        assert top["x"] >= 0 and top["x"] + top["width"] <= width and name["width"] > 20
+        if width <= 600:
+            assert top["height"] < 50, f"the seat across is {top['height']} px high at {width}"
+            assert not page.is_visible("#resign")
+            page.click("#table-menu")
+            assert page.is_visible("#resign") and page.get_attribute("#table-menu", "aria-expanded") == "true"
+            page.click("#scorebar")  # a tap elsewhere closes the menu
+            assert not page.is_visible("#resign")
+        else:
+            assert page.is_visible("#resign") and not page.is_visible("#table-menu")
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
 def test_four_seats_around_the_felt_on_a_desktop_and_a_phone(server, browser, lang):
     said = SAID[lang]
     for width, height in ((1280, 900), (390, 844)):

@@ -70,12 +70,15 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     const strong = document.createElement("strong");
     strong.textContent = seatName(seat);  // people's names are text, never markup
     name.append(strong);
-    const marks = [t("seat_short", { n: seat + 1 })];
+    const marks = [];
     if (seat === you) marks.push(t("you_mark"));
     else if (partners && you !== null && side === sideOf(you)) marks.push(t("partner"));
     if (!place.bot && place.name && !place.connected) marks.push(t("away"));  // said in words, not a grey dot only
     const small = document.createElement("small");
-    small.textContent = marks.join(sep());
+    const number = document.createElement("span");
+    number.className = "seat-number";  // a phone leaves it out: the plate is one line there
+    number.textContent = t("seat_short", { n: seat + 1 }) + (marks.length ? sep() : "");
+    small.append(number, marks.join(sep()));
     name.append(small);
     const clubs = view.captured[side].filter((card) => card.endsWith("C")).length;
     // partners share one pile: it, its Surs and clubs sit with the side's first seat, once
@@ -103,7 +106,7 @@ export function renderSeats(view = page.state.view, faceUp = null) {
     if (mayFree(seat)) box.append(freeButton(seat, "bot_plays"));  // a row of its own, under the seat
     // your own seat sits by your hand; the one across in the top row; the others either side
     if (where === "bottom") $("#play-area").prepend(box);
-    else if (where === "top") $("#top-row").insertBefore(box, $("#fast-row"));
+    else if (where === "top") $("#top-row").insertBefore(box, $("#table-menu"));
     else $("#middle").append(box);
   }
 }

@@ -20,7 +20,7 @@ import { renderOffline, wireOffline } from "./offline-lobby.js";
 import { $, drawTableWith, leadersPage, page, playerName, puzzlesPage, tableId } from "./state.js";
 import { render, wireTable } from "./table.js";
 import { cardSvg } from "./cards.js";
-import { answerError, isolatedHtml, lang, setLanguage, t } from "./words.js";
+import { answerError, isolatedHtml, lang, persianIf, setLanguage, t } from "./words.js";
 
 let rules = null;  // the rules' help, in both languages, once fetched
 
@@ -61,6 +61,7 @@ function applyLanguage() {
   document.querySelectorAll("[data-label]").forEach((element) => { element.setAttribute("aria-label", t(element.dataset.label)); });
   $("#lang").textContent = lang === "fa" ? "English" : "فارسی";
   document.title = t("title");
+  document.querySelectorAll("select[name=players] option").forEach((option) => { option.textContent = persianIf(Number(option.value)); });
   document.querySelectorAll("select[name=timer] option").forEach((option) => {
     option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
   });

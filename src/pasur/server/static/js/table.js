@@ -90,6 +90,7 @@ export function renderBoard() {
   $("#fast-row").hidden = you === null || !state.table.seats.some((place) => place.bot);  // bots' pace
   const twoSides = state.table.rules.players === 2 || (state.table.rules.players === 4 && state.table.rules.partnership);
   $("#resign").hidden = you === null || over || !twoSides;
+  $("#table-menu").hidden = $("#fast-row").hidden && $("#resign").hidden;  // a phone's menu of them
   const mine = state.legal.length > 0;
   if (page.hinted && page.hinted.version !== state.version) page.hinted = null;
   // a forced move gets no hint: there is nothing to choose
@@ -309,7 +310,16 @@ export function wireTable() {
     render();  // the page's own Continue shows
   });
   $("#deal-on").addEventListener("click", dealOn);
+  // on a phone the table's own actions (bots' pace, resign) wait behind one button
+  const menu = $("#table-menu");
+  const showMenu = (open) => {
+    $("#top-row").classList.toggle("menu-open", open);
+    menu.setAttribute("aria-expanded", String(open));
+  };
+  menu.addEventListener("click", (event) => { event.stopPropagation(); showMenu(menu.getAttribute("aria-expanded") !== "true"); });
+  document.addEventListener("click", (event) => { if (!$("#table-actions").contains(event.target)) showMenu(false); });
   $("#resign").addEventListener("click", () => {
+    showMenu(false);
     $("#resign-dialog").returnValue = "";  // Escape closes it without a value: nothing is sent
     $("#resign-dialog").showModal();
   });
