@@ -16,7 +16,7 @@ class ServerSettings:
     #: ``*`` answers any (behind a proxy that checks them).
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1")
     #: Seconds before a bot moves, so a person can follow.
-    bot_delay: float = 0.7
+    bot_delay: float = 0.45
     #: The most a searching bot thinks for one move, in milliseconds.
     bot_ms: int = 250
     #: The most one move of a finished match is judged for, in milliseconds of the worker's CPU

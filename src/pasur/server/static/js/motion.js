@@ -4,7 +4,7 @@
 import { backSvg, cardSvg } from "./cards.js";
 import { motionTime } from "./settings.js";
 import { sound } from "./sound.js";
-import { $, page, redraw, seatName, seatOfSide, sideName } from "./state.js";
+import { $, page, redraw, seatName, seatOfSide, sideName, sideOf } from "./state.js";
 import { cardLabel, t } from "./words.js";
 
 /** How long a motion of ``ms`` takes: the person's choice, then the table's "Faster bots". */
@@ -20,13 +20,16 @@ export async function showNext() {
     while (page.queue.length) {
       const next = page.queue.shift();
       const before = page.state;
+      let hold = 0;
       if (before && before.view && next.last && next.version === before.version + 1) {
-        await showPlay(next.last).catch(() => {});
+        hold = await showPlay(next.last).catch(() => 0);
       }
-      page.state = next;
+      page.state = next;  // the plates, the score and the status right as the cards land
       page.deadline = next.seconds_left != null ? Date.now() + next.seconds_left * 1000 : null;
       if (!next.legal || !next.legal.length) { page.chosen = null; page.picked.clear(); }
       redraw();
+      if (next.last && next.last.sur) bump(next.last.seat);
+      if (hold) await delay(hold);  // a Sur's moment, before the next play is shown
     }
   } finally {
     page.showing = false;
@@ -72,8 +75,9 @@ function landing(table, width) {
   return { x: spot.x + (rtl ? -1 : 1) * (width + 8), y: spot.y };
 }
 
+/** Show one play; how long its moment should hold once the table shows it (a Sur's). */
 async function showPlay(last) {
-  const ms = pace(520);
+  const ms = pace(360);
   const source = document.querySelector(`#hand .card[data-card="${last.card}"]`)
     || document.querySelector(`.seat[data-seat="${last.seat}"] .backs`) || $("#table-cards");
   const table = $("#table-cards");
@@ -81,22 +85,31 @@ async function showPlay(last) {
   if (source.closest("#hand")) source.remove();
   await fly([flying], landing(table, flying.getBoundingClientRect().width), ms);
   sound(last.sur ? "sur" : last.take.length ? "capture" : "play");
-  if (last.sur) announce(t("sur_by", { name: seatName(last.seat) }));
+  if (last.sur) announce(t("sur_by", { name: seatName(last.seat) }), "sur");
   if (last.take.length) {
     const taken = last.take.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
     taken.forEach((element) => element.classList.add("taken"));
-    await delay(pace(300));
-    await fly([flying, ...taken], centre(pileOf(last.seat)), ms);
+    await delay(pace(180));
+    await fly([flying, ...taken], centre(pileOf(last.seat)), pace(300));
   }
   flying.remove();
   if (last.round_over && last.swept.length) {
     const sweeper = seatOfSide(last.sweeper);
-    announce(t("swept", { name: sideName(last.sweeper, true), cards: last.swept.map(cardLabel).join(" ") }));
+    announce(t("swept", { name: sideName(last.sweeper, true), cards: last.swept.map(cardLabel).join(" ") }), "sweep");
     const left = last.swept.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
     await delay(pace(400));
     await fly(left, centre(pileOf(sweeper)), ms);
   }
-  if (last.sur) await delay(pace(500));
+  return last.sur ? pace(700) : 0;
+}
+
+/** The seat's plate marks what just changed on it (a Sur counted). */
+function bump(seat) {
+  const plate = document.querySelector(`.seat[data-seat="${seatOfSide(sideOf(seat))}"] .seat-facts`);  // the side's pile's seat
+  if (!plate) return;
+  plate.classList.remove("bumped");
+  void plate.offsetWidth;  // restart the animation
+  plate.classList.add("bumped");
 }
 
 function delay(ms) {
@@ -105,12 +118,12 @@ function delay(ms) {
 
 let announced = null;
 
-/** A banner over the felt: a Sur, or what the last capturer sweeps up. */
-export function announce(text) {
+/** A banner over the felt: a Sur (``kind`` "sur", large), or what the last capturer sweeps up. */
+export function announce(text, kind = "") {
   const banner = $("#announce");
   banner.textContent = text;
   banner.hidden = false;
-  banner.classList.remove("show");
+  banner.className = `announce ${kind}`;
   void banner.offsetWidth;  // restart the animation
   banner.classList.add("show");
   clearTimeout(announced);

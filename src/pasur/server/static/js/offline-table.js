@@ -11,7 +11,7 @@ import { LessonTips } from "./lesson-tips.js";
 
 /** How long a bot waits before its move shows, as the server's bots do (the table's "fast": 4×
  *  faster), less the time it thought. */
-const BOT_PAUSE_MS = 700;
+const BOT_PAUSE_MS = 450;
 const FAST_PACE = 4;
 
 /** The shortest text of each legal move (notation.short_texts): the card alone when it is that

@@ -23,7 +23,9 @@ export function render() {
   $("#waiting").hidden = status !== "open";
   $("#board").hidden = status === "open";
   $("#finished").hidden = status !== "finished" || page.replaying;
-  const alone = Boolean(state.table.offline);  // on this device there is nobody to chat with
+  // nobody to chat with: on this device, or seated among bots alone (a spectator chats with spectators)
+  const you = state.table.you;
+  const alone = Boolean(state.table.offline) || (you !== null && state.table.seats.every((place, seat) => seat === you || place.bot));
   $("#chat-box").hidden = alone;
   $("#chat-toggle").hidden = alone;
   if (status === "open") renderWaiting();
