@@ -82,7 +82,8 @@ export function newOfflineMatch(about, rules, seats, lesson = false) {
   const full = { ...about.defaults, ...rules };
   localStorage.setItem(SAVED, JSON.stringify({ setup: { rules: full, seats, seed: freshSeed(), moves: [], lesson }, over: false }));
   ["told", "off"].forEach((kept) => localStorage.removeItem(`pasur-lesson-${kept}-offline`));  // a new lesson tells all again
-  location.href = "/offline";
+  // ask the browser to keep this device's matches when it runs short of room (it may say no)
+  Promise.resolve(navigator.storage?.persist?.()).catch(() => {}).finally(() => { location.href = "/offline"; });
 }
 
 /** Start the offline table and give each of its messages to ``handlers[message.type]``. */
