@@ -1204,6 +1204,22 @@ def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, l
     assert not reached & {"chat-text", "chat-toggle"} and page.is_hidden("#chat-box")
 
 
+def test_a_move_tapped_while_the_connection_is_down_is_said_not_sent_and_stays_playable(server, browser):
+    page, _ = recorded_page(browser)
+    create_table(page, server.base, ["easy"], target=1)
+    page.click("#start")
+    play_until([page], lambda: page.evaluate(READY))
+    version = page.evaluate("pasur.page.version")
+    page.evaluate("Object.defineProperty(WebSocket.prototype, 'readyState', { get: () => 3, configurable: true })")
+    page.locator("#hand .card.playable").first.click()
+    if page.locator("#choices .choice").count():
+        page.locator("#choices .choice").first.click()
+    page.wait_for_function("document.querySelector('#table-error').textContent.includes('Not connected')")
+    assert page.locator("#hand .card.playable").count() > 0 and page.evaluate("pasur.page.sent") is None
+    assert page.evaluate("pasur.page.version") == version
+    assert "on its way" not in page.inner_text("#status")
+
+
 def test_a_tap_on_a_card_held_while_the_turn_timer_counts_down_still_plays(server, browser):
     """The countdown changes only its own line: a card pressed before a tick and released after it
     is played (the hand redrawn every second would swallow the tap)."""

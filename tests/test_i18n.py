@@ -16,7 +16,7 @@ import pytest
 import pasur
 from pasur import CARDS, IllegalMove, Move, Round, Rules, deal_deck
 from pasur.core import Refusal
-from pasur.i18n import PERSIAN_REASONS, REFUSALS, refusal
+from pasur.i18n import CATALOG, PERSIAN_REASONS, REFUSALS, refusal, text
 from pasur.tui.plain import PlainGame
 from pasur.tui.session import LocalGame, seat_plans
 
@@ -159,3 +159,10 @@ def test_the_persian_terminal_game_says_a_bots_fault_in_persian():
     shown = out.getvalue()
     assert "خطا داد (پاسخش JSON نیست)" in shown, shown
     assert "not JSON" not in shown
+
+
+def test_a_count_of_one_takes_the_singular_and_each_singular_has_its_plural():
+    assert text("puzzle_other_hand", "en", count=1, pack=4) == "The other player holds 1 card; the pack 4"
+    assert text("puzzle_other_hand", "en", count=2, pack=4) == "The other player holds 2 cards; the pack 4"
+    for key in [key for key in CATALOG if key.endswith("_one")]:
+        assert key.removesuffix("_one") in CATALOG, key

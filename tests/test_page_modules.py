@@ -73,3 +73,11 @@ def test_every_imported_name_is_exported_by_its_module():
         for source, names in taken.items():
             exported = set(EXPORT.findall((JS / source).read_text(encoding="utf-8")))
             assert names <= exported, f"{module} imports {sorted(names - exported)} from {source}"
+
+
+def test_card_names_reach_the_page_only_kept_left_to_right():
+    """A card's bare label (``A♠``) reads right to left inside Persian (``♠A``): outside words.js and
+    cards.js (the card's own picture) the page writes cards only through cardsText or cardsHtml,
+    which keep them left to right, so no module imports the bare label."""
+    bare = sorted(module for module, taken in imports().items() if "cardLabel" in taken.get("words.js", set()))
+    assert bare == ["cards.js"], bare

@@ -489,6 +489,25 @@ async def test_q_asks_before_leaving_an_unfinished_match(tmp_path):
     assert path.exists()
 
 
+async def test_the_persian_question_to_leave_takes_persian_keys(tmp_path):
+    game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang="fa"), seed=2)
+    path = tmp_path / "left.json"
+    app = PasurApp.in_language("fa")(game, lang="fa", fast=True, save_path=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert "ب (y): خروج" in str(app.screen.query_one("#confirm-body").render())
+        await pilot.press("ن")  # نه: go on
+        await pilot.pause()
+        assert app.is_running and not path.exists()
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("ب")  # بله: leave (saved)
+        await pilot.pause()
+    assert path.exists()
+
+
 async def test_the_footer_speaks_persian():
     game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang="fa"), seed=2)
     app = PasurApp.in_language("fa")(game, lang="fa", fast=True)

@@ -140,7 +140,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "match_over_keys": ("The match is over: s saves it, q quits.", "بازی تمام شد: s ذخیره می‌کند، q خارج می‌شود."),
     "confirm_quit": (
         "Leave the match? {saving}\n\ny: leave · n: go on",
-        "از بازی خارج می‌شوید؟ {saving}\n\ny: خروج · n: ادامه",
+        "از بازی خارج می‌شوید؟ {saving}\n\nب (y): خروج | ن (n): ادامه",
     ),
     "quit_saves": ("It will be saved to {path}.", "در {path} ذخیره می‌شود."),
     "quit_unsaved": ("It will not be saved (s saves it first).", "ذخیره نمی‌شود (اول با s ذخیره کنید)."),
@@ -241,6 +241,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "طرف شما {mine} کارت برداشته ({clubs} خاج، سور: {surs})؛ "
         "طرف مقابل {theirs} ({their_clubs} خاج، سور: {their_surs})",
     ),
+    "puzzle_other_hand_one": (
+        "The other player holds 1 card; the pack {pack}",
+        "بازیکن دیگر ۱ کارت در دست دارد؛ دسته {pack}",
+    ),
     "puzzle_other_hand": (
         "The other player holds {count} cards; the pack {pack}",
         "بازیکن دیگر {count} کارت در دست دارد؛ دسته {pack}",
@@ -291,7 +295,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "reason_event_aces": (
         "takes {count} Aces a deal on average after {first}, {other} after {second} ({deals} solved deals)",
-        "پس از {first} به‌طور میانگین {count} آس در هر چینش برمی‌دارد و پس از {second} {other} ({deals} چینش حل‌شده)",
+        "پس از {first} به‌طور میانگین {count} تک در هر چینش برمی‌دارد و پس از {second} {other} ({deals} چینش حل‌شده)",
     ),
     "reason_event_jacks": (
         "takes {count} Jacks a deal on average after {first}, {other} after {second} ({deals} solved deals)",
@@ -319,7 +323,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "reason_exact_aces": (
         "takes {count} of the Aces after {first}, {other} after {second}",
-        "پس از {first} {count} آس برمی‌دارد و پس از {second} {other}",
+        "پس از {first} {count} تک برمی‌دارد و پس از {second} {other}",
     ),
     "reason_exact_jacks": (
         "takes {count} of the Jacks after {first}, {other} after {second}",
@@ -347,7 +351,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "reason_part_haft_khaj": ("Haft Khaj", "هفت خاج"),
     "reason_part_ten_of_diamonds": ("the 10♦", "۱۰♦"),
     "reason_part_two_of_clubs": ("the 2♣", "۲♣"),
-    "reason_part_aces": ("Aces", "آس‌ها"),
+    "reason_part_aces": ("Aces", "تک‌ها"),
     "reason_part_jacks": ("Jacks", "سربازها"),
     "verdict_good": ("good", "خوب"),
     "verdict_inaccuracy": ("inaccuracy", "نادقیق"),
@@ -472,6 +476,14 @@ CATALOG: dict[str, tuple[str, str]] = {
     "lesson_last_deal": (
         "The last deal: no Sur now. When it ends, whoever took last takes every card left on the table.",
         "پخش آخر: حالا سوری نیست. در پایان، هر کس آخرین بار برداشته همه کارت‌های مانده روی زمین را برمی‌دارد.",
+    ),
+    "lesson_last_sweep_you_one": (
+        "You took last, so the card left on the table is yours.",
+        "آخرین بار شما برداشتید، پس کارت مانده روی زمین مال شماست.",
+    ),
+    "lesson_last_sweep_other_one": (
+        "Your opponent took last, so the card left on the table is theirs.",
+        "آخرین بار حریف برداشت، پس کارت مانده روی زمین مال اوست.",
     ),
     "lesson_last_sweep_you": (
         "You took last, so the {count} cards left on the table are yours.",
@@ -800,7 +812,10 @@ def typed_move(typed: str) -> str:
 
 
 def text(key: str, lang: str = "en", **values: Any) -> str:
-    """A message in ``lang`` ("en" or "fa") with ``values`` filled in; Persian gets Persian digits."""
+    """A message in ``lang`` ("en" or "fa") with ``values`` filled in; Persian gets Persian digits.
+    A ``count`` of 1 takes the key's singular form (``KEY_one``) where it has one ("1 card")."""
+    if values.get("count") == 1 and f"{key}_one" in CATALOG:
+        key = f"{key}_one"
     english, persian = CATALOG[key]
     return _fill(persian, values) if lang == "fa" else english.format(**values)
 

@@ -167,7 +167,7 @@ def precision_options(command: Any) -> Any:
                 type=click.FloatRange(0.01, 10),
                 default=DEFAULT_PRECISION.width,
                 show_default=True,
-                help="points either side each loss is to be known to (its 95%% interval)",
+                help="points either side each loss is to be known to (its 95% interval)",
             ),
             click.option(
                 "--most",

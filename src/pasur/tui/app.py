@@ -128,12 +128,18 @@ class MessageScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def _key_name(character: str) -> str:
+    """Textual's name for the key that types ``character`` (a letter itself, else its Unicode name)."""
+    return character if character.isalnum() else unicodedata.name(character).lower().replace(" ", "_")
+
+
 class ConfirmScreen(ModalScreen[bool]):
-    """A question answered with y (yes) or n / Escape (no)."""
+    """A question answered with y (yes) or n / Escape (no); in Persian ب (بله) or ن (نه) too, and
+    the keys where y and n sit on a Persian keyboard (غ, د)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "yes"),
-        Binding("n,escape", "answer(False)", "no"),
+        Binding(",".join(["y", *(_key_name(key) for key in "بغ")]), "answer(True)", "yes"),
+        Binding(",".join(["n", "escape", *(_key_name(key) for key in "ند")]), "answer(False)", "no"),
     ]
     DEFAULT_CSS = MessageScreen.DEFAULT_CSS.replace("MessageScreen", "ConfirmScreen")
 
@@ -169,11 +175,6 @@ def _bindings(lang: str) -> list[BindingType]:
 
 #: What the game's letter keys do.
 LETTER_ACTIONS = {"h": "hint", "m": "type_move", "s": "save", "t": "toggle_theme", "q": "quit", "?": "rules"}
-
-
-def _key_name(character: str) -> str:
-    """Textual's name for the key that types ``character`` (a letter itself, else its Unicode name)."""
-    return character if character.isalnum() else unicodedata.name(character).lower().replace(" ", "_")
 
 
 class PasurApp(App[None]):

@@ -61,7 +61,8 @@ export class LessonTips {
   }
 
   tip(topic, form, suggest, values = {}) {
-    const key = form ? `lesson_${topic}_${form}` : `lesson_${topic}`;
+    const named = form ? `lesson_${topic}_${form}` : `lesson_${topic}`;
+    const key = values.count === 1 && this.words[`${named}_one`] ? `${named}_one` : named;  // i18n.text's singular
     const text = Object.fromEntries(["en", "fa"].map((lang) => [lang, filled(this.words, key, lang, values)]));
     return { topic, text, card: suggest ? suggest.card : null, take: suggest ? suggest.take : [] };
   }

@@ -5,7 +5,7 @@ import { backSvg, cardSvg } from "./cards.js";
 import { motionTime } from "./settings.js";
 import { sound } from "./sound.js";
 import { $, page, redraw, seatName, seatOfSide, sideName, sideOf } from "./state.js";
-import { cardLabel, t } from "./words.js";
+import { cardsText, t } from "./words.js";
 
 /** How long a motion of ``ms`` takes: the person's choice, then the table's "Faster bots". */
 function pace(ms) {
@@ -95,7 +95,7 @@ async function showPlay(last) {
   flying.remove();
   if (last.round_over && last.swept.length) {
     const sweeper = seatOfSide(last.sweeper);
-    announce(t("swept", { name: sideName(last.sweeper, true), cards: last.swept.map(cardLabel).join(" ") }), "sweep");
+    announce(t("swept", { name: sideName(last.sweeper, true), cards: cardsText(last.swept, " ") }), "sweep");
     const left = last.swept.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
     await delay(pace(400));
     await fly(left, centre(pileOf(sweeper)), ms);

@@ -8,7 +8,7 @@
 import { account, call } from "./account.js";
 import { cardButton } from "./cards.js";
 import { $ } from "./state.js";
-import { answerError, cardLabel, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
+import { answerError, cardsText, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
 
 const chosen = { difficulty: "", index: 0, daily: true };
 let shown = null;   // the puzzle on screen (the server's answer)
@@ -182,7 +182,7 @@ function chooseCard(card) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "choice";
-    button.textContent = move.take.length ? t("takes", { cards: move.take.map(cardLabel).join("+") }) : t("lay_down");
+    button.textContent = move.take.length ? t("takes", { cards: cardsText(move.take) }) : t("lay_down");
     button.addEventListener("click", () => tryMove(move));
     return button;
   }));

@@ -6,7 +6,7 @@ import { cardButton } from "./cards.js";
 import { ANALYSED, loadAnalysis, nextMoment } from "./analysis.js";
 import { breakdownTable, renderScorebar, renderSeats, tableCardWidth } from "./felt.js";
 import { $, page, redraw, seatName, sideName, tableId } from "./state.js";
-import { cardLabel, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
+import { cardsText, escapeHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
 
 export async function openReplay() {
   if (!page.replaySteps) {
@@ -105,7 +105,7 @@ export function renderReplay() {
     : `<p>${t("replay_start")}</p>`;
   // the last move of a round: what was left on the table goes to the last capturer
   const swept = step.swept.length
-    ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper, true), cards: step.swept.map(cardLabel).join(" ") }))}</p>` : "";
+    ? `<p class="swept">${escapeHtml(t("swept", { name: sideName(step.sweeper, true), cards: cardsText(step.swept, " ") }))}</p>` : "";
   const judged = page.analysis && step.move ? page.analysis.moves.find((one) => one.round === step.round && one.move === moveInRound) : null;
   let verdict = "";
   if (judged) {

@@ -35,6 +35,7 @@ export function connect(given = handlers) {
   socket.onopen = () => {
     retry = 400;
     showConnection(true);
+    if ($("#table-error").textContent === t("move_not_sent")) $("#table-error").textContent = "";
     socket.send(JSON.stringify({ type: "hello", token: token(), since: page.version }));
   };
   socket.onmessage = (event) => {
@@ -56,7 +57,10 @@ export function reconnect() {
   connect();
 }
 
+/** Send a message to the table; whether it went (not while the connection is down). */
 export function send(message) {
   if (offlineTable) sendOffline(message);
   else if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else return false;
+  return true;
 }

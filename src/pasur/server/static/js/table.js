@@ -13,7 +13,7 @@ import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
 import { $, page, seatName } from "./state.js";
-import { cardLabel, cardsHtml, escapeHtml, lang, sep, t } from "./words.js";
+import { cardsHtml, cardsText, escapeHtml, lang, sep, t } from "./words.js";
 
 export function render() {
   const state = page.state;
@@ -168,7 +168,7 @@ function renderChoices(options) {
     button.type = "button";
     button.className = "choice";
     button.dataset.move = move.text;
-    button.textContent = move.take.length ? t("takes", { cards: move.take.map(cardLabel).join("+") }) : t("lay_down");
+    button.textContent = move.take.length ? t("takes", { cards: cardsText(move.take) }) : t("lay_down");
     button.addEventListener("click", () => play(move.text));
     button.addEventListener("mouseenter", () => highlight(move.take));
     button.addEventListener("focus", () => highlight(move.take));
@@ -232,7 +232,10 @@ function highlight(cards) {
 export function play(text) {
   const state = page.state;
   const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
-  send({ type: "move", version: state.version, move: text, id });
+  if (!send({ type: "move", version: state.version, move: text, id })) {
+    $("#table-error").textContent = t("move_not_sent");  // said, and the hand stays playable
+    return;
+  }
   page.sent = { id, legal: state.legal };
   state.legal = [];  // one move a turn: the hand waits for the answer
   page.chosen = null;

@@ -24,7 +24,7 @@ export const I18N = {
     offline_play: "Play the computer offline", offline_resume: "Resume the match on this device", bot_level: "Bot level",
     offline_outdated: "This device has only part of an update to play on this device: open Pasur once with the network on, then play on (your match is kept).",
     add_to_account: "Add to my matches (unrated)", in_your_history: "In my matches", add_needs_network: "Needs the network: try again online",
-    on_a_device: "on a device", more_actions: "More: the bots' pace, resign",
+    on_a_device: "on a device", move_not_sent: "Not connected: that move was not sent. Play it again once reconnected.", more_actions: "More: the bots' pace, resign",
     friends_here: "friends on this device (pass and play)", offline_history: "Matches on this device", player_n: "Player {n}", pass_device: "Pass the device to {name}, then tap to show their cards",
     laid: "{name}: lay {card}", took: "{name}: {card} × {cards}", sur: "Sur!", move_of: "move {i} of {n}",
     puzzles: "Puzzles", daily: "Today's puzzle", difficulty_easy: "easy", difficulty_medium: "medium", difficulty_hard: "hard",
@@ -118,7 +118,7 @@ export const I18N = {
     offline_play: "بازی آفلاین با کامپیوتر", offline_resume: "ادامهٔ بازی روی این دستگاه", bot_level: "سطح ربات",
     offline_outdated: "این دستگاه فقط بخشی از به‌روزرسانی بازی روی دستگاه را دارد: یک بار پاسور را با اینترنت باز کنید و بعد ادامه دهید (بازی شما نگه داشته شده است).",
     add_to_account: "افزودن به بازی‌های من (بی‌رتبه)", in_your_history: "در بازی‌های من", add_needs_network: "به اینترنت نیاز دارد: با اتصال دوباره امتحان کنید",
-    on_a_device: "روی دستگاه", more_actions: "بیشتر: سرعت ربات‌ها، واگذاری",
+    on_a_device: "روی دستگاه", move_not_sent: "اتصال برقرار نیست: این حرکت فرستاده نشد. پس از وصل شدن دوباره بازی کنید.", more_actions: "بیشتر: سرعت ربات‌ها، واگذاری",
     friends_here: "دوستان روی همین دستگاه (دست‌به‌دست)", offline_history: "بازی‌های روی این دستگاه", player_n: "بازیکن {n}", pass_device: "دستگاه را به {name} بدهید، سپس بزنید تا کارت‌هایش دیده شود",
     laid: "{name}: گذاشتن {card}", took: "{name}: {card} × {cards}", sur: "سور!", move_of: "حرکت {i} از {n}",
     puzzles: "معماها", daily: "معمای امروز", difficulty_easy: "آسان", difficulty_medium: "متوسط", difficulty_hard: "سخت",
@@ -236,6 +236,13 @@ export function escapeHtml(text) {
 export function cardLabel(card) {
   const rank = card.slice(0, -1);
   return (lang === "fa" ? persianDigits(rank) : rank) + SUITS[card.slice(-1)];
+}
+
+/** Card names inside plain text (a ``textContent``), joined by ``joiner``: kept left to right in
+ *  Persian by Unicode isolates, as ``cardsHtml`` keeps them in HTML. */
+export function cardsText(cards, joiner = "+") {
+  const shown = cards.map(cardLabel).join(joiner);
+  return lang === "fa" ? `\u2066${shown}\u2069` : shown;
 }
 
 /** Card names inside text: they read left to right, in Persian text too. */
