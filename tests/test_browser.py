@@ -1204,6 +1204,25 @@ def test_the_felt_fills_the_window_and_nothing_on_it_overlaps(server, browser, l
     assert not reached & {"chat-text", "chat-toggle"} and page.is_hidden("#chat-box")
 
 
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_arrow_keys_walk_the_hand_as_it_is_seen_and_a_mouse_is_told_to_click(server, browser, lang):
+    page, _ = recorded_page(browser)
+    in_language(page, server.base, lang)
+    create_table(page, server.base, ["easy"], target=1)
+    page.click("#start")
+    play_until([page], lambda: page.evaluate(READY) and page.locator("#hand .card").count() >= 3)
+    assert ("click a card" if lang == "en" else "کلیک کنید") in page.inner_text("#status")
+    cards = page.locator("#hand .card").evaluate_all("cards => cards.map((card) => card.dataset.card)")
+    focused = "document.activeElement.dataset.card"
+    page.focus(f"#hand .card[data-card='{cards[0]}']")
+    page.keyboard.press("ArrowRight" if lang == "en" else "ArrowLeft")  # the next card along the hand as drawn
+    assert page.evaluate(focused) == cards[1]
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == cards[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == cards[0]
+
+
 def test_a_move_tapped_while_the_connection_is_down_is_said_not_sent_and_stays_playable(server, browser):
     page, _ = recorded_page(browser)
     create_table(page, server.base, ["easy"], target=1)

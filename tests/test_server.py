@@ -987,3 +987,15 @@ def test_a_socket_waiting_for_a_hint_is_still_answered_and_its_hint_is_dropped_w
     while not thinking[0].cancelled() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert thinking[0].cancelled()  # the socket went: nobody waits for the hint, it is dropped
+
+
+def test_the_pages_files_come_compressed_and_are_asked_again_before_use(tmp_path):
+    """The page's files and the API's larger answers are gzip'd for a browser that takes it; each
+    file is revalidated (no-cache, its ETag answering 304 when unchanged), so an upgrade is seen."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'files.db'}", TEST_SETTINGS)) as client:
+        script = client.get("/static/js/table.js", headers={"accept-encoding": "gzip"})
+        assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
+        assert script.headers["cache-control"] == "no-cache"
+        again = client.get("/static/js/table.js", headers={"if-none-match": script.headers["etag"]})
+        assert again.status_code == 304
+        assert client.get("/api/offline", headers={"accept-encoding": "gzip"}).headers["content-encoding"] == "gzip"

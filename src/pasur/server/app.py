@@ -12,10 +12,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -41,6 +43,17 @@ log = logging.getLogger("pasur.server")
 
 #: Seconds between two looks for abandoned tables, at most.
 RETIRE_SECONDS = 600.0
+
+
+class PageFiles(StaticFiles):
+    """The page's files, each asked again of the server before it is used (``no-cache``: its ETag
+    answers 304 when unchanged), since a file keeps its name across upgrades; the service worker
+    keeps what the page needs offline."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
 
 def create_app(
@@ -75,7 +88,8 @@ def create_app(
     app = FastAPI(title="Pasur", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.lobby = lobby
     app.state.accounts = accounts = Accounts(store, settings)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", PageFiles(directory=STATIC), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=1024)  # the page's files, the API's answers
     app.add_middleware(Guard, settings=settings)
     if settings.trusted_proxies:  # outermost: the visitor's address is known before anything counts it
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))

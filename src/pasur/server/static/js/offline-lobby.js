@@ -59,7 +59,6 @@ function addedOrAdd(match) {
   }
   const button = document.createElement("button");
   button.type = "button";
-  button.className = "link";
   button.textContent = t("add_to_account");
   button.hidden = !account.name || !match.seats || (match.resigned ?? null) !== null;
   button.addEventListener("click", async () => {

@@ -144,7 +144,8 @@ function statusLine(mine) {
   } else {
     // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
     const yours = view.turn === you && you !== null && !handoverPending();  // on one device: theirs once they take it
-    line = view.over ? "" : mine && yours ? t(SETTINGS.confirm ? "your_turn_confirm" : "your_turn")
+    const touch = matchMedia("(pointer: coarse)").matches ? "" : "_click";  // a mouse clicks, a finger taps
+    line = view.over ? "" : mine && yours ? t(`${SETTINGS.confirm ? "your_turn_confirm" : "your_turn"}${touch}`)
       : yours ? t("move_sent") : t("waiting_for", { name: seatName(view.turn) });
   }
   if (state.table.status === "abandoned") line = t("abandoned");
@@ -294,7 +295,21 @@ export function dealOn() {
   send({ type: "continue" });
 }
 
+/** The arrow keys move along the hand as it is seen (right to left in Persian), Home and End to
+ *  its ends; Enter or Space plays the card, as a click does. */
+function moveAlongTheHand(event) {
+  const cards = [...$("#hand").querySelectorAll(".card")];
+  const at = cards.indexOf(document.activeElement);
+  const rtl = document.documentElement.dir === "rtl";
+  const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[event.key];
+  const to = event.key === "Home" ? 0 : event.key === "End" ? cards.length - 1 : step !== undefined && at >= 0 ? at + step : null;
+  if (to === null || !cards.length) return;
+  event.preventDefault();
+  cards[Math.max(0, Math.min(cards.length - 1, to))].focus();
+}
+
 export function wireTable() {
+  $("#hand").addEventListener("keydown", moveAlongTheHand);
   $("#start").addEventListener("click", () => send({ type: "start" }));
   wireLesson(render);
   $("#copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite").value));
