@@ -869,7 +869,7 @@ def test_quick_game_seats_a_person_against_a_bot_in_one_click(server, browser, t
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
     page.click("#lang")
-    assert page.inner_text("#quick") == "بازی سریع با ربات"
+    assert page.inner_text("#quick") == "همین حالا بازی کن: ۲ نفره، در برابر متوسط"
     page.click("#quick")
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#board:not([hidden])")  # started without pressing Start
@@ -1221,6 +1221,20 @@ def test_the_arrow_keys_walk_the_hand_as_it_is_seen_and_a_mouse_is_told_to_click
     assert page.evaluate(focused) == cards[-1]
     page.keyboard.press("Home")
     assert page.evaluate(focused) == cards[0]
+
+
+def test_the_quick_game_plays_the_last_game_set_up_against_bots_in_one_tap(server, browser):
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    assert page.inner_text("#quick") == "Play now: 2 players, against medium"  # nothing set up yet
+    assert page.is_visible("#daily-link") and page.is_visible("#open-tables")  # above the forms
+    create_table(page, server.base, ["hard", "easy"], target=1)
+    page.goto(server.base + "/")
+    assert page.inner_text("#quick") == "Play now: 3 players, against hard and easy"
+    page.click("#quick")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("pasur.page.state?.table?.status === 'playing'")
+    assert page.evaluate("pasur.page.state.table.seats.map((seat) => seat.bot)") == [None, "hard", "easy"]
 
 
 def test_a_move_tapped_while_the_connection_is_down_is_said_not_sent_and_stays_playable(server, browser):

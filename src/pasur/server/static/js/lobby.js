@@ -9,6 +9,25 @@ import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from ".
 
 /** Each bot level's rating, as the server measured it (on the scale people are rated on). */
 const ratings = {};
+/** Where the page keeps the last game set up against bots alone: the quick game plays it again. */
+const LAST_GAME = "pasur-last-game";
+
+/** The quick game's settings: the last game against bots set up here, else one ``medium`` bot. */
+function lastGame() {
+  try {
+    const last = JSON.parse(localStorage.getItem(LAST_GAME) || "null");
+    if (last && Array.isArray(last.seats) && last.seats.length && last.rules) return last;
+  } catch { /* a damaged entry: the default */ }
+  return { rules: {}, seats: ["medium"], timer: 0 };
+}
+
+/** The quick game's button says what it starts: "Play: 2 players against medium". */
+export function quickLabel() {
+  const { rules, seats } = lastGame();
+  const levels = [...new Set(seats)].map((level) => LEVEL_NAMES[lang][level] ?? level).join(t("and"));
+  $("#quick").textContent = t("quick_game_as", { n: persianIf(rules.players || 2), levels });
+}
+
 /** The first-game lesson's table, made by the server. */
 const LESSON = "/api/lesson";
 
@@ -69,6 +88,9 @@ async function createTable(event) {
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
   const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked && !rated, rated };
   localStorage.setItem("pasur-name", body.name);
+  if (!rated && seats.every((seat) => seat !== "friend")) {  // against bots alone: the quick game's next settings
+    localStorage.setItem(LAST_GAME, JSON.stringify({ rules, seats, timer: body.timer }));
+  }
   const { ok, answer } = await call("POST", "/api/tables", body);  // as the account, if signed in
   if (!ok) {
     $("#lobby-error").textContent = answerError(answer);
@@ -165,7 +187,7 @@ export function wireLobby() {
   form.rated.addEventListener("change", ratedChoice);
   accountWatchers.push(ratedChoice, loadInvitations);
   ratedChoice();
-  $("#quick").addEventListener("click", () => startAgainstBot("/api/tables", { rules: {}, seats: ["medium"], timer: 0 }));
+  $("#quick").addEventListener("click", () => startAgainstBot("/api/tables", lastGame()));
   $("#learn").addEventListener("click", () => startAgainstBot(LESSON, {}));
   form.name.value = localStorage.getItem("pasur-name") || "";
   refreshTables();

@@ -6,7 +6,7 @@ import { accountWatchers, call, loadAccount, renderAccount, wireAccount } from "
 import { phraseOptions, renderChat, wireChat } from "./chat.js";
 import { renderBlock, renderInvitations, wireFriends } from "./friends.js";
 import { loadLeaders, renderLeaders, wireLeaders } from "./leaders.js";
-import { formDigits, ratedChoice, renderTables, seatChoices, wireLobby } from "./lobby.js";
+import { formDigits, quickLabel, ratedChoice, renderTables, seatChoices, wireLobby } from "./lobby.js";
 import { wireRematch } from "./rematch.js";
 import { wireReplay } from "./replay.js";
 import { wireReview } from "./review.js";
@@ -66,7 +66,7 @@ function applyLanguage() {
     option.textContent = option.value === "0" ? t("timer_off") : t("seconds_opt", { n: Number(option.value) });
   });
   phraseOptions();
-  if (!tableId && !playerName && !leadersPage && !puzzlesPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); renderOffline(); }
+  if (!tableId && !playerName && !leadersPage && !puzzlesPage) { seatChoices(); ratedChoice(); renderTables(); formDigits(); renderOffline(); quickLabel(); }
   render();
   renderChat();
   renderAccount();
