@@ -329,6 +329,9 @@ async def test_replay_viewer_steps_through_a_record():
         assert app.index == len(steps) - 1
         await pilot.press("home", "left")
         assert app.index == 0
+        await pilot.press("n")  # no review was asked for: said so, not silence
+        await pilot.pause()
+        assert app.index == 0 and any("--analyze" in str(note.message) for note in app._notifications)
 
 
 async def test_a_mouse_click_on_a_card_plays_it():
@@ -779,6 +782,17 @@ async def test_red_suits_meet_4_5_to_1_in_both_themes():
                 assert contrast(red, colours[background]) >= 4.5, (theme, background)
 
 
+def test_a_card_marked_to_be_taken_reads_at_4_5_to_1_whatever_its_suit():
+    from rich.style import Style
+
+    from pasur.core import CARDS
+    from pasur.tui.app import card_text
+
+    for card in (CARDS[0], CARDS[1]):  # the A♣ and the A♦
+        style = Style.parse(str(card_text(card, taken=True).style))
+        assert contrast(style.color.triplet.hex, style.bgcolor.triplet.hex) >= 4.5, style
+
+
 # -- the first-game lesson -------------------------------------------------------------------------
 
 
@@ -808,3 +822,36 @@ async def test_full_screen_lesson_shows_the_tip_and_chooses_the_move_it_suggests
         await settle(app, pilot)
         assert str(game.log[0].move) == "5Hx6C" and "Sur" in str(coach.render())
         assert str(game.view(0).hand[app.selected]) == "6H"
+
+
+async def test_the_log_uses_the_height_it_is_given_and_the_rules_scroll_with_the_keys():
+    game = versus(target=200)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        while len(game.log) < 20:  # the person plays its first card each turn; the bot answers
+            await pilot.press("enter")
+            await settle(app, pilot)
+        shown = [line for line in str(app.query_one("#log-text").render()).splitlines() if line.strip()]
+        assert len(shown) >= 20 and app.query_one("#log").size.height > 10  # not 5 lines on a tall screen
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        rules = app.screen.query_one("VerticalScroll")
+        assert rules.max_scroll_y > 0  # longer than the screen
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert rules.scroll_y > 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+async def test_at_60_columns_the_footer_still_shows_the_rules_and_leaving(lang):
+    game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang=lang), seed=2)
+    app = PasurApp.in_language(lang)(game, lang=lang, fast=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        shown = {key.key: key.region for key in app.query("FooterKey")}
+        for key in ("question_mark", "q"):
+            assert shown[key].width and shown[key].right <= 60, (key, shown[key])

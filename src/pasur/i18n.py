@@ -250,6 +250,11 @@ CATALOG: dict[str, tuple[str, str]] = {
         "بازیکن دیگر {count} کارت در دست دارد؛ دسته {pack}",
     ),
     "puzzle_hand": ("Your hand", "دست شما"),
+    "replay_not_judged": (
+        "No review here: pasur replay FILE --analyze judges the moves (n and p then find the mistakes)",
+        "بازبینی‌ای در کار نیست: pasur replay FILE --analyze حرکت‌ها را داوری می‌کند (سپس n و p اشتباه‌ها را پیدا می‌کنند)",
+    ),
+    "replay_no_more": ("No inaccuracy or mistake further that way", "در این سو نادقتی یا اشتباه دیگری نیست"),
     "your_move": ("Your move (number or text, q quits): ", "حرکت شما (شماره یا متن؛ q برای خروج): "),
     "puzzle_right": ("Right: {move} is best.", "درست است: {move} بهترین است."),
     "puzzle_wrong": ("Not the best: {move}.", "بهترین نیست: {move}."),

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -33,7 +33,7 @@ from .session import (
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
 #: Moves the log shows.
-LOG_LINES = 5
+LOG_LINES = 500
 
 
 #: The red suits' colour in each theme: at least 4.5:1 against its backgrounds (WCAG AA), where the
@@ -41,14 +41,21 @@ LOG_LINES = 5
 RED_SUITS = {"textual-dark": "#ff6b81", "textual-light": "#a00030"}
 
 
+#: A card that would be taken: dark ink on a light yellow, in either theme (the ink 5.9:1 red and
+#: 14:1 black against it; the theme's own text on yellow was 1.65:1).
+TAKEN_BACKGROUND = "#ffd75f"
+TAKEN_INK = {"red": "#a00030", "black": "#1d1d1f"}
+
+
 def card_text(card: Card, red: str = RED_SUITS["textual-dark"], selected: bool = False, taken: bool = False) -> Text:
-    """A card in its suit's colour (``red`` for ♦ ♥); reversed when selected, underlined when it
-    would be taken."""
-    style = f"bold {red}" if card.suit in (1, 2) else "bold"
+    """A card in its suit's colour (``red`` for ♦ ♥); reversed when selected, underlined on yellow
+    when it would be taken."""
+    is_red = card.suit in (1, 2)
+    style = f"bold {red}" if is_red else "bold"
+    if taken:
+        style = f"bold underline {TAKEN_INK['red' if is_red else 'black']} on {TAKEN_BACKGROUND}"
     if selected:
         style += " reverse"
-    if taken:
-        style += " underline on yellow"
     return Text(f" {card.symbol()} ", style=style)
 
 
@@ -114,7 +121,9 @@ class MessageScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "go on")]
     DEFAULT_CSS = """
     MessageScreen { align: center middle; background: $background; }
-    MessageScreen > Static { width: auto; max-width: 100%; padding: 1 2; border: round $accent; }
+    MessageScreen > VerticalScroll { width: auto; height: auto; max-width: 100%; max-height: 100%;
+      border: round $accent; }
+    MessageScreen Static { width: auto; max-width: 96vw; padding: 1 2; }
     """
 
     def __init__(self, body: str) -> None:
@@ -122,7 +131,11 @@ class MessageScreen(ModalScreen[None]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body, id="message-body")
+        with VerticalScroll():  # a long text (the rules at 80×24) scrolls with ↑ ↓, PageUp, PageDown
+            yield Static(self.body, id="message-body")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -141,7 +154,10 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding(",".join(["y", *(_key_name(key) for key in "بغ")]), "answer(True)", "yes"),
         Binding(",".join(["n", "escape", *(_key_name(key) for key in "ند")]), "answer(False)", "no"),
     ]
-    DEFAULT_CSS = MessageScreen.DEFAULT_CSS.replace("MessageScreen", "ConfirmScreen")
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; background: $background; }
+    ConfirmScreen > Static { width: auto; max-width: 100%; padding: 1 2; border: round $accent; }
+    """
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -159,13 +175,15 @@ def _bindings(lang: str) -> list[BindingType]:
     return [
         Binding("left", "select(-1)", "←", show=False),
         Binding("right", "select(1)", "→", show=False),
+        # the footer shows them in this order and cuts off the last at 60 columns: the rules and
+        # leaving first, the keys that only help last
+        Binding("question_mark", "rules", text("key_rules", lang)),
+        Binding("q", "quit", text("key_quit", lang)),
         Binding("enter", "play_selected", text("key_play", lang)),
         Binding("h", "hint", text("key_hint", lang)),
         Binding("m", "type_move", text("key_type", lang)),
         Binding("s", "save", text("key_save", lang)),
         Binding("t", "toggle_theme", text("key_theme", lang)),
-        Binding("q", "quit", text("key_quit", lang)),
-        Binding("question_mark", "rules", text("key_rules", lang)),
         *[Binding(str(number), f"pick({number})", show=False) for number in range(1, 10)],
         # the same keys where a Persian keyboard layout puts them, and Persian digits
         *[Binding(_key_name(persian), LETTER_ACTIONS[latin], show=False) for persian, latin in PERSIAN_LAYOUT.items()],
@@ -197,7 +215,7 @@ class PasurApp(App[None]):
     #message { color: $warning; padding: 0 1; height: auto; }
     #coach { color: $text; background: $boost; border-left: thick $accent; padding: 0 1; height: auto; display: none; }
     #coach.open { display: block; }
-    #log { color: $text-muted; padding: 0 1; height: 1fr; }
+    #log { color: $text-muted; padding: 0 1; height: 1fr; min-height: 3; scrollbar-size-vertical: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = _bindings("en")
 
@@ -247,7 +265,8 @@ class PasurApp(App[None]):
             yield Input(id="move-input", placeholder="7Cx4H")
             yield Static(id="coach")
             yield Static(id="message")
-            yield Static(id="log")
+            with VerticalScroll(id="log", can_focus=False):  # as tall as the screen leaves it; PageUp/PageDown
+                yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -280,7 +299,8 @@ class PasurApp(App[None]):
             cards = [card_text(card, red, selected=mine and i == self.selected) for i, card in enumerate(view.hand)]
             hand.show(self.t("hand_of", name=game.name(self.viewer)), cards, numbered=True)
         log = [describe(game, played, self.lang) for played in game.log[-LOG_LINES:]]
-        self.query_one("#log", Static).update("\n".join(log))
+        self.query_one("#log-text", Static).update("\n".join(log))
+        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     def say(self, message: str) -> None:
         self.query_one("#message", Static).update(message)

@@ -146,6 +146,7 @@ class ReplayApp(App[None]):
     ) -> None:
         super().__init__()
         self.steps = RecordSteps(match, judgements)
+        self.judged = judgements
         self.names = names
         self.lang = lang
         self.index = 0
@@ -176,3 +177,5 @@ class ReplayApp(App[None]):
         if found is not None:
             self.index = found
             self.show()
+        else:  # said, never silence: no review was asked for, or none is left that way
+            self.notify(text("replay_not_judged" if self.judged is None else "replay_no_more", self.lang))
