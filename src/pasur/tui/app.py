@@ -173,6 +173,8 @@ class ConfirmScreen(ModalScreen[bool]):
 def _bindings(lang: str) -> list[BindingType]:
     """The game's keys, described in ``lang`` for the footer."""
     return [
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
         Binding("left", "select(-1)", "←", show=False),
         Binding("right", "select(1)", "→", show=False),
         # the footer shows them in this order and cuts off the last at 60 columns: the rules and
@@ -265,7 +267,7 @@ class PasurApp(App[None]):
             yield Input(id="move-input", placeholder="7Cx4H")
             yield Static(id="coach")
             yield Static(id="message")
-            with VerticalScroll(id="log", can_focus=False):  # as tall as the screen leaves it; PageUp/PageDown
+            with VerticalScroll(id="log", can_focus=False):  # as tall as the screen leaves; PageUp/PageDown page it
                 yield Static(id="log-text")
         yield Footer()
 
@@ -529,6 +531,11 @@ class PasurApp(App[None]):
             self.say("\n".join(said))
             self.selected = list(self.view().hand).index(move.card)
             self.refresh_table()
+
+    def action_scroll_log(self, direction: int) -> None:
+        """PageUp and PageDown page through the log (earlier moves above)."""
+        log = self.query_one("#log", VerticalScroll)
+        log.scroll_page_up(animate=False) if direction < 0 else log.scroll_page_down(animate=False)
 
     def action_rules(self) -> None:
         """The rules in brief and the keys, over the table until Enter."""
