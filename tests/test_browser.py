@@ -1021,9 +1021,14 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     assert counted.count() == 3 and page.is_visible("#round-close")
     sides = page.evaluate("pasur.page.state.rounds[0].sides")
     assert sum(side["cards"] for side in sides) == 52 and sum(side["clubs"] for side in sides) == 13
+    last = page.evaluate("pasur.page.state.last")
+    if last["swept"]:  # what the last capturer swept up is said in the dialog, not hidden behind it
+        assert page.is_visible("#round-swept") and said["round_over"].split()[0] in page.inner_text("#round-dialog")
     if lang == "en":
         page.click("#round-close")
         assert not page.is_visible("#round-dialog") and page.is_visible("#deal-on")
+        # closed, the breakdown stays on the felt where the table was, not an empty felt
+        assert page.is_visible("#round-summary") and "Round 1 is over" in page.inner_text("#round-summary")
         page.click("#deal-on")
     else:
         page.click("#round-continue")

@@ -12,7 +12,7 @@ import { renderReplay } from "./replay.js";
 import { SETTINGS } from "./settings.js";
 import { send } from "./socket.js";
 import { sound } from "./sound.js";
-import { $, page, seatName } from "./state.js";
+import { $, page, seatName, sideName } from "./state.js";
 import { cardsHtml, cardsText, escapeHtml, lang, sep, t } from "./words.js";
 
 export function render() {
@@ -267,17 +267,37 @@ function pickTableCard(card) {
   render();
 }
 
+/** What the round's last capturer swept up, in words ("" when nothing was left). */
+function sweptText(state) {
+  const last = state.last;
+  return last && last.round_over && last.swept.length
+    ? t("swept", { name: sideName(last.sweeper, true), cards: cardsText(last.swept, " ") }) : "";
+}
+
 function renderRoundEnd() {
-  // Between rounds: the breakdown, and Continue deals on once every player has said so.
+  // Between rounds: the breakdown (and what the last sweep took), and Continue deals on once every
+  // player has said so; closed, the same stays on the felt where the table was.
   const state = page.state;
   const dialog = $("#round-dialog");
+  const summary = $("#round-summary");
   if (!state.waiting) {
     if (dialog.open) dialog.close();
+    summary.hidden = true;
     return;
   }
   const last = state.rounds[state.rounds.length - 1];
-  if (!last || page.closedRound === last.number) return;
+  if (!last) return;
+  const swept = sweptText(state);
+  if (page.closedRound === last.number) {
+    summary.innerHTML = `<h3>${escapeHtml(t("round_over", { number: last.number }))}</h3>`
+      + (swept ? `<p class="note">${escapeHtml(swept)}</p>` : "") + `<table class="breakdown">${breakdownTable(last, state.scores)}</table>`;
+    summary.hidden = page.replaying;
+    return;
+  }
+  summary.hidden = true;
   $("#round-title").textContent = t("round_over", { number: last.number });
+  $("#round-swept").textContent = swept;
+  $("#round-swept").hidden = !swept;
   $("#round-table").innerHTML = breakdownTable(last, state.scores);
   const mine = state.table.you !== null && state.waiting.includes(state.table.you);
   $("#round-continue").hidden = !mine;  // Close is always there: to look at the finished table first
