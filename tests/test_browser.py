@@ -1242,6 +1242,20 @@ def test_the_quick_game_plays_the_last_game_set_up_against_bots_in_one_tap(serve
     assert page.evaluate("pasur.page.state.table.seats.map((seat) => seat.bot)") == [None, "hard", "easy"]
 
 
+def test_the_waiting_room_says_what_is_joined_and_the_turn_timer_is_a_clock(server, browser):
+    page, _ = recorded_page(browser)
+    create_table(page, server.base, ["friend"], timer=60)
+    page.wait_for_selector("#waiting:not([hidden])")
+    about = page.inner_text("#waiting-about")
+    assert "unrated" in about and "Turn timer: 60 s" in about and "to 1" in about
+    create_table(page, server.base, ["easy"], timer=30)
+    page.click("#start")
+    play_until([page], lambda: page.evaluate(READY))
+    page.wait_for_function("document.querySelector('#status').classList.contains('timed')")
+    left = float(page.evaluate("getComputedStyle(document.querySelector('#status')).getPropertyValue('--left')"))
+    assert 0 < left <= 1
+
+
 def test_a_move_tapped_while_the_connection_is_down_is_said_not_sent_and_stays_playable(server, browser):
     page, _ = recorded_page(browser)
     create_table(page, server.base, ["easy"], target=1)

@@ -37,6 +37,10 @@ export function renderWaiting() {
   const state = page.state;
   $("#invite").value = location.href;
   const rules = state.table.rules;
+  // what is being joined: rated or not, the turn timer, the match's length and its rules
+  const timer = state.table.timer ? t("seconds_opt", { n: state.table.timer }) : t("timer_off");
+  $("#waiting-about").textContent = [t(state.table.rated ? "rated_tag" : "unrated_tag"), `${t("timer")}: ${timer}`,
+    t("to", { n: rules.target }), t(rules.sur_cancel ? "sur_cancel" : "sur_no_cancel")].join(sep());
   const partners = rules.players === 4 && rules.partnership;
   // each seat's line is updated where it stands, never rebuilt: a tap on "Sit here" that meets a
   // presence message between the press and the release still lands on its button
@@ -121,6 +125,7 @@ export function renderBoard() {
   page.seenTable = new Set(view.table);
   $("#status").textContent = statusLine(mine);
   $("#status").classList.toggle("yours", mine);
+  showClock(state);
   // between rounds, once the breakdown is closed to look at the table: Continue stays at hand
   const last = state.rounds[state.rounds.length - 1];
   $("#deal-on").hidden = !(state.waiting && state.waiting.includes(you) && last && page.closedRound === last.number
@@ -154,6 +159,18 @@ function statusLine(mine) {
     line += `${sep()}${t("seconds_left", { n: Math.max(0, Math.round((page.deadline - Date.now()) / 1000)) })}`;
   }
   return line;
+}
+
+/** The turn timer as a clock beside the status: a disc that empties as the turn's time runs out,
+ *  red in its last ten seconds. */
+function showClock(state) {
+  const status = $("#status");
+  const timed = Boolean(page.deadline && state.table.timer && state.table.status === "playing" && !state.view.over);
+  status.classList.toggle("timed", timed);
+  if (!timed) return;
+  const left = Math.max(0, (page.deadline - Date.now()) / 1000);
+  status.style.setProperty("--left", String(Math.min(1, left / state.table.timer)));
+  status.classList.toggle("hurry", left <= 10);
 }
 
 function renderChoices(options) {
@@ -372,6 +389,7 @@ export function wireTable() {
     const state = page.state;
     if (page.deadline && state && state.view && !state.view.over && !page.replaying) {
       $("#status").textContent = statusLine(state.legal.length > 0);
+      showClock(state);
     }
   }, 1000);
 }
