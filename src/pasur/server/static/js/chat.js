@@ -40,9 +40,11 @@ export function renderChat() {
   list.scrollTop = list.scrollHeight;
   $("#unmute-all").hidden = muted.size === 0;
   // a closed chat drawer (on a narrow screen) counts the lines that came since it was open
+  // (one's own lines are never news: after a reload they are not counted as unread)
+  const others = shown.filter((line) => !(state && line.seat !== null && line.seat === state.table.you)).length;
   const open = document.body.classList.contains("chat-open") || getComputedStyle($("#side")).position !== "fixed";
-  if (open) seenLines = shown.length;
-  const unread = shown.length - seenLines;
+  if (open) seenLines = others;
+  const unread = others - seenLines;
   $("#chat-toggle").dataset.unread = unread > 0 ? String(unread) : "";
 }
 
