@@ -1256,6 +1256,24 @@ def test_the_waiting_room_says_what_is_joined_and_the_turn_timer_is_a_clock(serv
     assert 0 < left <= 1
 
 
+def test_on_a_phone_only_the_others_chat_lines_are_counted_unread(server, browser):
+    phone = {"width": 390, "height": 844}
+    host, _ = recorded_page(browser, viewport=phone)
+    url = create_table(host, server.base, ["friend"])
+    guest, _ = recorded_page(browser, viewport=phone)
+    guest.goto(url)
+    guest.fill("#join-form input[name=name]", "Bahram")
+    guest.click("#join")
+    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+    host.click("#chat-toggle")
+    host.fill("#chat-text", "salaam")
+    host.press("#chat-text", "Enter")
+    guest.wait_for_function("document.querySelector('#chat-toggle').dataset.unread === '1'")  # news to Bahram
+    host.reload()
+    host.wait_for_function("pasur.page.chatLines?.length === 1")
+    assert host.get_attribute("#chat-toggle", "data-unread") == ""  # one's own line is no news
+
+
 def test_a_move_tapped_while_the_connection_is_down_is_said_not_sent_and_stays_playable(server, browser):
     page, _ = recorded_page(browser)
     create_table(page, server.base, ["easy"], target=1)

@@ -41,7 +41,8 @@ export function renderChat() {
   $("#unmute-all").hidden = muted.size === 0;
   // a closed chat drawer (on a narrow screen) counts the lines that came since it was open
   // (one's own lines are never news: after a reload they are not counted as unread)
-  const others = shown.filter((line) => !(state && line.seat !== null && line.seat === state.table.you)).length;
+  const you = page.seatHeld ?? (state ? state.table.you : null);  // known from the first state, before it is shown
+  const others = shown.filter((line) => line.seat === null || line.seat !== you).length;
   const open = document.body.classList.contains("chat-open") || getComputedStyle($("#side")).position !== "fixed";
   if (open) seenLines = others;
   const unread = others - seenLines;
