@@ -294,6 +294,8 @@ def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     winner_score = page.evaluate("pasur.page.state.scores[pasur.page.state.winner]")  # said first
     first = re.search(r"\d+", line).group()  # \d is Persian digits too
     assert first.translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")) == str(winner_score)
+    won = page.evaluate("pasur.page.state.winner === pasur.page.state.table.you")
+    assert ("won" in (page.get_attribute("#winner", "class") or "").split()) == won  # a win is a moment, not a loss
     record = record_of(server, url)
     assert len(record["rounds"]) >= 1
     assert_nothing_hidden_was_sent(frames, record, 0)

@@ -8,12 +8,17 @@ import { openReplay } from "./replay.js";
 import { loadAnalysis } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { savedRecord } from "./offline.js";
+import { sound } from "./sound.js";
 import { $, page, seatName, sideName, sideOf, tableId } from "./state.js";
 import { persianIf, ratingText, signedText, t } from "./words.js";
 
 export function renderFinished() {
   const state = page.state;
   $("#winner").textContent = state.aborted ? t("aborted") : winnerLine(state.winner, state.scores);
+  // a match won by your side is a moment: the line pops and sounds, once
+  const won = !state.aborted && state.table.you !== null && sideOf(state.table.you) === state.winner;
+  $("#winner").classList.toggle("won", won);
+  if (won && page.wonSounded !== tableId) { page.wonSounded = tableId; sound("win"); }
   $("#ended").textContent = state.aborted ? [endedLine(state), t("aborted_why")].filter(Boolean).join(" · ") : endedLine(state);
   showRatingChange();
   const last = state.rounds[state.rounds.length - 1];

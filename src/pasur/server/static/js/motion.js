@@ -96,6 +96,7 @@ async function showPlay(last) {
   if (last.round_over && last.swept.length) {
     const sweeper = seatOfSide(last.sweeper);
     announce(t("swept", { name: sideName(last.sweeper, true), cards: cardsText(last.swept, " ") }), "sweep");
+    sound("sweep");
     const left = last.swept.map((card) => table.querySelector(`.card[data-card="${card}"]`)).filter(Boolean);
     await delay(pace(400));
     await fly(left, centre(pileOf(sweeper)), ms);

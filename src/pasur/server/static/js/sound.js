@@ -22,6 +22,8 @@ const TONES = {
   capture: [[523, 0.06], [659, 0.08]],
   sur: [[523, 0.08], [659, 0.08], [784, 0.08], [1047, 0.16]],
   turn: [[880, 0.07]],
+  sweep: [[392, 0.07], [523, 0.1]],
+  win: [[523, 0.1], [659, 0.1], [784, 0.1], [1047, 0.12], [784, 0.08], [1047, 0.3]],
 };
 
 /** Play one of TONES (its notes one after another), where sound is on and allowed. */
@@ -39,5 +41,5 @@ export function sound(kind) {
     tone.stop(at + length);
     at += length;
   }
-  if (kind === "sur" && navigator.vibrate) navigator.vibrate(60);  // a phone's touch, where it has one
+  if ((kind === "sur" || kind === "win") && navigator.vibrate) navigator.vibrate(kind === "win" ? [60, 60, 120] : 60);  // a phone's touch
 }
