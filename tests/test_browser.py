@@ -983,6 +983,7 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
         raise AssertionError(f"no Sur announced; the page received {[frame.get('type') for frame in frames]}") from None
     snap(page, f"sur-{lang}")
     # the Sur is the moment: a large banner, and the plate counts it while the banner is still up
+    assert page.evaluate("pasur.t('move_sent')") not in page.inner_text("#status")  # it says the play shown
     banner = page.evaluate("({kind: announce.className, size: parseFloat(getComputedStyle(announce).fontSize)})")
     assert "sur" in banner["kind"].split() and banner["size"] >= 28, banner
     page.wait_for_function(

@@ -78,6 +78,12 @@ function landing(table, width) {
 /** Show one play; how long its moment should hold once the table shows it (a Sur's). */
 async function showPlay(last) {
   const ms = pace(360);
+  // the status says the play being shown, not what was true before it ("your move is on its way")
+  const name = last.seat === page.state.table.you ? t("you_name") : seatName(last.seat);
+  $("#status").textContent = last.take.length
+    ? t("took", { name, card: cardsText([last.card]), cards: cardsText(last.take) })
+    : t("laid", { name, card: cardsText([last.card]) });
+  $("#status").classList.remove("yours", "timed", "hurry");
   const source = document.querySelector(`#hand .card[data-card="${last.card}"]`)
     || document.querySelector(`.seat[data-seat="${last.seat}"] .backs`) || $("#table-cards");
   const table = $("#table-cards");
