@@ -4,13 +4,16 @@ played by clicking, at the start, at a capture choice, at a round's end, at the 
 its review and in the replay; then, signed in, two rated matches (one played out against the
 beginner, one resigned) and the player's page and the leaderboard; on a desktop in English, a
 phone in Persian, and a phone in English in the dark theme (the system's). Writes
-docs/screens/*.png.
+docs/screens/*.png. Then the layouts: the start page and a 4-player table at 360x640, 390x844,
+768x1024 and 1440x900, in both languages and both themes (docs/screens/layout-*.jpg).
 
-    .venv/bin/python scripts/screens.py          (needs the web extra, Playwright and /usr/bin/chromium)
+    .venv/bin/python scripts/screens.py [--layouts]   (--layouts: those alone; needs the web extra,
+                                                       Playwright and /usr/bin/chromium)
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import sys
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from pasur.server.app import create_app
 from pasur.server.results import MOVES_TO_COUNT
@@ -209,6 +212,39 @@ def on_this_device(page: Page, base: str, shot: Callable[[str], None]) -> None:
     shot("offline-handover")
 
 
+#: The sizes a player brings: a small and a common phone, a tablet, a desktop.
+LAYOUT_SIZES = [(360, 640), (390, 844), (768, 1024), (1440, 900)]
+
+
+def layouts(browser: Browser, base: str) -> None:
+    """The start page and a 4-player table on this device (three medium bots) at each size, in
+    both languages and both themes."""
+    for (width, height), lang, scheme in itertools.product(LAYOUT_SIZES, ("en", "fa"), ("light", "dark")):
+        context = browser.new_context(
+            bypass_csp=True,
+            viewport={"width": width, "height": height},
+            reduced_motion="reduce",
+            device_scale_factor=1,
+            color_scheme=scheme,
+        )
+        page = context.new_page()
+        name = f"layout-{width}x{height}-{lang}-{scheme}"
+        page.goto(f"{base}/")
+        page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
+        page.goto(f"{base}/")
+        page.wait_for_selector("#offline-form:not([hidden])")
+        page.screenshot(path=str(OUT / f"{name}-start.jpg"), quality=80)
+        page.fill("#create-form input[name=name]", "Ava" if lang == "en" else "آوا")
+        page.select_option("#offline-form select[name=players]", "4")
+        page.select_option("#offline-form select[name=level]", "medium")
+        page.click("#offline-form button[type=submit]")
+        page.wait_for_selector("#hand .card.playable")
+        play_first(page)
+        page.wait_for_selector("#hand .card.playable")
+        page.screenshot(path=str(OUT / f"{name}-table.jpg"), quality=80)
+        context.close()
+
+
 def shoot(page: Page, base: str, name: str, lang: str) -> None:
     shot = lambda what: page.screenshot(path=str(OUT / f"{name}-{what}.png"))  # noqa: E731
     learning(page, base, lang, shot)
@@ -249,7 +285,8 @@ def main() -> int:
         server, base = serve(f"sqlite:///{folder}/screens.db")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            for name, (viewport, lang, scheme) in VIEWS.items():
+            layouts(browser, base)
+            for name, (viewport, lang, scheme) in ({} if "--layouts" in sys.argv else VIEWS).items():
                 context = browser.new_context(
                     bypass_csp=True,
                     viewport=viewport,
@@ -261,7 +298,7 @@ def main() -> int:
                 context.close()
             browser.close()
         server.should_exit = True
-    print(f"wrote {len(list(OUT.glob('*.png')))} screenshots to {OUT}")
+    print(f"wrote {len(list(OUT.glob('*.png')) + list(OUT.glob('*.jpg')))} screenshots to {OUT}")
     return 0
 
 
