@@ -166,3 +166,11 @@ def test_a_count_of_one_takes_the_singular_and_each_singular_has_its_plural():
     assert text("puzzle_other_hand", "en", count=2, pack=4) == "The other player holds 2 cards; the pack 4"
     for key in [key for key in CATALOG if key.endswith("_one")]:
         assert key.removesuffix("_one") in CATALOG, key
+
+
+def test_persian_numbers_have_one_form_digits_separator_and_minus():
+    from pasur.i18n import number_text
+
+    assert number_text(-2.44, "fa") == "−۲٫۴۴" and number_text(64, "fa") == "۶۴" and number_text(0.35, "fa") == "۰٫۳۵"
+    words = (Path(pasur.__file__).parent / "server" / "static" / "js" / "words.js").read_text(encoding="utf-8")
+    assert '.replace(/-(?=[0-9])/g, "−")' in words  # the page writes them the same way

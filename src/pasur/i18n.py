@@ -834,6 +834,6 @@ def _fill(persian: str, values: dict[str, Any]) -> str:
 
 
 def _persian_number(value: float) -> str:
-    """A number in Persian digits, with the Persian decimal separator."""
+    """A number in Persian digits, with the Persian decimal separator and a true minus sign."""
     shown = str(value) if isinstance(value, int) else f"{value:g}".replace(".", "٫")
-    return shown.translate(_PERSIAN_DIGITS)
+    return shown.replace("-", "−").translate(_PERSIAN_DIGITS)  # the minus sign, not a hyphen

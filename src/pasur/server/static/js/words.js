@@ -205,8 +205,9 @@ export function setLanguage(chosen) {
 }
 
 export function persianDigits(text) {
-  // Persian digits, with the Persian decimal separator and percent sign (as the server writes them)
-  return String(text).replace(/([0-9])\.([0-9])/g, "$1٫$2").replace(/%/g, "٪").replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+  // Persian digits, with the Persian decimal separator, percent and minus signs (as the server writes them)
+  return String(text).replace(/([0-9])\.([0-9])/g, "$1٫$2").replace(/%/g, "٪").replace(/-(?=[0-9])/g, "−")
+    .replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
 /** A number as the page's language writes it. */
