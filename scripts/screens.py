@@ -131,6 +131,8 @@ def rated_matches(page: Page, base: str, player: str) -> None:
                 version = page.evaluate("pasur.page.version")
                 play_first(page)
                 page.wait_for_function(f"{READY} && pasur.page.version > {version}")
+            if page.is_visible("#table-menu"):  # a phone keeps Resign behind the table's menu
+                page.click("#table-menu")
             page.click("#resign")
             page.click("#resign-yes")
         else:

@@ -171,6 +171,13 @@ def snap(page: Any, name: str) -> None:
 READY = "pasur.page.state?.legal?.length > 0 && !pasur.page.showing && pasur.page.queue.length === 0"
 
 
+def click_resign(page: Any) -> None:
+    """Resign's button: on a phone it waits behind the table's ⋯ menu."""
+    if page.is_visible("#table-menu"):
+        page.click("#table-menu")
+    page.click("#resign")
+
+
 def in_language(page: Any, base: str, lang: str) -> None:
     page.goto(base + "/")
     page.evaluate(f"localStorage.setItem('pasur-lang', '{lang}')")
@@ -1376,19 +1383,19 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     page.click("#create")
     page.wait_for_url("**/t/**")
     page.click("#start")
-    page.wait_for_selector("#resign:not([hidden])")
+    page.wait_for_function("!document.querySelector('#resign').hidden")
     for _ in range(2):  # resigned before each side's second move, a match is aborted, not lost
         play_until([page], lambda: page.locator("#hand .card.playable").count() > 0)
         click_a_move(page)
     page.wait_for_function("pasur.page.version >= 4")
-    page.click("#resign")
+    click_resign(page)
     page.click("#resign-no")  # thought better of it: nothing is sent
     assert not page.is_visible("#finished")
-    page.click("#resign")
+    click_resign(page)
     page.press("#resign-dialog", "Escape")
     page.wait_for_timeout(300)
     assert not page.is_visible("#finished")
-    page.click("#resign")
+    click_resign(page)
     page.click("#resign-yes")
     page.wait_for_selector("#finished:not([hidden])")
     assert page.inner_text("#ended") == ("You resigned" if lang == "en" else "شما واگذار کردید")
@@ -1412,8 +1419,8 @@ def test_a_rated_match_resigned_at_once_is_shown_aborted_and_changes_no_rating(s
     page.click("#create")
     page.wait_for_url("**/t/**")
     page.click("#start")
-    page.wait_for_selector("#resign:not([hidden])")
-    page.click("#resign")
+    page.wait_for_function("!document.querySelector('#resign').hidden")
+    click_resign(page)
     page.click("#resign-yes")
     page.wait_for_selector("#finished:not([hidden])")
     assert page.inner_text("#winner") == page.evaluate("pasur.t('aborted')")

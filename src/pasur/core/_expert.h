@@ -141,10 +141,10 @@ static double expert_judge(scratch_t *s, const round_t *r, const expert_view_t *
 }
 
 /* ExpertBot.choose for the seat to play of a round not over: the move of highest judged value,
- * ties broken by a random number drawn for every move (none when one move is legal). */
-static uint64_t expert_choice(scratch_t *s, const round_t *r, int sides, int most_clubs, twister_t *rng) {
-    static uint64_t codes[MAX_NODE_MOVES];
-    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_NODE_MOVES);
+ * ties broken by a random number drawn for every move (none when one move is legal). `codes`, the
+ * caller's, holds MAX_CODES moves. */
+static uint64_t expert_choice(scratch_t *s, const round_t *r, int sides, int most_clubs, twister_t *rng, uint64_t *codes) {
+    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
     if (count == 1) return codes[0];
     expert_view_t p = expert_position(r, sides, most_clubs);
     uint64_t chosen = codes[0];

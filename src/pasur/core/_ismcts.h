@@ -29,6 +29,8 @@ typedef struct {
     double exploration, greedy;
     twister_t *rng;
     ismcts_node_t nodes[ISMCTS_NODES];
+    uint64_t codes[MAX_CODES]; /* the legal moves at a node of the walk */
+    int untried[MAX_CODES], path[MAX_PLIES + 1];
 } ismcts_t;
 
 static int ismcts_new_node(ismcts_t *m, uint64_t code, int side) {
@@ -70,8 +72,8 @@ static void ismcts_start(ismcts_t *m, const round_t *r, int sides, int most_club
  * one node, play the round out, and score every node on the path for the side that moved into it.
  * -1 when the tree is full or a round not over has no move. */
 static int ismcts_iterate(ismcts_t *m, scratch_t *s) {
-    static uint64_t codes[MAX_CODES];
-    static int untried[MAX_CODES], path[MAX_PLIES + 1];
+    uint64_t *codes = m->codes;
+    int *untried = m->untried, *path = m->path;
     round_t game = m->base;
     reshuffle_as_python(&game, m->seat, m->rng);
     int node = 0, length = 0;
@@ -135,7 +137,7 @@ static int ismcts_iterate(ismcts_t *m, scratch_t *s) {
 /* The root's most visited move among those legal at the root (the first of equals, in the engine's
  * order); a move never tried counts as visited -1 times. */
 static uint64_t ismcts_choice(ismcts_t *m, scratch_t *s) {
-    static uint64_t codes[MAX_CODES];
+    uint64_t *codes = m->codes;
     const round_t *r = &m->base;
     int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
     uint64_t best = codes[0];

@@ -214,7 +214,8 @@ EXPORT(pasur_move_value) double pasur_move_value(void) { return immediate_value(
 EXPORT(pasur_expert_bot) int pasur_expert_bot(void) {
     const round_t *r = &match.round;
     if (!match.number || r->over) return -1;
-    put_mask(0, expert_choice(&scratch, r, rules_sides(&match.rules), match.rules.most_clubs, &bot_rng[r->turn]));
+    static uint64_t codes[MAX_CODES];
+    put_mask(0, expert_choice(&scratch, r, rules_sides(&match.rules), match.rules.most_clubs, &bot_rng[r->turn], codes));
     return 0;
 }
 
