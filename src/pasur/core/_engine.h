@@ -197,22 +197,21 @@ static inline uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* Deal again at random every card `seat` cannot see (the other hands and the pack), each hand
- * keeping its size: Round.reshuffle_unseen with this generator. */
-static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
-    mask_t unseen = 0; /* taken in card order, so that the deals depend on what is unseen only */
+/* The cards `seat` cannot see (the other hands and the pack) into cards[], in card order, so that
+ * a deal of them depends on what is unseen only; their count. */
+static int unseen_cards(const round_t *r, int seat, uint8_t *cards) {
+    mask_t unseen = 0;
     for (int other = 0; other < r->players; other++)
         if (other != seat) unseen |= r->hands[other];
     for (int i = r->dealt; i < 52; i++) unseen |= 1ULL << r->deck[i];
-    uint8_t cards[52];
     int count = 0;
     for (; unseen; unseen &= unseen - 1) cards[count++] = (uint8_t)lowest(unseen);
-    for (int i = count - 1; i > 0; i--) {
-        int j = (int)(next_random(rng) % (uint64_t)(i + 1));
-        uint8_t card = cards[i];
-        cards[i] = cards[j];
-        cards[j] = card;
-    }
+    return count;
+}
+
+/* Deal the unseen cards, shuffled, back: to the other hands in seat order (each keeping its size),
+ * the rest to the pack (deal.share_unseen). */
+static void deal_unseen_cards(round_t *r, int seat, const uint8_t *cards) {
     int next = 0;
     for (int other = 0; other < r->players; other++) {
         if (other == seat) continue;
@@ -221,6 +220,20 @@ static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
         for (int k = 0; k < size; k++) r->hands[other] |= 1ULL << cards[next++];
     }
     for (int i = r->dealt; i < 52; i++) r->deck[i] = cards[next++];
+}
+
+/* Deal again at random every card `seat` cannot see (the other hands and the pack), each hand
+ * keeping its size: Round.reshuffle_unseen with this generator. */
+static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
+    uint8_t cards[52];
+    int count = unseen_cards(r, seat, cards);
+    for (int i = count - 1; i > 0; i--) {
+        int j = (int)(next_random(rng) % (uint64_t)(i + 1));
+        uint8_t card = cards[i];
+        cards[i] = cards[j];
+        cards[j] = card;
+    }
+    deal_unseen_cards(r, seat, cards);
 }
 
 #define ACES 0xFULL

@@ -6,6 +6,7 @@
 #define PASUR_EXPERT_H
 
 #include "_engine.h"
+#include "_simple.h"
 #include "_solver.h"
 #include "_twister.h"
 
@@ -140,6 +141,18 @@ static double expert_judge(scratch_t *s, const round_t *r, const expert_view_t *
     return value;
 }
 
+/* What expert_value reads: the scratch space, the round and the seat's view of it. */
+typedef struct {
+    scratch_t *scratch;
+    const round_t *round;
+    const expert_view_t *view;
+} expert_context_t;
+
+static double expert_value_of(const void *context, uint64_t code) {
+    const expert_context_t *c = context;
+    return expert_judge(c->scratch, c->round, c->view, code);
+}
+
 /* ExpertBot.choose for the seat to play of a round not over: the move of highest judged value,
  * ties broken by a random number drawn for every move (none when one move is legal). `codes`, the
  * caller's, holds MAX_CODES moves. */
@@ -147,17 +160,8 @@ static uint64_t expert_choice(scratch_t *s, const round_t *r, int sides, int mos
     int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
     if (count == 1) return codes[0];
     expert_view_t p = expert_position(r, sides, most_clubs);
-    uint64_t chosen = codes[0];
-    double best_value = 0, best_draw = 0;
-    for (int i = 0; i < count; i++) {
-        double value = expert_judge(s, r, &p, codes[i]), draw = twister_random(rng);
-        if (i == 0 || value > best_value || (value == best_value && draw > best_draw)) {
-            best_value = value;
-            best_draw = draw;
-            chosen = codes[i];
-        }
-    }
-    return chosen;
+    expert_context_t context = {s, r, &p};
+    return highest_valued(codes, count, expert_value_of, &context, rng);
 }
 
 #endif

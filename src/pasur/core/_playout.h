@@ -14,27 +14,15 @@
  * in card order, shuffled as random.shuffle does, then dealt to the other hands in seat order
  * (each keeping its size) and the rest to the pack. */
 static void reshuffle_as_python(round_t *r, int seat, twister_t *rng) {
-    mask_t unseen = 0;
-    for (int other = 0; other < r->players; other++)
-        if (other != seat) unseen |= r->hands[other];
-    for (int i = r->dealt; i < 52; i++) unseen |= 1ULL << r->deck[i];
     uint8_t cards[52];
-    int count = 0;
-    for (; unseen; unseen &= unseen - 1) cards[count++] = (uint8_t)lowest(unseen);
+    int count = unseen_cards(r, seat, cards);
     for (int i = count - 1; i > 0; i--) {
         int j = (int)twister_below(rng, (uint32_t)(i + 1));
         uint8_t card = cards[i];
         cards[i] = cards[j];
         cards[j] = card;
     }
-    int next = 0;
-    for (int other = 0; other < r->players; other++) {
-        if (other == seat) continue;
-        int size = bits_count(r->hands[other]);
-        r->hands[other] = 0;
-        for (int k = 0; k < size; k++) r->hands[other] |= 1ULL << cards[next++];
-    }
-    for (int i = r->dealt; i < 52; i++) r->deck[i] = cards[next++];
+    deal_unseen_cards(r, seat, cards);
 }
 
 /* random.getrandbits(64): the low word drawn first */

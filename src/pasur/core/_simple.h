@@ -26,24 +26,34 @@ static double immediate_value(const round_t *r, uint64_t code) {
     return taken_value(take | card_mask) + SUR_POINTS * sur + 0.05 * bits_count(take);
 }
 
-/* The move RandomBot (`random`, nonzero) or GreedyBot chooses for the seat to move of a round not
- * over, with that bot's generator: greedy takes the highest immediate value, ties broken by a
- * random number drawn for every move. */
-static uint64_t simple_choice(scratch_t *s, const round_t *r, int random, twister_t *rng) {
-    uint64_t *codes = s->codes;
-    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
-    if (random) return codes[twister_below(rng, (uint32_t)count)];
+/* A move's value to a bot, from what `context` holds. */
+typedef double (*move_value_t)(const void *context, uint64_t code);
+
+/* The first of the moves of highest value, equal values told apart by a random number drawn for
+ * every move: Python's max(legal, key=lambda move: (value(move), rng.random())). */
+static uint64_t highest_valued(const uint64_t *codes, int count, move_value_t value, const void *context, twister_t *rng) {
     uint64_t chosen = codes[0];
     double best_value = 0, best_draw = 0;
     for (int i = 0; i < count; i++) {
-        double value = immediate_value(r, codes[i]), draw = twister_random(rng);
-        if (i == 0 || value > best_value || (value == best_value && draw > best_draw)) {
-            best_value = value;
+        double worth = value(context, codes[i]), draw = twister_random(rng);
+        if (i == 0 || worth > best_value || (worth == best_value && draw > best_draw)) {
+            best_value = worth;
             best_draw = draw;
             chosen = codes[i];
         }
     }
     return chosen;
+}
+
+static double immediate_value_of(const void *round, uint64_t code) { return immediate_value((const round_t *)round, code); }
+
+/* The move RandomBot (`random`, nonzero) or GreedyBot chooses for the seat to move of a round not
+ * over, with that bot's generator: greedy takes the highest immediate value. */
+static uint64_t simple_choice(scratch_t *s, const round_t *r, int random, twister_t *rng) {
+    uint64_t *codes = s->codes;
+    int count = hand_moves(s, r->hands[r->turn], r->table, r->compulsory, codes, MAX_CODES);
+    if (random) return codes[twister_below(rng, (uint32_t)count)];
+    return highest_valued(codes, count, immediate_value_of, r, rng);
 }
 
 #endif
