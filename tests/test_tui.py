@@ -25,8 +25,9 @@ from pasur.tui.session import LocalGame, SeatPlan, seat_plans
 
 textual = pytest.importorskip("textual")
 
-from pasur.tui.app import MessageScreen, PasurApp  # noqa: E402
+from pasur.tui.app import PasurApp  # noqa: E402
 from pasur.tui.replay import RecordSteps, ReplayApp  # noqa: E402
+from pasur.tui.widgets import MessageScreen  # noqa: E402
 
 
 def versus(level: str = "random", target: int = 15, seed: int = 4, **rules: object) -> LocalGame:
@@ -766,7 +767,7 @@ def contrast(first: str, second: str) -> float:
 
 
 async def test_red_suits_meet_4_5_to_1_in_both_themes():
-    from pasur.tui.app import RED_SUITS
+    from pasur.tui.widgets import RED_SUITS
 
     game = versus(target=200)
     for theme in ("dark", "light"):
@@ -786,7 +787,7 @@ def test_a_card_marked_to_be_taken_reads_at_4_5_to_1_whatever_its_suit():
     from rich.style import Style
 
     from pasur.core import CARDS
-    from pasur.tui.app import card_text
+    from pasur.tui.widgets import card_text
 
     for card in (CARDS[0], CARDS[1]):  # the A♣ and the A♦
         style = Style.parse(str(card_text(card, taken=True).style))
