@@ -836,11 +836,13 @@ async def test_the_log_uses_the_height_it_is_given_and_the_rules_scroll_with_the
         shown = [line for line in str(app.query_one("#log-text").render()).splitlines() if line.strip()]
         log = app.query_one("#log")
         assert len(shown) >= 20 and log.size.height > 10  # not 5 lines on a tall screen
+        assert "last: " in str(app.query_one("#others").render())  # the seat across, with room to say more
     app = PasurApp(game, fast=True)
     async with app.run_test(size=(80, 24)) as pilot:  # a short screen: the log pages back with the keys
         await settle(app, pilot)
         log = app.query_one("#log")
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # the latest move in sight
+        assert "last: " not in str(app.query_one("#others").render())  # a short screen: one line
         await pilot.press("pageup")
         await pilot.pause()
         assert log.scroll_y < log.max_scroll_y

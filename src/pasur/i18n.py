@@ -250,6 +250,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "بازیکن دیگر {count} کارت در دست دارد؛ دسته {pack}",
     ),
     "puzzle_hand": ("Your hand", "دست شما"),
+    "last_play": ("last: {move}", "آخرین: {move}"),
     "replay_not_judged": (
         "No review here: pasur replay FILE --analyze judges the moves (n and p then find the mistakes)",
         "بازبینی‌ای در کار نیست: pasur replay FILE --analyze حرکت‌ها را داوری می‌کند (سپس n و p اشتباه‌ها را پیدا می‌کنند)",

@@ -31,6 +31,8 @@ from .widgets import RED_SUITS, CardStrip, ConfirmScreen, MessageScreen, card_te
 BOT_PAUSE = 0.9
 #: Moves the log shows.
 LOG_LINES = 500
+#: The screen height from which each other seat has a line of its own, with its last play.
+ROOMY_HEIGHT = 30
 
 
 def _bindings(lang: str) -> list[BindingType]:
@@ -149,7 +151,8 @@ class PasurApp(App[None]):
         game, view = self.game, self.view()
         self.query_one("#status", Static).update(f"{self.t('title')} · {status_line(game, view, self.lang)}")
         self.query_one("#scores", Static).update(" · ".join(side_lines(game, view, self.lang)))
-        self.query_one("#others", Static).update(others_line(game, view, self.lang, self.viewer))
+        roomy = self.size.height >= ROOMY_HEIGHT  # a tall screen: each other seat on its own line
+        self.query_one("#others", Static).update(others_line(game, view, self.lang, self.viewer, roomy))
         red = RED_SUITS.get(self.theme, RED_SUITS["textual-dark"])
         table = [card_text(card, red, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
         self.query_one("#table", CardStrip).show(self.t("table"), table, empty=self.t("table_empty"))
@@ -166,6 +169,11 @@ class PasurApp(App[None]):
         log = [describe(game, played, self.lang) for played in game.log[-LOG_LINES:]]
         self.query_one("#log-text", Static).update("\n".join(log))
         self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Drawn again for the room the screen now has."""
+        if self.query("#others"):  # once the table is on screen
+            self.refresh_table()
 
     def say(self, message: str) -> None:
         self.query_one("#message", Static).update(message)

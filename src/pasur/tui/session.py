@@ -301,13 +301,23 @@ def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
     return lines
 
 
-def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | None = None) -> str:
-    """How many cards each other seat holds (every seat but ``seat``)."""
-    return " · ".join(
-        f"{game.name(other)}: {text('cards_held', lang, count=view.hands[other])}"
-        for other in range(game.rules.players)
-        if other != seat
-    )
+def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | None = None, roomy: bool = False) -> str:
+    """How many cards each other seat holds (every seat but ``seat``); ``roomy`` (a tall screen):
+    a line each, with the seat's last play this round."""
+    others = [other for other in range(game.rules.players) if other != seat]
+    if not roomy:
+        return " · ".join(
+            f"{game.name(other)}: {text('cards_held', lang, count=view.hands[other])}" for other in others
+        )
+    lines = []
+    for other in others:
+        line = f"{game.name(other)}: {text('cards_held', lang, count=view.hands[other])}"
+        last = next((play for play in reversed(view.history) if play.seat == other), None)
+        if last is not None:
+            move = move_words(str(last.card), [str(card) for card in last.take], lang)
+            line += f" · {text('last_play', lang, move=move)}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def describe(game: LocalGame, played: Played, lang: str = "en") -> str:
