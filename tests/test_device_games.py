@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("argon2")
 
+from pasur.coach.lesson import lesson_match
 from pasur.core import Match, Rules, to_record
 from pasur.server import device_games
 
@@ -129,3 +130,15 @@ def test_a_day_holds_only_so_many_matches_from_a_device(database, monkeypatch):
             assert client.post("/api/account/device-games", json=played_on_a_device(seed)).status_code == 201
         refused(client.post("/api/account/device-games", json=played_on_a_device(3)), 429, "too_many_device_games")
         assert len(history(client)["history"]) == 2
+
+
+def test_a_lesson_played_on_a_device_is_replayed_from_the_lessons_deal(database):
+    match = lesson_match(9)
+    rng = random.Random(9)
+    while not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    game = {"record": to_record(match), "seed": "9", "seats": [{"name": "Ava"}, {"bot": "easy"}], "seat": 0}
+    with browser(database) as client:
+        sign_up(client)
+        refused(client.post("/api/account/device-games", json=game), 400, "device_game_not_dealt")
+        assert client.post("/api/account/device-games", json={**game, "lesson": True}).status_code == 201

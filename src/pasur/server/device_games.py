@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..bots import LEVELS
+from ..coach.lesson import LESSON_DECK
 from ..core import Match, RecordError, from_record
 from .errors import TableError, TooManyRequests
 from .messages import DeviceGame
@@ -31,9 +32,9 @@ DEVICE_GAMES_A_DAY = 50
 def device_match(game: DeviceGame, account_id: int, account_name: str) -> tuple[str, TableSettings, Match]:
     """The table a match played on a device makes: its id (the same for the same match added
     twice by one account), its settings (the account's player at ``game.seat``) and its match
-    replayed from the seed. TableError says what is wrong: a record the rules refuse
-    (``bad_record``), one not played to its end, seats that do not fit it, or rounds that the
-    seed does not deal (``device_game_not_dealt``)."""
+    replayed from the seed (a lesson's first round from the lesson's deck). TableError says what
+    is wrong: a record the rules refuse (``bad_record``), one not played to its end, seats that do
+    not fit it, or rounds that the seed does not deal (``device_game_not_dealt``)."""
     try:
         played = from_record(game.record)
     except RecordError as error:
@@ -53,7 +54,10 @@ def device_match(game: DeviceGame, account_id: int, account_name: str) -> tuple[
             seats.append(Seat(bot=seat.bot))
         else:
             seats.append(Seat(name=person_name(seat.name or "")))
-    settings = TableSettings(rules=rules, seed=int(game.seed), seats=tuple(seats), host_hash="")
+    lesson_deck = LESSON_DECK if game.lesson else None
+    settings = TableSettings(
+        rules=rules, seed=int(game.seed), seats=tuple(seats), host_hash="", lesson_deck=lesson_deck
+    )
     dealt = settings.new_match()
     for game_round in played.rounds:
         if dealt.over or dealt.rounds[-1].deck != game_round.deck:

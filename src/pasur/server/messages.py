@@ -121,6 +121,8 @@ class DeviceGame(BaseModel):
     seed: Annotated[str, Field(pattern=r"^[0-9]{1,20}$")]
     seats: list[DeviceSeat] = Field(min_length=2, max_length=4)
     seat: int = Field(ge=0, le=3)
+    #: Whether it was the first-game lesson (its first round dealt from the lesson's deck).
+    lesson: bool = False
 
 
 class NamedPlayer(BaseModel):

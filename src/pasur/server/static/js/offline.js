@@ -52,7 +52,7 @@ function keepFinished(saved) {
   const others = finishedMatches().filter((match) => match.seed !== saved.setup.seed);
   const entry = { seed: saved.setup.seed, finished: new Date().toISOString(), shown: saved.shown,
     scores: saved.scores, winner: saved.setup.outcome?.winner ?? null, record: saved.record,
-    seats: saved.setup.seats, resigned: saved.setup.resigned ?? null };
+    seats: saved.setup.seats, resigned: saved.setup.resigned ?? null, lesson: Boolean(saved.setup.lesson) };
   localStorage.setItem(HISTORY, JSON.stringify([entry, ...others].slice(0, KEPT)));
 }
 
@@ -61,7 +61,8 @@ function keepFinished(saved) {
  *  Once added, the entry keeps the table it became. */
 export async function addToAccount(seed, call) {
   const match = finishedMatches().find((kept) => kept.seed === seed);
-  const answer = await call("POST", "/api/account/device-games", { record: match.record, seed, seats: match.seats, seat: 0 });
+  const body = { record: match.record, seed, seats: match.seats, seat: 0, lesson: Boolean(match.lesson) };
+  const answer = await call("POST", "/api/account/device-games", body);
   if (answer.ok) {
     const matches = finishedMatches().map((kept) => (kept.seed === seed ? { ...kept, table: answer.answer.table } : kept));
     localStorage.setItem(HISTORY, JSON.stringify(matches));
