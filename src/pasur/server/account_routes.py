@@ -78,8 +78,8 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     (:func:`friend_routes`)."""
     router = APIRouter()
     router.include_router(friend_routes(accounts, lobby))
+    router.include_router(device_game_routes(accounts))
     signed_in = functools.partial(_signed_in, accounts)
-    device_adds = RateLimit(DEVICE_GAMES_A_MINUTE, 60.0)
 
     @router.post("/api/account", status_code=201)
     def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
@@ -123,17 +123,6 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         signed = signed_in(request)
         return {"claimed": claim_guest_matches(accounts.store, signed.account.id, signed.account.name, body.tokens)}
 
-    @router.post("/api/account/device-games", status_code=201)
-    def add_device_game(request: Request, body: DeviceGame) -> dict[str, Any]:
-        """Add a match played on a device with no server to the account's history (unrated): its
-        table, whose record, replay and review then work as any finished table's."""
-        if not device_adds.allow(visitor(request, accounts.settings)):
-            raise TooManyRequests("too_many_device_adds")
-        signed = signed_in(request)
-        table_id, settings, match = device_games.device_match(body, signed.account.id, signed.account.name)
-        device_games.add_device_game(accounts.store, signed.account.id, table_id, settings, match)
-        return {"table": table_id}
-
     @router.delete("/api/account")
     async def delete_account(request: Request, response: Response, body: DeleteAccount) -> dict[str, Any]:
         """Delete the account signed in; its games stay, without its name attached (the copies
@@ -158,6 +147,26 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
         data = _account_data(accounts, signed_in(request, changes=False), page)
         headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}
         return JSONResponse(data, headers=headers)
+
+    return router
+
+
+def device_game_routes(accounts: Accounts) -> APIRouter:
+    """Adding a match played on a device with no server to the account signed in."""
+    router = APIRouter()
+    signed_in = functools.partial(_signed_in, accounts)
+    device_adds = RateLimit(DEVICE_GAMES_A_MINUTE, 60.0)
+
+    @router.post("/api/account/device-games", status_code=201)
+    def add_device_game(request: Request, body: DeviceGame) -> dict[str, Any]:
+        """Add a match played on a device with no server to the account's history (unrated): its
+        table, whose record, replay and review then work as any finished table's."""
+        if not device_adds.allow(visitor(request, accounts.settings)):
+            raise TooManyRequests("too_many_device_adds")
+        signed = signed_in(request)
+        table_id, settings, match = device_games.device_match(body, signed.account.id, signed.account.name)
+        device_games.add_device_game(accounts.store, signed.account.id, table_id, settings, match)
+        return {"table": table_id}
 
     return router
 
