@@ -164,9 +164,9 @@ def device_game_routes(accounts: Accounts) -> APIRouter:
         if not device_adds.allow(visitor(request, accounts.settings)):
             raise TooManyRequests("too_many_device_adds")
         signed = signed_in(request)
-        table_id, settings, match = device_games.device_match(body, signed.account.id, signed.account.name)
-        device_games.add_device_game(accounts.store, signed.account.id, table_id, settings, match)
-        return {"table": table_id}
+        device = device_games.device_match(body, signed.account.id, signed.account.name)
+        device_games.add_device_game(accounts.store, signed.account.id, device)
+        return {"table": device.table_id}
 
     return router
 

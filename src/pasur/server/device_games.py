@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
@@ -29,7 +30,17 @@ from .store import Store, storage
 DEVICE_GAMES_A_DAY = 50
 
 
-def device_match(game: DeviceGame, account_id: int, account_name: str) -> tuple[str, TableSettings, Match]:
+@dataclass(frozen=True, slots=True)
+class DeviceMatch:
+    """A match played on a device, replayed here: the table it makes, and its moves as stored."""
+
+    table_id: str
+    settings: TableSettings
+    match: Match
+    moves: list[tuple[int, str]]
+
+
+def device_match(game: DeviceGame, account_id: int, account_name: str) -> DeviceMatch:
     """The table a match played on a device makes: its id (the same for the same match added
     twice by one account), its settings (the account's player at ``game.seat``) and its match
     replayed from the seed (a lesson's first round from the lesson's deck). TableError says what
@@ -59,20 +70,23 @@ def device_match(game: DeviceGame, account_id: int, account_name: str) -> tuple[
         rules=rules, seed=int(game.seed), seats=tuple(seats), host_hash="", lesson_deck=lesson_deck
     )
     dealt = settings.new_match()
+    moves: list[tuple[int, str]] = []  # each move's seat and short text, as the tables store them
     for game_round in played.rounds:
         if dealt.over or dealt.rounds[-1].deck != game_round.deck:
             raise TableError("device_game_not_dealt")
         for code in game_round.history:
+            moves.append((dealt.rounds[-1].turn, dealt.rounds[-1].move_text(code)))
             dealt.play(code)
     digest = hashlib.sha256(f"{account_id}:{game.seed}:{json.dumps(game.record, sort_keys=True)}".encode())
-    return "d" + digest.hexdigest()[:15], settings, dealt
+    return DeviceMatch("d" + digest.hexdigest()[:15], settings, dealt, moves)
 
 
 @storage
-def add_device_game(store: Store, account_id: int, table_id: str, settings: TableSettings, match: Match) -> None:
+def add_device_game(store: Store, account_id: int, device: DeviceMatch) -> None:
     """Keep a match played on a device as a finished table with its moves and its result (never
     rated), in one transaction. TableError ``device_game_added`` when this account added it
     already; TooManyRequests past :data:`DEVICE_GAMES_A_DAY` a day."""
+    table_id, settings, match = device.table_id, device.settings, device.match
     now = datetime.now(UTC)
     since = (now - timedelta(days=1)).isoformat(timespec="seconds")
     made = now.isoformat(timespec="seconds")
@@ -91,7 +105,10 @@ def add_device_game(store: Store, account_id: int, table_id: str, settings: Tabl
             settings_json = json.dumps(settings.to_json())
             session.add(TableRow(id=table_id, settings=settings_json, status=TableStatus.FINISHED.value, created=made))
             session.flush()  # the table first: its moves and result refer to it
-            session.add_all(_move_rows(table_id, settings, match))
+            session.add_all(
+                MoveRow(table_id=table_id, version=version, seat=seat, move=text)
+                for version, (seat, text) in enumerate(device.moves, start=1)
+            )
             result, seats = result_rows(session, table_id, settings, match, Outcome(match.winner or 0), made)
             result.device = True
             session.add(result)
@@ -99,15 +116,3 @@ def add_device_game(store: Store, account_id: int, table_id: str, settings: Tabl
             session.add_all(seats)
     except IntegrityError:  # the same match added at the same moment through another request
         raise TableError("device_game_added") from None
-
-
-def _move_rows(table_id: str, settings: TableSettings, match: Match) -> list[MoveRow]:
-    """Each move of ``match`` as the tables store it (its short text, by version from 1)."""
-    rows: list[MoveRow] = []
-    replay = settings.new_match()
-    for game_round in match.rounds:
-        for code in game_round.history:
-            now = replay.rounds[-1]
-            rows.append(MoveRow(table_id=table_id, version=len(rows) + 1, seat=now.turn, move=now.move_text(code)))
-            replay.play(code)
-    return rows
