@@ -152,6 +152,21 @@ def test_the_table_size_changes_the_work_not_the_values():
         assert values[16].nodes <= values[0].nodes
 
 
+def test_a_large_search_grows_its_part_of_the_table_and_keeps_what_it_found():
+    """A search starts in the first megabyte of the table and doubles its part as it fills (moving
+    each entry to where the larger part hashes it): a whole 4-player deal then searches far fewer
+    nodes than in a 1 MB table, which cannot grow, and finds the same values."""
+    rules = Rules(players=4)
+    rng = random.Random(3)
+    grown, small = [], []
+    for _ in range(3):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        grown.append(solve(game, table_mb=16))
+        small.append(solve(game, table_mb=1))
+    assert [(s.value, s.moves) for s in grown] == [(s.value, s.moves) for s in small]
+    assert sum(s.nodes for s in grown) < 0.8 * sum(s.nodes for s in small)
+
+
 def test_a_finished_round_is_worth_its_points():
     rng = random.Random(19)
     game = random_position(rng, Rules(), 0)

@@ -71,7 +71,8 @@ typedef struct {
     scratch_t *scratch;    /* the owner's, for listing moves */
     table_t *table;        /* the owner's */
     entry_t *entries;      /* this search's view of the table; NULL: no table */
-    uint64_t entry_mask;
+    uint64_t entry_mask, full_mask; /* the part of the table this search uses so far, and all of it */
+    uint64_t stored;                /* this search's entries in the table */
     uint32_t search_tag;   /* this search's number in bits 24-31: entries with another are empty */
     uint64_t nodes, node_limit;
     int horizon; /* 0: search to the round's end; else stop once more than this many cards are dealt */

@@ -6,6 +6,30 @@
 
 #include "_solver.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Zeroed room for `count` entries; on Linux aligned to 2 MB and asked to be backed by huge pages
+ * (a probe of a 16 MB table is otherwise a TLB miss as well as a cache miss). */
+static entry_t *new_entries(size_t count) {
+#if defined(__linux__)
+    size_t bytes = count * sizeof(entry_t);
+    if (bytes >= ((size_t)2 << 20)) {
+        void *room = NULL;
+        if (posix_memalign(&room, (size_t)2 << 20, bytes)) return NULL;
+        madvise(room, bytes, MADV_HUGEPAGE);
+        memset(room, 0, bytes);
+        return room;
+    }
+#endif
+    return calloc(count, sizeof(entry_t));
+}
+
+#ifndef FIRST_ENTRIES
+#define FIRST_ENTRIES ((size_t)1 << 15)
+#endif
+
 /* Point S at its owner's table, sized 2**table_bits entries (0: none), for a new search. */
 static int take_table(solver_t *S, int table_bits) {
     table_t *t = S->table;
@@ -17,7 +41,7 @@ static int take_table(solver_t *S, int table_bits) {
     if (table_bits != t->bits || !t->entries) {
         free(t->entries);
         t->bits = 0;
-        t->entries = calloc(count, sizeof(entry_t));
+        t->entries = new_entries(count);
         if (!t->entries) return -1;
         t->bits = table_bits;
         t->last_tag = 0;
@@ -28,7 +52,9 @@ static int take_table(solver_t *S, int table_bits) {
         t->last_tag = 1;
     }
     S->entries = t->entries;
-    S->entry_mask = count - 1;
+    S->full_mask = count - 1;
+    S->entry_mask = (count < FIRST_ENTRIES ? count : FIRST_ENTRIES) - 1;
+    S->stored = 0;
     S->search_tag = t->last_tag << 24;
     return 0;
 }
@@ -57,10 +83,36 @@ static inline mask_t hands_key(const solver_t *S, const position_t *p) {
     return hands;
 }
 
+static inline uint64_t entry_hash(mask_t hands, mask_t table, uint32_t small) {
+    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
+    return h ^ h >> 31;
+}
+
+static inline entry_t *bucket_of(const solver_t *S, mask_t hands, mask_t table, uint32_t small) {
+    return S->entries + ((entry_hash(hands, table, small) & S->entry_mask) & ~1ULL);
+}
+
+/* Double the part of the table this search uses, moving its entries to where the larger part
+ * hashes them (each bucket's entries stay in it or move to the one `size` above, which no entry
+ * of this search uses yet). */
+static void grow_table(solver_t *S) {
+    uint64_t size = S->entry_mask + 1;
+    S->entry_mask = 2 * size - 1;
+    for (uint64_t b = 0; b < size; b += 2) {
+        entry_t *moved = S->entries + b + size;
+        moved[0].small = moved[1].small = 0;
+        for (int i = 0; i < 2; i++) {
+            entry_t *e = S->entries + b + i;
+            if ((e->small & 0xFF000000u) != S->search_tag) continue;
+            if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS) == S->entries + b) continue;
+            *moved++ = *e;
+            e->small = 0;
+        }
+    }
+}
+
 static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p, uint32_t small) {
-    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
-    h ^= h >> 31;
-    entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
+    entry_t *bucket = bucket_of(S, hands, p->table, small);
     for (int i = 0; i < 2; i++) {
         entry_t *e = bucket + i;
         if (e->hands == hands && e->table == p->table && (e->small & KEY_BITS) == small) return e;
@@ -70,9 +122,8 @@ static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p,
 
 static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t small, int lower, int upper,
                         uint64_t best) {
-    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ p->table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
-    h ^= h >> 31;
-    entry_t *bucket = S->entries + ((h & S->entry_mask) & ~1ULL);
+    if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
+    entry_t *bucket = bucket_of(S, hands, p->table, small);
     uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - p->dealt);
     entry_t *e = NULL;
     for (int i = 0; i < 2 && !e; i++)
@@ -93,6 +144,7 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
             e = bucket + 1;
         else
             e = (bucket[0].small >> 16 & 0xFF) <= (bucket[1].small >> 16 & 0xFF) ? bucket : bucket + 1;
+        if ((e->small & 0xFF000000u) != S->search_tag) S->stored++;
     }
     e->hands = hands;
     e->table = p->table;
