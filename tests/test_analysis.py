@@ -17,13 +17,13 @@ from pasur.coach.analysis import (
     judge_position,
     judgement_line,
     players_summary,
-    t_quantile,
     weighted_interval,
 )
 from pasur.coach.hint import hint
 from pasur.coach.reasons import explain, reason_line
 from pasur.core import native
 from pasur.core.cards import mask_of
+from pasur.core.stats import t_quantile
 from pasur.host import MatchHost, seat_bots
 
 from .helpers import cards, position

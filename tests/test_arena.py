@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import signal
 import subprocess
 import sys
@@ -20,12 +21,30 @@ from pasur.cli import cli, main
 FAULTY = Path(__file__).parent / "bots" / "faulty.py"
 
 
-def test_ratio_estimate_with_equal_clusters_is_the_mean_and_its_standard_error():
+def test_ratio_estimate_with_equal_clusters_is_the_mean_and_students_t_interval():
     estimate = ratio_estimate([1.0, 2.0, 3.0, 6.0], [1, 1, 1, 1])
     mean = 3.0
     standard_error = math.sqrt(((1 - 3) ** 2 + (2 - 3) ** 2 + 0 + (6 - 3) ** 2) / 3) / 2
     assert estimate.mean == pytest.approx(mean)
-    assert estimate.high - mean == pytest.approx(1.959964 * standard_error, rel=1e-6)
+    assert estimate.high - mean == pytest.approx(3.182446 * standard_error, rel=5e-3)  # t at 97.5%, 3 freedoms
+
+
+@pytest.mark.parametrize("sets", [2, 4, 9])
+def test_the_95_percent_interval_covers_the_true_mean_95_times_in_100(sets):
+    """Simulated matches of few duplicate sets (each of 5 rounds, points drawn around a true mean
+    of 1.5): the interval holds the true mean in 95% of 4,000 matches (the normal's 1.96 held it
+    70% of the time with 2 sets, 86% with 4). Elo's interval is held to the same."""
+    rng = random.Random(sets)
+    covered, elo_covered, trials = 0, 0, 4000
+    for _ in range(trials):
+        totals = [sum(rng.gauss(1.5, 6.0) for _ in range(5)) for _ in range(sets)]
+        covered += ratio_estimate(totals, [5] * sets).low <= 1.5 <= ratio_estimate(totals, [5] * sets).high
+        scores = [min(1.0, max(0.0, rng.gauss(0.6, 0.15))) for _ in range(sets)]
+        truth = elo_of(0.6)
+        elo = elo_estimate(scores)
+        elo_covered += elo.low <= truth <= elo.high
+    assert 0.93 <= covered / trials <= 0.97
+    assert 0.92 <= elo_covered / trials <= 0.98
 
 
 def test_ratio_estimate_weighs_clusters_by_their_rounds():

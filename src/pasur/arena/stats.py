@@ -1,5 +1,6 @@
-"""The statistics of a match between bots: means with 95% intervals over duplicate sets, Elo,
-and the sequential probability ratio test that engine testing uses."""
+"""The statistics of a match between bots: means with 95% intervals over duplicate sets (Student's
+t on their number: a match of a few sets is given the width it has), Elo, and the sequential
+probability ratio test that engine testing uses."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-Z95 = 1.959963984540054
+from ..core.stats import t_quantile
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,8 @@ class Estimate:
 
 def ratio_estimate(totals: Sequence[float], counts: Sequence[float]) -> Estimate:
     """The mean per unit of ``sum(totals) / sum(counts)`` over independent clusters (one per
-    duplicate set), with the usual cluster (delta-method) interval; infinite with one cluster."""
+    duplicate set), with the usual cluster (delta-method) error and Student's t on the clusters
+    less one; infinite with one cluster."""
     clusters = len(totals)
     units = sum(counts)
     if not clusters or not units:
@@ -39,7 +41,8 @@ def ratio_estimate(totals: Sequence[float], counts: Sequence[float]) -> Estimate
         return Estimate(mean, -math.inf, math.inf)
     spread = sum((total - mean * count) ** 2 for total, count in zip(totals, counts, strict=True))
     error = math.sqrt(clusters / (clusters - 1) * spread) / units
-    return Estimate(mean, mean - Z95 * error, mean + Z95 * error)
+    half = t_quantile(clusters - 1) * error
+    return Estimate(mean, mean - half, mean + half)
 
 
 def elo_of(score: float) -> float:
@@ -63,8 +66,8 @@ def elo_estimate(pair_scores: Sequence[float]) -> Estimate:
         return Estimate(math.nan, math.nan, math.nan)
     mean = sum(pair_scores) / count
     variance = sum((score - mean) ** 2 for score in pair_scores) / (count - 1)
-    error = math.sqrt(variance / count)
-    return Estimate(elo_of(mean), elo_of(mean - Z95 * error), elo_of(mean + Z95 * error))
+    half = t_quantile(count - 1) * math.sqrt(variance / count)
+    return Estimate(elo_of(mean), elo_of(mean - half), elo_of(mean + half))
 
 
 @dataclass(frozen=True, slots=True)

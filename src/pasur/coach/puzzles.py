@@ -40,7 +40,7 @@ from ..core.cards import FULL_DECK, cards_in, mask_of
 from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
-from .analysis import t_quantile
+from ..core.stats import t_quantile
 from .reasons import Reason, explain
 
 __all__ = [

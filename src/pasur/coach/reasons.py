@@ -27,6 +27,7 @@ from ..core import Card, Move, MoveCode, Round, SideScore
 from ..core.cards import ACE, JACK
 from ..core.errors import SolveError
 from ..core.solver import solve, solve_problem
+from ..core.stats import t_quantile
 from ..i18n import cards_words, move_words, number_text, text
 
 __all__ = ["REASON_DEALS", "LineEnd", "PartGain", "Reason", "Reply", "explain", "reason_from_json", "reason_line"]
@@ -228,12 +229,12 @@ def _parts_to_name(
     after: list[LineEnd], before: list[LineEnd], side: int, sure: bool, loss: float
 ) -> list[tuple[str, float]]:
     """The parts to name, largest first, with their points: those favouring the better move
-    (surely, with ``sure``: 95% above 0), until they make up half of the whole difference (or
+    (surely, with ``sure``: the 95% interval above 0), until they make up half of the whole difference (or
     of ``loss``, if more)."""
     gains = {part: paired_gain(part, after, before, side) for part in PART_LINES}
-    whole = max(loss, sum(gain for gain, _error in gains.values()))
+    whole = max(loss, sum(gain for gain, _half in gains.values()))
     ranked = sorted(
-        ((gain, part) for part, (gain, error) in gains.items() if gain > 0 and (not sure or gain - 1.96 * error > 0)),
+        ((gain, part) for part, (gain, half) in gains.items() if gain > 0 and (not sure or gain - half > 0)),
         reverse=True,
     )
     chosen: list[tuple[str, float]] = []
@@ -293,15 +294,15 @@ def _reply(part: str, after: list[LineEnd], before: list[LineEnd], side: int, ex
 
 
 def paired_gain(part: str, after: Sequence[LineEnd], before: Sequence[LineEnd], side: int) -> tuple[float, float]:
-    """A part's mean net points after one move over the other on the same deals, and its standard
-    error (infinite from one deal)."""
+    """A part's mean net points after one move over the other on the same deals, and the half-width
+    of its 95% interval (Student's t; infinite from one deal)."""
     gains = [
         net_points(part, one.end, side) - net_points(part, other.end, side)
         for one, other in zip(after, before, strict=True)
     ]
     if len(gains) < 2:
         return statistics.fmean(gains), math.inf
-    return statistics.fmean(gains), statistics.stdev(gains) / math.sqrt(len(gains))
+    return statistics.fmean(gains), t_quantile(len(gains) - 1) * statistics.stdev(gains) / math.sqrt(len(gains))
 
 
 def line_end(dealt: Round, code: MoveCode) -> LineEnd:
