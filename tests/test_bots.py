@@ -16,14 +16,15 @@ import pytest
 from pasur import Match, Move, Round, Rules, deal_deck, solve
 from pasur.arena import Plan
 from pasur.bots import BOT_NAMES, BotError, ExpertBot, checked_choice, make_bot, parse_spec, solver_bot, validate_spec
+from pasur.bots.base import STDERR_HEADING
 from pasur.bots.judgement import club_weight
-from pasur.bots.protocol import ExternalBot, serve
+from pasur.bots.protocol import STDERR_LINE_CHARACTERS, STDERR_LINES, ExternalBot, serve
 from pasur.coach import hint as coach_hint
 from pasur.coach.hint import hint
 from pasur.core import native, short_texts
 from pasur.core.solver import Samples
 from pasur.host import MatchHost
-from pasur.i18n import refusal
+from pasur.i18n import refusal, text
 from pasur.server.bots import server_levels
 
 from .helpers import position
@@ -204,6 +205,38 @@ def test_external_bot_faults_are_named(mode, message, persian):
     said = refusal(raised.value, "fa")
     assert persian in said and not re.search("[a-z]{3,}", said), said
     assert refusal(raised.value, "en") == str(raised.value)
+
+
+def test_a_crashing_bot_shows_its_last_lines_on_standard_error_in_both_languages():
+    """A bot author sees their program's own traceback in the fault, not only "stopped"."""
+    bot = ExternalBot(f"{sys.executable} {FAULTY} traceback", timeout=5)
+    game = position("4S 2H", "7H 9D KC")
+    with pytest.raises(BotError, match="stopped without answering") as raised:
+        bot.choose(game.view(0), game.legal_moves())
+    assert "RuntimeError: the bot's own bug" in raised.value.stderr
+    assert f"{STDERR_HEADING}\n" in str(raised.value) and "RuntimeError: the bot's own bug" in str(raised.value)
+    persian = refusal(raised.value, "fa")
+    assert "بی‌پاسخ بسته شد" in persian and "RuntimeError: the bot's own bug" in persian
+    assert text("bot_stderr", "en") == STDERR_HEADING
+
+
+def test_a_bot_writing_megabytes_on_standard_error_neither_blocks_nor_fills_the_fault():
+    bot = ExternalBot(f"{sys.executable} {FAULTY} noisy", timeout=10)
+    game = position("4S 2H", "7H 9D KC")
+    with pytest.raises(BotError, match="not JSON") as raised:  # it answered after its 2.4 MB
+        bot.choose(game.view(0), game.legal_moves())
+    lines = raised.value.stderr.splitlines()
+    assert len(lines) == STDERR_LINES and all(len(line) <= STDERR_LINE_CHARACTERS for line in lines)
+    assert lines[-1].startswith("1999 noise")
+
+
+def test_an_answer_longer_than_the_limit_is_refused_without_being_held():
+    bot = ExternalBot(f"{sys.executable} {FAULTY} long", timeout=10)
+    game = position("4S 2H", "7H 9D KC")
+    with pytest.raises(BotError, match="longer than 65,536 characters") as raised:
+        bot.choose(game.view(0), game.legal_moves())
+    assert raised.value.reason == "bot_answer_too_long" and raised.value.answer is None
+    assert "۶۵" in refusal(raised.value, "fa")
 
 
 #: The example bots: each tells a capture by what it takes.

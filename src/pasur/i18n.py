@@ -217,6 +217,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "judged_exact": ("every card known", "همه کارت‌ها معلوم"),
     "judged_loss_exact": ("loses {loss} points exactly", "دقیقاً {loss} امتیاز از دست رفت"),
+    "bot_stderr": ("its last lines on standard error:", "آخرین سطرهایی که در خروجی خطا نوشت:"),
     "judged_forced": ("forced: the only legal move", "ناگزیر: تنها حرکت مجاز"),
     "under_a_tenth": ("under 0.1", "کمتر از ۰٫۱"),
     "lay_card": ("lay {card}", "گذاشتن {card}"),
@@ -543,6 +544,7 @@ PERSIAN_REASONS: dict[str, str] = {
     "bot_stopped": "بی‌پاسخ بسته شد",
     "bot_not_json": "پاسخش JSON نیست",
     "bot_not_object": "پاسخش یک شیء JSON نیست",
+    "bot_answer_too_long": "پاسخش از {characters} نویسه بلندتر است",
     "bot_crashed": "از کار افتاد: {error}",
 }
 
@@ -745,7 +747,9 @@ def refusal(error: Exception, lang: str = "en") -> str:
     reason = getattr(error, "reason", "")
     if lang == "en" or (reason not in PERSIAN_REASONS and reason not in REFUSALS):
         return str(error)
-    return refusal_words(reason, lang, getattr(error, "details", {}))
+    words = refusal_words(reason, lang, getattr(error, "details", {}))
+    stderr = getattr(error, "stderr", "")  # a bot program's last lines on standard error, as it wrote them
+    return f"{words}\n{text('bot_stderr', lang)}\n{stderr}" if stderr else words
 
 
 def refusal_words(reason: str, lang: str, details: dict[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """A pasur-bot/1 program that misbehaves on purpose, after playing ``good`` moves properly.
 
-python3 faulty.py MODE [GOOD]   MODE: garbage, illegal, silent, crash, wrong-id, ok
+python3 faulty.py MODE [GOOD]   MODE: garbage, illegal, silent, crash, wrong-id, traceback,
+                                      noisy (megabytes on standard error, then garbage), long, ok
 """
 
 import json
@@ -36,4 +37,14 @@ for line in sys.stdin:
             time.sleep(60)
         if mode == "crash":
             sys.exit(3)
+        if mode == "traceback":
+            raise RuntimeError("the bot's own bug")
+        if mode == "noisy":
+            for index in range(2000):
+                print(f"{index} " + "noise " * 200, file=sys.stderr)  # 2.4 MB, lines of 1,200 characters
+            print("this is not json", flush=True)
+            continue
+        if mode == "long":
+            print("x" * 1_000_000, flush=True)
+            continue
     print(json.dumps(answer), flush=True)

@@ -33,18 +33,27 @@ class OpenBot(Protocol):
 class BotError(Exception):
     """A bot that broke the rules of play: an illegal or unreadable answer, no answer, or a crash.
 
-    ``answer`` is what it said, when it said anything. As with :class:`pasur.core.Refusal`,
+    ``answer`` is what it said, when it said anything; ``stderr`` the last lines a program wrote on
+    its standard error (what a crash says), when it wrote any. As with :class:`pasur.core.Refusal`,
     ``reason`` names the kind of fault and ``details`` what it names, so an app can say it in
     another language (``pasur.i18n.refusal``)."""
 
-    def __init__(self, message: str, reason: str, *, bot: str, answer: str | None = None, **details: Any) -> None:
+    def __init__(
+        self, message: str, reason: str, *, bot: str, answer: str | None = None, stderr: str = "", **details: Any
+    ) -> None:
         answer = None if answer is None else shown_answer(answer)
         shown = f" (it answered {answer!r})" if answer is not None else ""
-        super().__init__(f"bot {bot}: {message}{shown}")
+        said = f"\n{STDERR_HEADING}\n{stderr}" if stderr else ""
+        super().__init__(f"bot {bot}: {message}{shown}{said}")
         self.bot = bot
         self.reason = reason
         self.details = details
         self.answer = answer
+        self.stderr = stderr
+
+
+#: What comes before a program's last lines on standard error in a fault.
+STDERR_HEADING = "its last lines on standard error:"
 
 
 #: How much of a faulty bot's answer a fault shows.

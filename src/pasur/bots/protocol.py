@@ -12,13 +12,20 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from typing import IO, Any, NoReturn
 
 from ..core import Move, SeatView, mask_of, parse_move, short_texts
 from .base import Bot, BotError, shown_answer
 
 PROTOCOL = "pasur-bot/1"
+
+#: The longest answer a program may give (a move answer is a few dozen characters).
+ANSWER_CHARACTERS = 65536
+#: How much of a program's standard error a fault shows: its last lines, each cut short.
+STDERR_LINES = 12
+STDERR_LINE_CHARACTERS = 200
 
 
 class ExternalBot:
@@ -33,6 +40,8 @@ class ExternalBot:
         self.timeout = float(timeout)
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._stderr_reader: threading.Thread | None = None
         self._next_id = 0
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
@@ -85,8 +94,9 @@ class ExternalBot:
                 shlex.split(self.command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 text=True,
+                errors="replace",
                 bufsize=1,
                 start_new_session=True,  # its own process group: ended whole, children included
             )
@@ -95,7 +105,10 @@ class ExternalBot:
             raise BotError(message, "bot_not_started", bot=self.name, error=str(error)) from None
         self._process = process
         self._lines = queue.Queue()
+        self._stderr = deque(maxlen=STDERR_LINES)
         threading.Thread(target=_read_lines, args=(process, self._lines), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=_keep_last_lines, args=(process, self._stderr), daemon=True)
+        self._stderr_reader.start()
         answer = self._ask({"type": "hello", "protocol": PROTOCOL})
         if answer.get("type") != "hello":
             self._fail("expected a hello answer", "bot_no_hello", json.dumps(answer))
@@ -114,6 +127,12 @@ class ExternalBot:
             self._fail(f"did not answer within {self.timeout:g} s", "bot_timeout", seconds=self.timeout)
         if line is None:
             self._fail("stopped without answering", "bot_stopped")
+        if not line:
+            self._fail(
+                f"the answer is longer than {ANSWER_CHARACTERS:,} characters",
+                "bot_answer_too_long",
+                characters=ANSWER_CHARACTERS,
+            )
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
@@ -128,7 +147,10 @@ class ExternalBot:
         process, self._process = self._process, None
         if process is not None:
             _end(process)
-        raise BotError(message, reason, bot=self.name, answer=answer, **details)
+            if self._stderr_reader is not None:
+                self._stderr_reader.join(timeout=1.0)  # what it wrote before it ended
+        stderr = "\n".join(self._stderr)
+        raise BotError(message, reason, bot=self.name, answer=answer, stderr=stderr, **details)
 
 
 def _end(process: subprocess.Popen[str]) -> None:
@@ -143,11 +165,36 @@ def _end(process: subprocess.Popen[str]) -> None:
 
 
 def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    """Pass on a program's answers line by line (a line longer than ANSWER_CHARACTERS as "", its
+    rest read and dropped), and None at its end."""
     assert process.stdout is not None
-    for line in process.stdout:
-        if line.strip():
+    for line, fits in _bounded_lines(process.stdout, ANSWER_CHARACTERS):
+        if not fits:
+            lines.put("")
+        elif line.strip():
             lines.put(line)
     lines.put(None)
+
+
+def _keep_last_lines(process: subprocess.Popen[str], kept: deque[str]) -> None:
+    """Read a program's standard error to its end (a program that writes much never blocks on it),
+    keeping its last lines, each cut to STDERR_LINE_CHARACTERS."""
+    assert process.stderr is not None
+    for line, _fits in _bounded_lines(process.stderr, STDERR_LINE_CHARACTERS):
+        if line.strip():
+            kept.append(line)
+
+
+def _bounded_lines(stream: IO[str], longest: int) -> Iterator[tuple[str, bool]]:
+    """Each line of ``stream`` without its newline, cut to ``longest`` characters (the rest of a
+    longer one read and dropped, never held whole), and whether it fitted."""
+    at_start = True
+    while chunk := stream.readline(longest + 1):
+        ends = chunk.endswith("\n")
+        body = chunk[:-1] if ends else chunk
+        if at_start:
+            yield body[:longest], len(body) <= longest
+        at_start = ends
 
 
 def serve(bot: Bot, name: str, source: IO[str] | None = None, sink: IO[str] | None = None) -> None:
