@@ -297,3 +297,20 @@ def test_an_observation_reads_back_as_the_seats_view(players):
             assert list(seen[SURS + SUR_SLOTS * slot : SURS + SUR_SLOTS * (slot + 1)]) == thermometer(surs, SUR_SLOTS)
         assert list(np.flatnonzero(seen[ROUND:])) == [2]
         assert seen.dtype == np.int8 and set(np.unique(seen)) <= {0, 1}
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **options: pettingzoo_env(**options),
+        lambda **options: gymnasium.make("pasur/Pasur-v0", **options),
+        lambda **options: gymnasium.make_vec("pasur/Pasur-v0", num_envs=2, **options),
+    ],
+    ids=["pettingzoo", "gymnasium", "vector"],
+)
+def test_an_unknown_option_is_refused_by_name_with_the_options_there_are(make):
+    with pytest.raises(TypeError) as raised:
+        make(plyers=3)
+    said = str(raised.value)
+    assert "'plyers'" in said and "players" in said and "reward" in said and "sur_cutoff" in said
+    make(players=3).close()  # the right name is taken

@@ -24,10 +24,11 @@ try:
 except ImportError as missing:  # the rl extra is not installed
     raise MissingExtra(f"pasur.envs.gymnasium ({missing.name})", "rl") from None
 
-from ..core import Match, Round, Rules, SideScore, relative_points
+from ..core import Match, Round, SideScore, relative_points
 from ..core.cards import format_cards
 from ..host import MatchHost, OnFault, seat_bots, validate_spec
 from .encoding import ACTION_COUNT, MoveChooser, Observer, observation_space
+from .options import rules_of
 
 
 class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -43,7 +44,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
-        self.rules = Rules(**rules)
+        self.rules = rules_of(rules, ("opponents", "seat", "reward", "render_mode"))
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat must be 0 … {self.rules.players - 1}")
         if reward not in ("round", "match"):

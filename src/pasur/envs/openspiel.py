@@ -29,6 +29,7 @@ from ..core import Round, Rules, relative_points
 from ..core.cards import JACKS, format_cards, mask_of
 from ..core.deal import table_problem
 from .encoding import ACTION_COUNT, HAND, OBSERVATION_SIZE, TABLE, TURN, UNSEEN, MoveChooser, Observer
+from .options import rules_of
 
 #: The rules options with their defaults; OpenSpiel has no None, so no Sur cut-off is -1.
 _PARAMETERS: dict[str, Any] = {name: -1 if value is None else value for name, value in Rules().to_dict().items()}
@@ -56,7 +57,7 @@ def _rules(params: dict[str, Any]) -> Rules:
     options = {**_PARAMETERS, **params}
     if options["sur_cutoff"] < 0:
         options["sur_cutoff"] = None
-    return Rules(**options)
+    return rules_of(options, ())
 
 
 class PasurGame(pyspiel.Game):  # type: ignore[misc]

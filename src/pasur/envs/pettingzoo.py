@@ -33,9 +33,10 @@ except ImportError as missing:  # the rl extra is not installed
     raise MissingExtra(f"pasur.envs.pettingzoo ({missing.name})", "rl") from None
 
 from ..bots import Bot, checked_choice
-from ..core import Match, Round, Rules, relative_points
+from ..core import Match, Round, relative_points
 from ..core.cards import format_cards
 from .encoding import ACTION_COUNT, TAKE, MoveChooser, Observer, actions_for, observation_space
+from .options import rules_of
 
 
 def _action_number(action: Any) -> int | None:
@@ -75,7 +76,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
             raise ValueError('reward must be "round" or "match"')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.rules = Rules(**rules)
+        self.rules = rules_of(rules, ("render_mode", "reward", "illegal_reward"))
         self.reward_mode = reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode

@@ -33,9 +33,10 @@ try:
 except ImportError as missing:  # the rl extra is not installed
     raise MissingExtra(f"pasur.envs.vector ({missing.name})", "rl") from None
 
-from ..core import Round, Rules, deal_deck, native
+from ..core import Round, deal_deck, native
 from ..host import bot_seed
 from .encoding import ACTION_COUNT, OBSERVATION_SIZE, observation_space
+from .options import rules_of
 
 __all__ = ["OPPONENTS", "PasurVectorEnv"]
 
@@ -77,7 +78,7 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             raise RuntimeError("PasurVectorEnv needs the native core: reinstall pasur where a C compiler is present")
         if num_envs < 1:
             raise ValueError("num_envs must be 1 or more")
-        self.rules = Rules(**rules)
+        self.rules = rules_of(rules, ("num_envs", "opponents", "seat", "reward", "render_mode"))
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat must be 0 … {self.rules.players - 1}")
         others = self.rules.players - 1
