@@ -372,11 +372,14 @@ def test_a_bad_targets_file_gets_one_line_naming_what_is_wrong(tmp_path):
     good = position_line(view, legal, {move.code: 0.0 for move in legal})
     short = json.loads(good)
     short["moves"] = short["moves"][:1]  # not every legal move
+    header = {"format": FORMAT, "rules": {}}
     cases = {
         "no-format.gz": ({"format": "other/1"}, [good], "is not a pasur-targets/1 file"),
-        "missing.gz": ({"format": FORMAT}, [json.dumps(short)], "line 2: the moves are not the view's legal moves"),
-        "long.gz": ({"format": FORMAT}, ["x" * 70_000], "line 2: longer than"),
-        "broken.gz": ({"format": FORMAT}, [good, "{"], "line 3:"),
+        "missing.gz": (header, [json.dumps(short)], "line 2: the moves are not the view's legal moves"),
+        "long.gz": (header, ["x" * 70_000], "line 2: longer than"),
+        "broken.gz": (header, [good, "{"], "line 3:"),
+        "no-rules.gz": ({"format": FORMAT}, [good], "line 1: rules must be a JSON object"),
+        "samples.gz": ({"format": FORMAT, "rules": {}, "samples": "many"}, [good], "line 1: samples must be"),
     }
     for name, (header, lines, said) in cases.items():
         write_targets(tmp_path / name, header, lines)

@@ -56,7 +56,7 @@ class ExternalBot:
         moves = [{"move": text, **move.to_json()} for text, move in zip(texts, legal, strict=True)]
         message = {"type": "move", "id": self._next_id, "view": view.to_json(), "legal": texts, "moves": moves}
         answer = self._ask(message)
-        if answer.get("type") != "move" or answer.get("id") != self._next_id:
+        if answer.get("type") != "move" or answer.get("id") != self._next_id or isinstance(answer.get("id"), bool):
             self._fail(f"expected a move answer with id {self._next_id}", "bot_wrong_answer", json.dumps(answer))
         text = answer.get("move")
         if not isinstance(text, str):
@@ -110,7 +110,7 @@ class ExternalBot:
         self._stderr_reader = threading.Thread(target=_keep_last_lines, args=(process, self._stderr), daemon=True)
         self._stderr_reader.start()
         answer = self._ask({"type": "hello", "protocol": PROTOCOL})
-        if answer.get("type") != "hello":
+        if answer.get("type") != "hello" or not isinstance(answer.get("name", ""), str):
             self._fail("expected a hello answer", "bot_no_hello", json.dumps(answer))
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -176,6 +176,21 @@ def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) 
     lines.put(None)
 
 
+def check_move_request(message: dict[str, Any]) -> None:
+    """A host's move message each field of its type (schemas/pasur-bot-1.schema.json); ValueError
+    saying which is not (the view is read apart)."""
+    if not isinstance(message.get("id"), int) or isinstance(message["id"], bool):
+        raise ValueError("a move message's id must be a whole number")
+    legal = message.get("legal")
+    if not isinstance(legal, list) or not legal or not all(isinstance(text, str) for text in legal):
+        raise ValueError("a move message's legal must be a list of move texts")
+    moves = message.get("moves", [])
+    if not isinstance(moves, list):
+        raise ValueError("a move message's moves must be a list")
+    for entry in moves:
+        Move.from_json(entry)
+
+
 def _keep_last_lines(process: subprocess.Popen[str], kept: deque[str]) -> None:
     """Read a program's standard error to its end (a program that writes much never blocks on it),
     keeping its last lines, each cut to STDERR_LINE_CHARACTERS."""
@@ -208,8 +223,11 @@ def serve(bot: Bot, name: str, source: IO[str] | None = None, sink: IO[str] | No
             message = json.loads(line)
             kind = message.get("type")
             if kind == "hello":
+                if message.get("protocol") != PROTOCOL:
+                    raise ValueError(f"this bot speaks {PROTOCOL} only")
                 answer: dict[str, Any] = {"type": "hello", "name": name}
             elif kind == "move":
+                check_move_request(message)
                 view = SeatView.from_json(message["view"])
                 legal = view.legal_moves()  # the view alone says them, as the message's list does
                 answer = {"type": "move", "id": message["id"], "move": view.move_text(bot.choose(view, legal))}

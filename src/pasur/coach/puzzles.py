@@ -41,6 +41,7 @@ from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
 from ..core.stats import t_quantile
+from ..core.view import whole_number
 from .reasons import Reason, explain
 
 __all__ = [
@@ -126,23 +127,34 @@ class Puzzle:
         values, answers = data.get("values"), data.get("answers")
         if not isinstance(values, dict) or set(values) != legal:
             raise ValueError("the puzzle's values are not one for each legal move")
-        if not isinstance(answers, list) or not answers or not set(answers) <= legal:
+        if not isinstance(answers, list) or not answers or not all(isinstance(text, str) for text in answers):
+            raise ValueError("the puzzle's answers must be a list of move texts")
+        if not set(answers) <= legal:
             raise ValueError("the puzzle's answers are not legal moves")
         if data.get("exact") not in EXACTNESS or data.get("difficulty") not in DIFFICULTIES:
             raise ValueError("the puzzle says neither how it is exact nor how hard it is")
-        try:
-            return cls(
-                view=view,
-                values={str(text): float(value) for text, value in values.items()},
-                answers=tuple(str(text) for text in answers),
-                margin=float(data["margin"]),
-                exact=str(data["exact"]),
-                arrangements=int(data["arrangements"]),
-                difficulty=str(data["difficulty"]),
-                source=data.get("source") if isinstance(data.get("source"), dict) else None,
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"the puzzle is malformed: {error}") from None
+        if not all(_number(value) for value in values.values()) or not _number(data.get("margin")):
+            raise ValueError("the puzzle's values and margin must be numbers")
+        if not isinstance(data.get("id", ""), str):
+            raise ValueError("the puzzle's id must be a string")
+        source = data.get("source")
+        if source is not None and not isinstance(source, dict):
+            raise ValueError("the puzzle's source must be a JSON object")
+        return cls(
+            view=view,
+            values={str(text): float(value) for text, value in values.items()},
+            answers=tuple(answers),
+            margin=float(data["margin"]),
+            exact=str(data["exact"]),
+            arrangements=whole_number(data.get("arrangements"), "arrangements"),
+            difficulty=str(data["difficulty"]),
+            source=source,
+        )
+
+
+def _number(value: Any) -> bool:
+    """Whether a JSON value is a number (true and false are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def arrangement_count(view: SeatView) -> int:

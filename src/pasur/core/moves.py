@@ -71,7 +71,18 @@ class Move:
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
-        """Read the record form back; ValueError, KeyError or TypeError when it is not one."""
+        """Read the protocol's form back (``card`` and ``take`` both given, cards as strings);
+        ValueError saying what is wrong."""
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("card"), str)
+            or not isinstance(data.get("take"), list)
+        ):
+            raise ValueError('a move must be an object such as {"card": "7C", "take": ["4H"]}')
+        if not all(isinstance(text, str) for text in data["take"]):
+            raise ValueError('take must be a list of cards such as ["4H"]')
+        if "move" in data and not isinstance(data["move"], str):
+            raise ValueError("a move's text must be a string")
         return cls(Card.parse(data["card"]), tuple(Card.parse(text) for text in data["take"]))
 
 

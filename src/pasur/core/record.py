@@ -44,7 +44,7 @@ def from_record(record: Any) -> Match:
     except (RulesError, TypeError) as error:
         raise RecordError(0, 0, f"rules: {error}") from None
     names = record.get("names")
-    if names is not None and not (
+    if "names" in record and not (
         isinstance(names, list) and len(names) == rules.players and all(isinstance(name, str) for name in names)
     ):
         raise RecordError(0, 0, f"names must be a list of {rules.players} strings, one per seat")
@@ -95,9 +95,7 @@ def _resolve(game: Round, item: Any) -> int:
     if not isinstance(item, dict) or not isinstance(item.get("card"), str):
         raise IllegalMove('a move must be an object such as {"card": "7C", "take": ["4H"]}')
     take_texts = item.get("take")
-    if take_texts is not None and not (
-        isinstance(take_texts, list) and all(isinstance(text, str) for text in take_texts)
-    ):
+    if "take" in item and not (isinstance(take_texts, list) and all(isinstance(text, str) for text in take_texts)):
         raise IllegalMove('take must be a list of cards such as ["4H"]')
     try:
         card = Card.parse(item["card"])

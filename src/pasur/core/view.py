@@ -6,10 +6,37 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .captures import hand_moves
-from .cards import CARDS, FULL_DECK, Card, CardMask, card_of, mask_of
+from .cards import CARDS, FULL_DECK, Card, CardMask, mask_of
+from .errors import RulesError
 from .moves import Move, MoveCode
 from .notation import parse_move, short_text
 from .rules import Rules
+
+
+def whole_number(value: Any, name: str, negative: bool = False) -> int:
+    """A JSON whole number (not true or false, not 2.0), 0 or more unless ``negative``; ValueError
+    naming the field otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or (value < 0 and not negative):
+        raise ValueError(f"{name} must be a whole number{'' if negative else ' (0 or more)'}, not {value!r}")
+    return value
+
+
+def read_card(value: Any) -> Card:
+    """A card written as a string (``7C``, ``10d``, ``T♦``); ValueError otherwise."""
+    if not isinstance(value, str):
+        raise ValueError(f'a card is written as a string such as "7C", not {value!r}')
+    return Card.parse(value)
+
+
+def card_list(value: Any, name: str) -> tuple[Card, ...]:
+    """A JSON list of cards; ValueError naming the field otherwise."""
+    return tuple(read_card(text) for text in _list(value, name))
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{name} must be a list, not {type(value).__name__}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,34 +144,44 @@ class SeatView:
 
     @classmethod
     def from_json(cls, data: Any) -> SeatView:
-        """Read a view as BOT-PROTOCOL.md sends it; ValueError saying what is wrong."""
+        """Read a view as BOT-PROTOCOL.md sends it (schemas/pasur-bot-1.schema.json's ``view``):
+        each field of its type, or ValueError saying which is not."""
+        if not isinstance(data, dict):
+            raise ValueError("the view is not a JSON object")
         try:
             last = data["last_capturer"]
+            over = data["over"]
+            if not isinstance(over, bool):
+                raise ValueError(f"the view's over must be true or false, not {over!r}")
+            history = _list(data["history"], "history")
+            for play in history:
+                if not isinstance(play, dict):
+                    raise ValueError("each play of the view's history must be a JSON object")
             return cls(
                 rules=Rules.from_dict(data["rules"]),
-                seat=int(data["seat"]),
-                hand=tuple(card_of(text) for text in data["hand"]),
-                table=tuple(card_of(text) for text in data["table"]),
-                captured=tuple(tuple(card_of(text) for text in pile) for pile in data["captured"]),
+                seat=whole_number(data["seat"], "seat"),
+                hand=card_list(data["hand"], "hand"),
+                table=card_list(data["table"], "table"),
+                captured=tuple(card_list(pile, "captured") for pile in _list(data["captured"], "captured")),
                 history=tuple(
-                    Play(int(play["seat"]), card_of(play["card"]), tuple(card_of(text) for text in play["take"]))
-                    for play in data["history"]
+                    Play(whole_number(play["seat"], "seat"), read_card(play["card"]), card_list(play["take"], "take"))
+                    for play in history
                 ),
-                hands=tuple(int(count) for count in data["hands"]),
-                pack=int(data["pack"]),
-                scores=tuple(int(score) for score in data["scores"]),
-                surs=tuple(int(count) for count in data["surs"]),
-                round=int(data["round"]),
-                deal=int(data["deal"]),
-                turn=int(data["turn"]),
-                first=int(data["first"]),
-                last_capturer=None if last is None else int(last),
-                over=bool(data["over"]),
+                hands=tuple(whole_number(count, "hands") for count in _list(data["hands"], "hands")),
+                pack=whole_number(data["pack"], "pack"),
+                scores=tuple(whole_number(score, "scores", negative=True) for score in _list(data["scores"], "scores")),
+                surs=tuple(whole_number(count, "surs") for count in _list(data["surs"], "surs")),
+                round=whole_number(data["round"], "round"),
+                deal=whole_number(data["deal"], "deal"),
+                turn=whole_number(data["turn"], "turn"),
+                first=whole_number(data["first"], "first"),
+                last_capturer=None if last is None else whole_number(last, "last_capturer"),
+                over=over,
             )
         except KeyError as missing:
             raise ValueError(f"the view has no {missing}") from None
-        except (TypeError, AttributeError) as error:
-            raise ValueError(f"the view is malformed: {error}") from None
+        except RulesError as error:
+            raise ValueError(f"the view's rules: {error}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The view as BOT-PROTOCOL.md sends it."""

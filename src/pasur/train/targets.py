@@ -34,7 +34,9 @@ from typing import Any
 from ..bots.solver_bot import SolverBot
 from ..core import Move, MoveCode, Round, Rules, SeatView
 from ..core.deal import deal_deck
+from ..core.errors import RulesError
 from ..core.notation import short_texts
+from ..core.view import whole_number
 
 FORMAT = "pasur-targets/1"
 #: Rounds one task of the pool plays: enough to keep a worker busy for a few seconds.
@@ -149,7 +151,46 @@ def read_targets(path: Path) -> tuple[dict[str, Any], Iterator[tuple[SeatView, l
         raise ValueError(f"{path} is not a targets file: {error}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file (its first line names no such format)")
+    try:
+        check_header(header)
+    except (RulesError, ValueError) as error:
+        raise ValueError(f"{path}, line 1: {error}") from None
     return header, _positions(path)
+
+
+def read_decision(data: Any) -> tuple[SeatView, list[tuple[MoveCode, float]]]:
+    """One decision line's view and each legal move's code and value; ValueError (or KeyError)
+    saying what is wrong, as when the moves are not the view's legal moves."""
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list) or not data["moves"]:
+        raise ValueError("a decision is an object with a view and its moves")
+    view = SeatView.from_json(data["view"])
+    moves = [(Move.from_json(entry).code, _value(entry)) for entry in data["moves"]]
+    if sorted(code for code, _ in moves) != sorted(view.legal_codes()):
+        raise ValueError("the moves are not the view's legal moves")
+    return view, moves
+
+
+def _value(entry: dict[str, Any]) -> float:
+    value = entry["value"]
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise ValueError(f"a move's value must be a number, not {value!r}")
+    return float(value)
+
+
+def check_header(header: dict[str, Any]) -> None:
+    """A header's fields each of its type (schemas/pasur-targets-1.schema.json); ValueError or
+    RulesError saying which is not."""
+    Rules.from_dict(header.get("rules"))
+    if "samples" in header and whole_number(header["samples"], "samples") < 1:
+        raise ValueError("samples must be 1 or more")
+    explore = header.get("explore", 0)
+    if not isinstance(explore, int | float) or isinstance(explore, bool) or not 0 <= explore <= 1:
+        raise ValueError("explore must be a number from 0 to 1")
+    if "seed" in header:
+        whole_number(header["seed"], "seed", negative=True)
+    for name in ("horizon", "player", "weights"):
+        if not isinstance(header.get(name, ""), str):
+            raise ValueError(f"{name} must be a string")
 
 
 def _positions(path: Path) -> Iterator[tuple[SeatView, list[tuple[MoveCode, float]]]]:
@@ -160,11 +201,7 @@ def _positions(path: Path) -> Iterator[tuple[SeatView, list[tuple[MoveCode, floa
             if len(line) > MAX_LINE:
                 raise ValueError(f"{path}, line {number}: longer than {MAX_LINE} characters")
             try:
-                data = json.loads(line)
-                view = SeatView.from_json(data["view"])
-                moves = [(Move.from_json(entry).code, float(entry["value"])) for entry in data["moves"]]
+                view, moves = read_decision(json.loads(line))
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}, line {number}: {error}") from None
-            if sorted(code for code, _ in moves) != sorted(view.legal_codes()):
-                raise ValueError(f"{path}, line {number}: the moves are not the view's legal moves")
             yield view, moves
