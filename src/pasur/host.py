@@ -1,11 +1,11 @@
 """Hosting a match: who sits in each seat (a person or a bot), the bots' turns with one fault
-policy, one seeding convention, and the event each move makes (:class:`pasur.core.Played`).
+policy, one seeding convention, and the event each move makes (`pasur.core.Played`).
 
 The terminal game, the arena, ``pasur demo`` and the Gymnasium opponents host their matches with
-:class:`MatchHost`; each keeps only what is its own (a screen, statistics). The web server takes
+`MatchHost`; each keeps only what is its own (a screen, statistics). The web server takes
 its parts but not the class, since its bots think in worker processes and a move is stored before
-it is played: :func:`bot_turn` (the fault policy) in the workers, :func:`bot_seed` and
-:data:`STAND_IN` at the table (``server/pacing.py``).
+it is played: `bot_turn()` (the fault policy) in the workers, `bot_seed()` and
+`STAND_IN` at the table (``server/pacing.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ STAND_IN = "medium"
 
 
 class OnFault(Enum):
-    """What a host does when a bot breaks the rules of play (:class:`~pasur.bots.BotError`)."""
+    """What a host does when a bot breaks the rules of play (`BotError`)."""
 
     #: The fault is raised: the arena ends the match, lost by that bot; code that named the bot
     #: (the Gymnasium opponents) hears of it.
@@ -80,7 +80,7 @@ def bot_turn(bot: Bot, view: SeatView, legal: Sequence[Move], on_fault: OnFault 
 
 
 def seat_bots(specs: Sequence[str | None], seed: int, *, allow_exec: bool = False) -> dict[int, Bot]:
-    """The bots of the seats whose spec is not None, seeded by :func:`bot_seed`. Only specs from
+    """The bots of the seats whose spec is not None, seeded by `bot_seed()`. Only specs from
     the command line (or from code) may ``allow_exec``; ValueError says what is wrong with one."""
     return {
         seat: make_bot(spec, seed=bot_seed(seed, seat), allow_exec=allow_exec)
@@ -91,8 +91,8 @@ def seat_bots(specs: Sequence[str | None], seed: int, *, allow_exec: bool = Fals
 
 class MatchHost:
     """A match with bots in some seats. People's moves are checked by the engine (an illegal one
-    raises :class:`~pasur.core.IllegalMove` and changes nothing); bots play through
-    :func:`bot_turn` with the host's fault policy."""
+    raises `IllegalMove` and changes nothing); bots play through
+    `bot_turn()` with the host's fault policy."""
 
     def __init__(self, match: Match, bots: Mapping[int, Bot], on_fault: OnFault = OnFault.STAND_IN) -> None:
         self.match = match
@@ -128,7 +128,7 @@ class MatchHost:
         return self.record(self.match.play(move))
 
     def apply_bot_choice(self, choice: BotChoice) -> Played:
-        """Play the move :meth:`bot_choice` gave (perhaps in another thread)."""
+        """Play the move `bot_choice()` gave (perhaps in another thread)."""
         return self.record(self.match.play(choice.move))
 
     def play_bot(self) -> tuple[Played, BotError | None]:
@@ -141,7 +141,7 @@ class MatchHost:
         return played
 
     def play_on(self) -> None:
-        """As :meth:`play_bots`, without the events: the arena's pace."""
+        """As `play_bots()`, without the events: the arena's pace."""
         while not self.round.over and self.is_bot(self.turn):
             self.match.play_code(self.bot_choice().move.code)
 

@@ -1,6 +1,6 @@
 """The words people see, in English and Persian, with the names Persian players use (Sur, Haft
 Khaj, Sarbaz). ``text("round", "fa", number=2)``; cards are written with suit symbols (``7♣``),
-ranks in the language's digits (:func:`card_words`, :func:`move_words`)."""
+ranks in the language's digits (`card_words()`, `move_words()`)."""
 
 from __future__ import annotations
 
@@ -518,8 +518,8 @@ CATALOG: dict[str, tuple[str, str]] = {
 
 
 #: Why something is refused, in Persian, where the English is the refusal's own message: an illegal
-#: move or a bad deck (:class:`pasur.core.Refusal`, which stands on the standard library alone) and a
-#: bot's fault (:attr:`pasur.bots.BotError.reason`). The server's refusals are :data:`REFUSALS`.
+#: move or a bad deck (`pasur.core.Refusal`, which stands on the standard library alone) and a
+#: bot's fault (`pasur.bots.BotError.reason`). The server's refusals are `REFUSALS`.
 PERSIAN_REASONS: dict[str, str] = {
     "round_over": "این دست تمام شده است",
     "unreadable": "«{text}» خوانده نشد؛ کارت را مانند 7C و برداشت را مانند 7Cx4H بنویسید",
@@ -549,7 +549,7 @@ PERSIAN_REASONS: dict[str, str] = {
 }
 
 
-#: Every refusal of the server, by its reason (:class:`pasur.server.errors.TableError` names only
+#: Every refusal of the server, by its reason (`pasur.server.errors.TableError` names only
 #: the reason and what it names): the English and the Persian, each a template of the details.
 REFUSALS: dict[str, tuple[str, str]] = {
     "already_started": ("the match has already started", "بازی شروع شده است"),
@@ -743,7 +743,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
 
 def refusal(error: Exception, lang: str = "en") -> str:
     """Why something was refused, in ``lang``: the error's message, or its words in ``lang`` when
-    the error names a reason the catalogues hold (see :class:`pasur.core.Refusal`)."""
+    the error names a reason the catalogues hold (see `pasur.core.Refusal`)."""
     reason = getattr(error, "reason", "")
     if lang == "en" or (reason not in PERSIAN_REASONS and reason not in REFUSALS):
         return str(error)

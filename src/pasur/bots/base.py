@@ -34,7 +34,7 @@ class BotError(Exception):
     """A bot that broke the rules of play: an illegal or unreadable answer, no answer, or a crash.
 
     ``answer`` is what it said, when it said anything; ``stderr`` the last lines a program wrote on
-    its standard error (what a crash says), when it wrote any. As with :class:`pasur.core.Refusal`,
+    its standard error (what a crash says), when it wrote any. As with `pasur.core.Refusal`,
     ``reason`` names the kind of fault and ``details`` what it names, so an app can say it in
     another language (``pasur.i18n.refusal``)."""
 
@@ -61,7 +61,7 @@ SHOWN_ANSWER = 80
 
 
 def shown_answer(answer: str) -> str:
-    """A bot's answer as a fault may show it: cut to :data:`SHOWN_ANSWER` characters, and a JSON
+    """A bot's answer as a fault may show it: cut to `SHOWN_ANSWER` characters, and a JSON
     object with only the fields a move answer has (a bot that echoes its view would otherwise
     show its hidden hand to whoever reads the fault)."""
     try:
@@ -76,7 +76,7 @@ def shown_answer(answer: str) -> str:
 
 
 def checked_choice(bot: Bot, view: SeatView, legal: Sequence[Move]) -> Move:
-    """The bot's move, refused with :class:`BotError` unless it is one of ``legal``."""
+    """The bot's move, refused with `BotError` unless it is one of ``legal``."""
     try:
         move = bot.choose(view, legal)
     except BotError:

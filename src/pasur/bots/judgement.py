@@ -1,6 +1,6 @@
 """Hand-written Pasur judgement from a seat's view, shared by the bots.
 
-Everything here reads a :class:`SeatView` turned into masks (:class:`Position`); nothing sees a
+Everything here reads a `SeatView` turned into masks (`Position`); nothing sees a
 hidden card. Values are in round points from the viewpoint of the seat to move.
 """
 

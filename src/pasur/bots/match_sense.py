@@ -5,8 +5,8 @@ match), so near the target a point more or less can decide it, and around the Su
 banked score changes what the next rounds can bring. The **equity** ``E(a, b)`` is the chance that
 a side with ``a`` banked points wins against one with ``b`` when both play equally from the start
 of a round: found backward over the banked scores from how rounds between two equal players end
-(:data:`OUTCOMES`, measured: the data file ``round-outcomes.json``), with the rules' target, Sur cut-off and
-cancellation applied to each outcome. :class:`MatchSense` turns a round's expected final point
+(`OUTCOMES`, measured: the data file ``round-outcomes.json``), with the rules' target, Sur cut-off and
+cancellation applied to each outcome. `MatchSense` turns a round's expected final point
 difference into the chance of winning the match: the rounds still to deal after the search's
 horizon are uncertain, so the difference is spread (a normal with the variance of the cards still
 in the pack) before each end is valued.

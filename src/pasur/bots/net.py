@@ -1,16 +1,16 @@
 """``net``: a small network distilled from ``solver``, run with NumPy alone.
 
-Each legal move is described by what the seat would see just after it (:func:`move_features`:
+Each legal move is described by what the seat would see just after it (`move_features()`:
 its hand, the table, its side's pile and the others', the unseen cards, the card played and what it
 takes, and a few counts), and a two-layer network scores it; the move of the highest score is
 played. Features and network run in the native core when it was built (``_net.h``, the same
-features value for value, tested against :func:`python_features`), else in Python and NumPy. The
+features value for value, tested against `python_features()`), else in Python and NumPy. The
 network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each move
 ``solver``'s mean value, less the mean over the position's moves, so only the differences between
 moves are learned. Those values end with the deal, so moves the network scores nearly alike are
 told apart by ``expert``'s judgement, which looks past it, as ``solver`` tells apart its equal
 values. In the last deal at two players nothing is hidden any more, and it solves the deal
-exactly instead (:class:`NetBot`). It was trained at two players; with more it plays as
+exactly instead (`NetBot`). It was trained at two players; with more it plays as
 ``expert`` (its fallback, said in docs/STRENGTH.md).
 """
 
@@ -37,7 +37,7 @@ try:
 except ImportError as missing:
     raise MissingExtra(f"the net bot ({missing.name})", "net") from None
 
-#: The version of :func:`move_features`; a weights file names the one it was trained on.
+#: The version of `move_features()`; a weights file names the one it was trained on.
 FEATURES_VERSION = 3
 #: The card blocks of a move's features, 52 values each, in order.
 CARD_BLOCKS = ("hand", "table", "card", "take", "own pile", "other piles", "unseen")
@@ -80,7 +80,7 @@ SHIPPED = "net-2p.npz"
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What no move of one decision changes, read from the seat's view (the native core's
-    ``net_features`` and ``net_scores`` take its :meth:`fields`)."""
+    ``net_features`` and ``net_scores`` take its `fields()`)."""
 
     hand: int
     table: int
@@ -94,7 +94,7 @@ class Decision:
     own_surs: int
     club_value: float  # a club's worth to the side (expert's judgement)
     chance: float  # that the next player holds a given unseen card
-    before: tuple[float, ...]  # the counts no move changes, in :data:`COUNTS`' order
+    before: tuple[float, ...]  # the counts no move changes, in `COUNTS`' order
 
     @classmethod
     def of(cls, view: SeatMasks) -> Decision:
@@ -152,9 +152,9 @@ class Decision:
 
 
 def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
-    """One row of :data:`FEATURE_COUNT` float32 values for each move of ``codes``, from the
-    seat's view alone: the view just after the move, the move, and counts (see :data:`COUNTS`);
-    computed by the native core when it runs, else by :func:`python_features` (the reference)."""
+    """One row of `FEATURE_COUNT` float32 values for each move of ``codes``, from the
+    seat's view alone: the view just after the move, the move, and counts (see `COUNTS`);
+    computed by the native core when it runs, else by `python_features()` (the reference)."""
     decision = Decision.of(view)
     if native.available():
         values = native.net_features(decision.fields(), codes)
@@ -163,7 +163,7 @@ def move_features(view: SeatMasks, codes: Sequence[MoveCode]) -> np.ndarray:
 
 
 def python_features(decision: Decision, codes: Sequence[MoveCode]) -> np.ndarray:
-    """:func:`move_features` in Python: the reference the native core mirrors."""
+    """`move_features()` in Python: the reference the native core mirrors."""
     own, table_before = decision.own, decision.table
     unseen_ranks = [(decision.unseen >> (4 * rank) & 15).bit_count() for rank in range(13)]
     before = decision.before
@@ -222,7 +222,7 @@ def python_features(decision: Decision, codes: Sequence[MoveCode]) -> np.ndarray
 def reply_values(
     table: int, club_value: float, their_sur: bool, unseen_ranks: Sequence[int], chance: float
 ) -> tuple[list[float], float]:
-    """What a card of each rank could take from ``table`` (rank by rank, :data:`REPLIES`), and
+    """What a card of each rank could take from ``table`` (rank by rank, `REPLIES`), and
     what the next player can expect to gain there, as ``expert`` judges it (each unseen card held
     with ``chance``; a capture worth its points, its clubs at ``club_value`` and a Sur where
     ``their_sur``)."""
@@ -287,7 +287,7 @@ class Network:
 
     @property
     def layers(self) -> tuple[np.ndarray, ...]:
-        """The six arrays, in :data:`LAYERS` order."""
+        """The six arrays, in `LAYERS` order."""
         return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3
 
     @classmethod

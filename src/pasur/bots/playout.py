@@ -22,7 +22,7 @@ def playout(game: Round, rng: random.Random, greedy: float) -> None:
 
 
 def python_playout(game: Round, rng: random.Random, greedy: float) -> None:
-    """:func:`playout` in pure Python."""
+    """`playout()` in pure Python."""
     random_float = rng.random
     while not game.over:
         codes = game.legal_codes()

@@ -30,7 +30,7 @@ STDERR_LINE_CHARACTERS = 200
 
 class ExternalBot:
     """A bot run as a separate process (``exec:COMMAND``). It is started on first use and again
-    after a fault; any fault raises :class:`BotError` naming the bot, its answer and why it was
+    after a fault; any fault raises `BotError` naming the bot, its answer and why it was
     refused."""
 
     def __init__(self, command: str, seed: int | None = None, timeout: float = 10.0) -> None:
@@ -143,7 +143,7 @@ class ExternalBot:
 
     def _fail(self, message: str, reason: str, answer: str | None = None, **details: Any) -> NoReturn:
         """End the process (a new one starts for the next game) and raise the fault (see
-        :class:`BotError`)."""
+        `BotError`)."""
         process, self._process = self._process, None
         if process is not None:
             _end(process)

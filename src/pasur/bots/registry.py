@@ -153,7 +153,7 @@ def _named(spec: str, allow_exec: bool, allow_open: bool = False) -> tuple[str, 
 def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False, allow_open: bool = False) -> Bot:
     """A bot from its spec: a name (``random`` … ``solver``) or a level (``beginner`` … ``grandmaster``),
     with options (``ismcts:iterations=2000``), or ``exec:COMMAND`` (BOT-PROTOCOL.md) when
-    ``allow_exec``, or ``omniscient`` when ``allow_open`` (see :func:`validate_spec`). ValueError
+    ``allow_exec``, or ``omniscient`` when ``allow_open`` (see `validate_spec()`). ValueError
     says what is wrong with a bad spec."""
     name, options = _named(spec, allow_exec, allow_open)
     return _build(spec, name, options, seed)

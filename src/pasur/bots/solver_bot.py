@@ -1,7 +1,7 @@
 """``solver``: sampled deals, each solved exactly.
 
 For each decision it deals the cards its seat has not seen at random, consistently with its view,
-and solves each such deal exactly with the native open-deck solver (:func:`pasur.solve`), which
+and solves each such deal exactly with the native open-deck solver (`pasur.solve()`), which
 values every legal move under perfect play by both sides — by default to the end of the current
 deal, with the Haft Khaj each side can expect from the clubs still out (``horizon=deal``: the
 pack's order, which nobody knows, then plays no part), or to the round's end (``horizon=round``).
@@ -17,7 +17,7 @@ docs/STRENGTH.md has the measurements behind the defaults.
 
 With **match sense** (``match=1``; two sides) it plays for the match rather than the round: each
 sample's final round difference becomes the chance of winning the match from the banked scores
-(:mod:`pasur.bots.match_sense`), and the move with the best mean chance is played, the round's
+(`pasur.bots.match_sense`), and the move with the best mean chance is played, the round's
 points deciding between moves of equal chance. It is off by default: on 2,000 duplicate endgames
 it won no more matches than playing for points (docs/STRENGTH.md).
 
@@ -82,7 +82,7 @@ class SolverBot:
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
         solved: when not even the first one is, the decision is ``pimc``'s. ``judge`` is the bot
         that tells apart equal moves when ``ties`` names another than expert (the registry makes
-        it: :func:`.registry.solver_bot`)."""
+        it: `registry.solver_bot()`)."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
         if nodes < 0:
             raise ValueError("nodes must be 0 (no bound) or more")
@@ -158,7 +158,7 @@ class SolverBot:
         return found.means() if found else None
 
     def sampled(self, view: SeatView, legal: Sequence[Move]) -> Samples | None:
-        """Each legal move's values over the sampled deals, or None as for :meth:`mean_values`."""
+        """Each legal move's values over the sampled deals, or None as for `mean_values()`."""
         if not native.available():
             return None
         base = Round.from_view(view, self._rng)
@@ -192,7 +192,7 @@ def deal_evidence(view: SeatView) -> list[Evidence]:
 
 
 def deal_plays(view: SeatView) -> tuple[list[Evidence], list[Context]]:
-    """:func:`deal_evidence`, and for each of its plays what the solver needs to judge it: every
+    """`deal_evidence()`, and for each of its plays what the solver needs to judge it: every
     seat's cards played after it in the deal, and the side that had captured last and each side's
     clubs before it."""
     plays = list(view.history)

@@ -1,5 +1,5 @@
 """The ``pasur`` command: a thin shell over the engine, one module a command family (records,
-analysis, play, serve, measure) over the options they share (:mod:`.common`)."""
+analysis, play, serve, measure) over the options they share (`common`)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,19 @@
 """Game analysis: each move of a record judged from the mover's view only.
 
 For every move of the chosen seats, the cards that seat could not see are dealt at random many
-times, consistently with its view, and each deal is solved exactly (:func:`pasur.solve`): every
+times, consistently with its view, and each deal is solved exactly (`pasur.solve()`): every
 legal move gets its expected final round points (the mover's side minus the other side) over the
 same samples. The best move has the highest mean; a move's **loss** is the best mean minus its
 mean. Its 95% interval comes from every other move's gain over it on the same deals (paired),
 each with Student's t on the effective sample size of the deals' weights and the 5% split between
 them, so that not knowing which move is best counts too (docs/ANALYSIS.md). Deals are added
-(:class:`Precision`) until the interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
+(`Precision`) until the interval is narrow and lies within one verdict's band — **good** (below 0.3 points),
 **inaccuracy** (0.3 to 1) or **mistake** (1 or more) — or the samples or CPU time allowed run out;
 then the verdict names the bands the interval spans: **good or inaccuracy** (at most an
 inaccuracy), **inaccuracy or mistake**, or **unclear** when it spans all three. A position where
 every card's place is known is solved once and judged **exactly** (no interval); a move that was
 the only one legal is **forced**. With 3 players, or 4 each for themselves, the values are the mover's
-points minus the others' average, the others searched as one coalition (:mod:`pasur.core.solver`).
+points minus the others' average, the others searched as one coalition (`pasur.core.solver`).
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ Task = tuple[Rules, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int,
 
 def analysis_tasks(match: Match, seats: Iterable[int] | None, seed: int) -> list[Task]:
     """A task for every move of the chosen seats (all when None) in the match's rounds; a
-    :class:`SolveError` when the solver cannot judge them (no native core)."""
+    `SolveError` when the solver cannot judge them (no native core)."""
     if match.rounds:
         problem = solve_problem(match.rounds[0], paranoid=True)
         if problem:
@@ -355,7 +355,7 @@ def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = F
 
 
 def _card_texts(code: MoveCode) -> tuple[str, list[str]]:
-    """A move's card and taken cards as record texts, for :func:`move_words`."""
+    """A move's card and taken cards as record texts, for `move_words()`."""
     move = Move.from_code(code)
     return str(move.card), [str(card) for card in move.take]
 
@@ -369,19 +369,19 @@ def points_text(value: float, lang: str, exact: bool = False) -> str:
     return number_text(int(shown) if exact and shown == int(shown) else shown, lang)
 
 
-#: A move lost this many points on average halves the accuracy score (:func:`accuracy`).
+#: A move lost this many points on average halves the accuracy score (`accuracy()`).
 HALVING_LOSS = 0.35
 
 
 def accuracy(mean_loss: float) -> int:
     """A 0–100 score of a mean loss a move: 100 when every move was the best, halved with every
-    :data:`HALVING_LOSS` points lost a move on average (0.1 gives 82, 1 point gives 14)."""
+    `HALVING_LOSS` points lost a move on average (0.1 gives 82, 1 point gives 14)."""
     score: float = 100 * 0.5 ** (mean_loss / HALVING_LOSS)
     return round(score)
 
 
 def is_key_moment(judged: dict[str, Any]) -> bool:
-    """Whether a judged move (:meth:`MoveJudgement.to_json`) is one to look at again: at least an
+    """Whether a judged move (`MoveJudgement.to_json()`) is one to look at again: at least an
     inaccuracy, or a move whose verdict spans more than one band and which lost that much."""
     return judged["verdict"] in ("inaccuracy", "inaccuracy_or_mistake", "mistake") or (
         judged["verdict"] in ("good_or_inaccuracy", "unclear") and judged["loss"] >= INACCURACY
@@ -389,7 +389,7 @@ def is_key_moment(judged: dict[str, Any]) -> bool:
 
 
 def players_summary(judged: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per seat, from judged moves as :meth:`MoveJudgement.to_json` writes them: the moves judged
+    """Per seat, from judged moves as `MoveJudgement.to_json()` writes them: the moves judged
     and those with a choice, the mean loss a move with a choice and its accuracy score, the
     mistakes, inaccuracies and unclear moves, the three largest losses, and the key moments."""
     seats = sorted({one["seat"] for one in judged})
@@ -433,7 +433,7 @@ _VERDICT_COUNTS = (
 
 
 def summary_lines(row: dict[str, Any], name: str, lang: str = "en") -> list[str]:
-    """A player's summary (a row of :func:`players_summary`) for people: the accuracy score and
+    """A player's summary (a row of `players_summary()`) for people: the accuracy score and
     what it comes from, the verdicts counted, and the three largest losses."""
     lines = [
         text(

@@ -1,12 +1,12 @@
 """A hint for the seat to play: the best move as the review judges it, what it takes, and why.
 
-The deals the seat cannot see are sampled as the review samples them (:mod:`.analysis`: the same
+The deals the seat cannot see are sampled as the review samples them (`analysis`: the same
 horizon, the round's end, and the same intervals; the one deal there is when every card's place
 is known, and then the edge is exact), so a hint never says a move is best that the review of the
 same position calls a loss. The move is compared with the next best move that differs in
 substance (not a twin card of the same rank and worth), with the edge said only when its 95%
 interval lies above 0 (else the two are "about as good as" each other), and the reason read from
-the solver's lines (:mod:`.reasons`). Without the native core the move comes from ``pimc`` with
+the solver's lines (`reasons`). Without the native core the move comes from ``pimc`` with
 what it takes. A forced move gets no hint. Only the seat's view is used.
 """
 
@@ -92,7 +92,7 @@ class Advice:
 
 
 def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, bool]:
-    """The deals a hint stands on, as the review's: :data:`HINT_SAMPLES` dealt consistently with
+    """The deals a hint stands on, as the review's: `HINT_SAMPLES` dealt consistently with
     ``view`` (or as many as ``ms`` milliseconds of this thread's CPU allow), or the one deal there
     is when every card's place is known (True then)."""
     rng = random.Random(seed)
@@ -134,13 +134,13 @@ def hint(
     ms: float | None = None,
     isolate: bool = False,
 ) -> Hint | None:
-    """:func:`advise` said in ``lang`` (None when only one move is legal)."""
+    """`advise()` said in ``lang`` (None when only one move is legal)."""
     advice = advise(view, legal, seed, ms)
     return None if advice is None else advice.words(view, lang, isolate)
 
 
 def _same_in_substance(move: Move, other: Move, found: Samples) -> bool:
-    """Whether two moves are twins: the same in substance (:func:`move_substance`), or worth the
+    """Whether two moves are twins: the same in substance (`move_substance()`), or worth the
     same on every deal solved."""
     return found.values[move.code] == found.values[other.code] or move_substance(move.code) == move_substance(
         other.code

@@ -1,7 +1,7 @@
 """The first-game lesson: a round on a chosen deal against a gentle bot, with tips that tell each
 rule once, as it first arises (docs/RULES.md has every rule).
 
-:func:`lesson_tips` reads one seat's view and returns every tip the position gives, in the order
+`lesson_tips()` reads one seat's view and returns every tip the position gives, in the order
 to tell them: what the last plays showed (a numeral's 11, a King or Queen taking its like, a Jack,
 a Sur, point cards, Haft Khaj), what the round's end did (the last sweep, the points), then what
 the learner can do now, each with the move it suggests. The page tells each topic once, so tips

@@ -6,17 +6,17 @@ in the player's hand, on the table or taken is in the other hand, so the open-de
 is the truth), and in the **deal before it** when every arrangement of the unseen cards — which of
 them the other player holds, and which four of the pack each player gets in the last deal — is
 solved and the values averaged (each arrangement is as likely as any other). A position makes a
-puzzle when the best value beats every other by at least :data:`MARGIN` points and the best moves
+puzzle when the best value beats every other by at least `MARGIN` points and the best moves
 are one move in substance (twin cards aside). Its difficulty
 says which bot finds the answer: ``easy`` the greedy one, ``medium`` the expert, ``hard`` neither.
 The deal before the last is averaged with open cards, which no player has: such a puzzle is kept
-only when its answer also wins when played out (:func:`played_gain`: the answer and the best other
+only when its answer also wins when played out (`played_gain()`: the answer and the best other
 move on sampled arrangements, every seat then played by the bot from its own view).
 
-A puzzle travels as ``pasur-puzzle/1`` JSON (:meth:`Puzzle.to_json`): the player's view (as
+A puzzle travels as ``pasur-puzzle/1`` JSON (`Puzzle.to_json()`): the player's view (as
 BOT-PROTOCOL.md writes it, no hidden card), the answers, every move's value, the margin, how it was
 made exact and the difficulty. Why the answer beats a move tried is worked out when it is tried
-(:func:`tried_reason`), about that move.
+(`tried_reason()`), about that move.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The cards the mover cannot see are dealt at random a number of times, consistently with its view
 (once when every card's place is known: the reason is then exact); on each deal the position
-after either move is solved exactly (:func:`pasur.solve`) and its principal line played out to the
+after either move is solved exactly (`pasur.solve()`) and its principal line played out to the
 round's end. What each side takes **from the move on** (the line's end less the position's piles:
 never what was taken before) says where the points went: Surs, Haft Khaj, the 10♦, the 2♣, Aces
 and Jacks. A reason names the parts that make up most of the difference (together at least half
@@ -156,7 +156,7 @@ class Reason:
 
 
 def reason_from_json(data: Any) -> Reason:
-    """A reason as :meth:`Reason.to_json` wrote it (a puzzle file, a kept analysis); ValueError
+    """A reason as `Reason.to_json()` wrote it (a puzzle file, a kept analysis); ValueError
     saying what is wrong."""
     try:
         better, worse = (

@@ -2,7 +2,7 @@
 
 What a card may take depends only on some of the table: numerals worth at most ``11 - value``
 for a numeral, numerals and Jacks for a Jack, cards of its rank for a King or Queen
-(:data:`DECIDING`). So each card's moves are kept in a bounded table keyed by the card and those
+(`DECIDING`). So each card's moves are kept in a bounded table keyed by the card and those
 table cards. A numeral's takes are built from the subset sums of the low cards (A … 5, also kept)
 plus at most one card of 6 … 10, since two such cards already make 12.
 """
@@ -82,7 +82,7 @@ _card_moves: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}
 
 
 def card_move_table(compulsory: bool) -> dict[int, tuple[int, ...]]:
-    """The cache :func:`card_moves` fills, keyed by ``(table & DECIDING[card]) << 6 | card``."""
+    """The cache `card_moves()` fills, keyed by ``(table & DECIDING[card]) << 6 | card``."""
     return _card_moves[compulsory]
 
 

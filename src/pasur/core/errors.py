@@ -1,4 +1,4 @@
-"""Every error the core raises: what it refuses (a :class:`Refusal`, with a reason an app can say in
+"""Every error the core raises: what it refuses (a `Refusal`, with a reason an app can say in
 another language), and what it cannot read or do."""
 
 from __future__ import annotations

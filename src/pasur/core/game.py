@@ -42,8 +42,8 @@ class Played(NamedTuple):
 class Round:
     """One round: the deals, the turns, the captures and the round's scoring.
 
-    Cards are ints and hands, table and piles are bitmasks; :meth:`legal_codes` and
-    :meth:`play_code` are the fast path that search uses, :meth:`legal_moves` and :meth:`play`
+    Cards are ints and hands, table and piles are bitmasks; `legal_codes()` and
+    `play_code()` are the fast path that search uses, `legal_moves()` and `play()`
     the readable one.
     """
 
@@ -84,7 +84,7 @@ class Round:
     ) -> None:
         """Start round ``number`` (from 1) from a dealt deck, top first; ``banked`` is the
         match score of each side before this round. A deck that breaks the deal rules raises
-        :class:`DeckError` (``check_deck=False`` trusts one made by :func:`deal_deck`)."""
+        `DeckError` (``check_deck=False`` trusts one made by `deal_deck()`)."""
         if check_deck:
             problem = deck_problem(deck, rules)
             if problem:
@@ -215,7 +215,7 @@ class Round:
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
-        """The same as :meth:`copy`: the move tables stay shared, the state is copied."""
+        """The same as `copy()`: the move tables stay shared, the state is copied."""
         return self.copy()
 
     # -- the rules of a turn ---------------------------------------------------------------
@@ -263,7 +263,7 @@ class Round:
         return card_moves(self.table, card, self._compulsory) if found is None else found
 
     def play_code(self, code: MoveCode) -> None:
-        """Play a legal move given as an engine int. Legality is not checked: see :meth:`play`."""
+        """Play a legal move given as an engine int. Legality is not checked: see `play()`."""
         card = code & 63
         take = code >> 6
         seat = self.turn
@@ -312,8 +312,8 @@ class Round:
         return [Move.from_code(code) for code in self.legal_codes()]
 
     def play(self, move: Move | str | MoveCode) -> Played:
-        """Play a move given as a :class:`Move`, its short text or an engine int, and say what it
-        did. An illegal move raises :class:`IllegalMove` and changes nothing."""
+        """Play a move given as a `Move`, its short text or an engine int, and say what it
+        did. An illegal move raises `IllegalMove` and changes nothing."""
         if self.over:
             raise IllegalMove("the round is over", "round_over")
         codes = self.legal_codes()
@@ -340,7 +340,7 @@ class Round:
 
     def read_move(self, move: Move | str | MoveCode) -> MoveCode:
         """The engine int of a legal move given in any form (short text, a Move, an int), as
-        :meth:`SeatView.read_move <pasur.core.view.SeatView.read_move>` reads one; :class:`IllegalMove`
+        `SeatView.read_move <pasur.core.view.SeatView.read_move>()` reads one; `IllegalMove`
         if it is not legal."""
         if self.over:
             raise IllegalMove("the round is over", "round_over")
@@ -358,7 +358,7 @@ class Round:
 
     def move_text(self, move: Move | MoveCode) -> str:
         """The shortest short text of a legal move here (the card alone when it has one choice), as
-        :meth:`SeatView.move_text <pasur.core.view.SeatView.move_text>` writes one."""
+        `SeatView.move_text <pasur.core.view.SeatView.move_text>()` writes one."""
         return short_text(move.code if isinstance(move, Move) else move, self.legal_codes())
 
     # -- scoring -----------------------------------------------------------------------------
@@ -402,7 +402,7 @@ class Round:
         )
 
     def masks(self, seat: int) -> SeatMasks:
-        """The same as :meth:`view` but the history, as card masks: the fast form for code that
+        """The same as `view()` but the history, as card masks: the fast form for code that
         reads a view at every step (the research environments)."""
         hand, table, captured = self.hands[seat], self.table, tuple(self.captured)
         # Built as a plain tuple; the piles are disjoint, so their sum is their union.
@@ -454,7 +454,7 @@ class Match:
         rng: random.Random | None = None,
     ) -> None:
         """Start a match; with ``auto_deal`` each round is shuffled from ``seed`` as the previous
-        one ends, else :meth:`next_round` deals a given deck. ``rng``, when given, shuffles
+        one ends, else `next_round()` deals a given deck. ``rng``, when given, shuffles
         instead of a generator seeded from ``seed`` (and goes on being used by its owner)."""
         self.rules = rules or Rules()
         self.scores = [0] * self.rules.sides

@@ -1,6 +1,6 @@
 """Moves: a played card and the table cards it takes, with the short text form.
 
-Inside the engine a move is one int, ``card | take_mask << 6``; :class:`Move` is the readable
+Inside the engine a move is one int, ``card | take_mask << 6``; `Move` is the readable
 value type built from it.
 """
 

@@ -1,12 +1,12 @@
 """The native engine core (``_native``, C), when the install built it: the same rules as
-:class:`~pasur.core.game.Round`, which stays the readable reference and the fallback.
+`Round`, which stays the readable reference and the fallback.
 
 ``ENGINE`` says which runs: "native", or "python" when the module was not built or
 ``PASUR_ENGINE=python`` asks for the pure one. ``tests/test_native.py`` plays both side by side.
 
 The native calls keep no state of their own: each runs in a workspace (its scratch space, the
 solver and the solver's transposition table), and every thread has its own, made at its first
-call (:func:`workspace`), so calls from many threads run at once; the long ones release the GIL.
+call (`workspace()`), so calls from many threads run at once; the long ones release the GIL.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ ENGINE = "native" if _native is not None else "python"
 
 
 def _core() -> ModuleType:
-    """The native module; RuntimeError when it was not built (see :func:`available`)."""
+    """The native module; RuntimeError when it was not built (see `available()`)."""
     if _native is None:
         raise RuntimeError("the native core was not built (or PASUR_ENGINE=python)")
     return _native
@@ -68,7 +68,7 @@ def episode_size() -> int:
 
 
 def hand_moves(hand: CardMask, table: CardMask, compulsory: bool) -> list[int]:
-    """The legal move codes of a hand on a table, as :func:`captures.hand_moves` lists them."""
+    """The legal move codes of a hand on a table, as `captures.hand_moves()` lists them."""
     return list(workspace().hand_moves(hand, table, compulsory))
 
 
@@ -79,13 +79,13 @@ def play_codes(game: Round, codes: list[int]) -> None:
 
 def play_random(game: Round, rng: random.Random) -> None:
     """Finish ``game`` with uniformly random legal moves in native code (its own generator,
-    seeded from ``rng``: the moves differ from :meth:`Round.play_random`'s)."""
+    seeded from ``rng``: the moves differ from `Round.play_random()`'s)."""
     state, codes = workspace().play_random(game.native_fields(), rng.getrandbits(64), True)
     game.take_native_state(state, codes)
 
 
 def play_mixed(game: Round, rng: random.Random, greedy: float) -> None:
-    """Finish ``game`` as :func:`pasur.bots.playout.playout` does (greedy with probability
+    """Finish ``game`` as `pasur.bots.playout.playout()` does (greedy with probability
     ``greedy``, else random), in native code."""
     state, codes = workspace().play_mixed(game.native_fields(), rng.getrandbits(64), greedy)
     game.take_native_state(state, codes)
@@ -100,7 +100,7 @@ def random_round_moves(game: Round, seed: int, rounds: int) -> int:
 def solve(
     game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool = False
 ) -> tuple[int, list[tuple[int, int]], list[int], int]:
-    """The exact solver (see :mod:`pasur.core.solver`), without the GIL: value, each legal move's
+    """The exact solver (see `pasur.core.solver`), without the GIL: value, each legal move's
     value, a principal line and the nodes searched; ``deal_only`` stops at the end of the current
     deal. Values are side 0 minus side 1; with more than two sides, the mover's points times
     (sides - 1) minus the others' together, the others playing as one."""
@@ -113,7 +113,7 @@ def solve_samples(
 ) -> tuple[list[int], bytes, bytes]:
     """The solver on ``samples`` deals of the cards the mover cannot see (dealt again from
     ``seed``), as ``sampling`` says, without the GIL: the legal moves, every move's value for each
-    deal solved before the node limit stopped one (int32s, deal by deal, as :func:`solve` gives
+    deal solved before the node limit stopped one (int32s, deal by deal, as `solve()` gives
     them), and each deal's weight (doubles)."""
     codes, values, _solved, _nodes, weights = workspace().solve_samples(
         game.native_fields(),
@@ -142,7 +142,7 @@ def minimax(game: Round, most_clubs: bool, node_limit: int) -> tuple[int, list[t
 
 def net_features(decision: tuple[int | float, ...], codes: Sequence[int]) -> bytes:
     """The net bot's features of each move (float32, a row a move), as
-    :func:`pasur.bots.net.python_features` computes them from ``decision`` (``Decision.fields``)."""
+    `pasur.bots.net.python_features()` computes them from ``decision`` (``Decision.fields``)."""
     return bytes(workspace().net_features(decision, codes))
 
 

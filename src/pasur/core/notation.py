@@ -37,7 +37,7 @@ def _full_text(code: MoveCode) -> str:
 
 def parse_move(text: str, hand: CardMask, table: CardMask, codes: Sequence[MoveCode]) -> MoveCode:
     """The legal move a short text names (``7C``, ``7Cx4H``, ``7♣x4♥``), given the mover's hand,
-    the table and the legal ``codes``; :class:`IllegalMove` saying why there is none."""
+    the table and the legal ``codes``; `IllegalMove` saying why there is none."""
     try:
         card, take = split_move_text(text)
     except ValueError as error:
@@ -49,7 +49,7 @@ def find_code(
     card: int, take: Sequence[int] | None, hand: CardMask, table: CardMask, codes: Sequence[MoveCode]
 ) -> MoveCode:
     """The legal move that plays ``card`` taking ``take`` (None: unnamed, allowed when the card
-    has exactly one legal choice); :class:`IllegalMove` saying why there is none."""
+    has exactly one legal choice); `IllegalMove` saying why there is none."""
     card = CARDS[card]
     take_mask = None if take is None else mask_of(take)
     if take_mask is not None and take_mask.bit_count() == len(take or ()) and card | take_mask << 6 in codes:

@@ -34,7 +34,7 @@ def to_record(match: Match, names: list[str] | None = None, **extra: Any) -> dic
 
 
 def from_record(record: Any) -> Match:
-    """Replay a record into a :class:`Match`, checking every rule; :class:`RecordError` if not."""
+    """Replay a record into a `Match`, checking every rule; `RecordError` if not."""
     if not isinstance(record, dict):
         raise RecordError(0, 0, "a record must be a JSON object")
     if record.get("format", FORMAT) != FORMAT:
@@ -91,7 +91,7 @@ def _replay_round(match: Match, number: int, entry: Any, last: bool) -> None:
 
 
 def _resolve(game: Round, item: Any) -> int:
-    """The engine int of a record's move object; :class:`IllegalMove` saying what is wrong."""
+    """The engine int of a record's move object; `IllegalMove` saying what is wrong."""
     if not isinstance(item, dict) or not isinstance(item.get("card"), str):
         raise IllegalMove('a move must be an object such as {"card": "7C", "take": ["4H"]}')
     take_texts = item.get("take")
@@ -165,7 +165,7 @@ def replay_line(line: str) -> dict[str, Any]:
 
 
 def load_json(text: str) -> Any:
-    """Parse a single record file; :class:`RecordError` when it is not JSON."""
+    """Parse a single record file; `RecordError` when it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:

@@ -1,4 +1,4 @@
-"""How the solver samples deals: one frozen value that the solver bot, :mod:`.solver` and the
+"""How the solver samples deals: one frozen value that the solver bot, `solver` and the
 native core pass down, and the evidence it may weigh the deals by."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ Context = tuple[tuple[int, int, int, int], int, tuple[int, int, int, int]]
 
 @dataclass(frozen=True, slots=True)
 class Sampling:
-    """How :func:`~pasur.core.solver.sampled_values` solves its deals, and what it knows of the others' plays.
+    """How `sampled_values()` solves its deals, and what it knows of the others' plays.
 
     ``deal_only`` searches each deal to the end of the current deal; ``node_limit`` ends the
     sampling at the first deal that needs more nodes (0: none), ``node_budget`` after the deal with

@@ -41,7 +41,7 @@ def club_count(cards: CardMask) -> int:
 
 def clears_table(card: int, take: CardMask, table: CardMask) -> bool:
     """Whether playing ``card`` to take ``take`` from ``table`` takes all of it with a card that is
-    not a Jack: a Sur, when Surs count for the side (:func:`sur_counts`)."""
+    not a Jack: a Sur, when Surs count for the side (`sur_counts()`)."""
     return take != 0 and take == table and card >> 2 != JACK
 
 

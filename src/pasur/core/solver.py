@@ -4,8 +4,8 @@
 The search is native (``_solver.h``; docs/SOLVER.md has the method). A value is the round's final
 point difference, side 0 minus side 1, the points already taken this round included, under the
 rules in force (Sur and its cut-off from the banked scores, the last capturer's sweep, Haft Khaj).
-:func:`solve` takes two sides only: 2 players, or 4 in partnership. With 3 players, or 4 each for
-themselves, :func:`sampled_values` searches the mover against the others as one coalition (a
+`solve()` takes two sides only: 2 players, or 4 in partnership. With 3 players, or 4 each for
+themselves, `sampled_values()` searches the mover against the others as one coalition (a
 paranoid search, the sound two-sided approximation docs/SOLVER.md describes): a value is then the
 mover's points minus the others' average.
 """
@@ -106,7 +106,7 @@ def solve(game: Round, *, table_mb: float = DEFAULT_TABLE_MB, node_limit: int = 
     searches only to the end of the current deal (the later deals unknown): values are then the
     points taken by then and the Haft Khaj expected from the clubs still out, not the round's
     final points.
-    :class:`SolveError` says why a position cannot be solved."""
+    `SolveError` says why a position cannot be solved."""
     problem = solve_problem(game)
     if problem:
         raise SolveError(problem)
@@ -145,10 +145,10 @@ class Samples:
 
 def sampled_values(game: Round, samples: int, seed: int, sampling: Sampling = DEFAULT_SAMPLING) -> Samples:
     """Each legal move's values for the side to move over ``samples`` deals of the cards the mover
-    cannot see, dealt again at random from ``seed`` and solved exactly as :func:`solve` does (the
+    cannot see, dealt again at random from ``seed`` and solved exactly as `solve()` does (the
     same deals for every move), as ``sampling`` says. With a node limit or budget the lists can be
     shorter, possibly empty. With more than two sides, the mover plays against the others as one
-    coalition (:class:`Samples` says what a value is then). :class:`SolveError` when the position
+    coalition (`Samples` says what a value is then). `SolveError` when the position
     cannot be solved."""
     problem = solve_problem(game, paranoid=True)
     if problem:
@@ -182,7 +182,7 @@ def sampled_within(
     sampling: Sampling = DEFAULT_SAMPLING,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Samples:
-    """:func:`sampled_values` for ``samples`` deals, in batches of ``batch`` when ``ms``
+    """`sampled_values()` for ``samples`` deals, in batches of ``batch`` when ``ms``
     milliseconds of ``clock`` (wall time by default; ``time.thread_time`` counts this thread's
     CPU) bound the time (at least one batch is solved; each batch's seed comes from ``rng``); a
     deal that reaches the node limit ends the sampling."""

@@ -109,7 +109,7 @@ class SeatView:
         return [Move.from_code(code) for code in self.legal_codes()]
 
     def read_move(self, text: str) -> Move:
-        """The legal move a short text names; :class:`~pasur.core.IllegalMove` saying why not."""
+        """The legal move a short text names; `IllegalMove` saying why not."""
         code = parse_move(text, mask_of(self.hand), mask_of(self.table), self.legal_codes())
         return Move.from_code(code)
 
@@ -206,7 +206,7 @@ class SeatView:
 
 
 class SeatMasks(NamedTuple):
-    """The same knowledge as a :class:`SeatView` but the history, as card masks and counts: the
+    """The same knowledge as a `SeatView` but the history, as card masks and counts: the
     fast form for code that reads a view at every step (the research environments)."""
 
     rules: Rules

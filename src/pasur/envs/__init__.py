@@ -1,7 +1,7 @@
 """Research environments (the ``rl`` extra): PettingZoo, Gymnasium and OpenSpiel adapters.
 
 Importing this package registers the Gymnasium environment ``pasur/Pasur-v0``, with the native
-:class:`pasur.envs.vector.PasurVectorEnv` as its vector entry point (``gymnasium.make_vec``).
+`pasur.envs.vector.PasurVectorEnv` as its vector entry point (``gymnasium.make_vec``).
 """
 
 from __future__ import annotations

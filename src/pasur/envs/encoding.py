@@ -1,38 +1,13 @@
 """The numeric encodings the research environments share: actions and observations.
 
-**Actions** (a fixed ``Discrete(105)``). A move is chosen in one or more steps:
+**Actions** (a fixed ``Discrete(105)``): `ACTION_BLOCKS`. A move is chosen in one or more
+steps: a card of the hand, then, while the card has several captures, table cards lowest index
+first (index = rank × 4 + suit, ranks A … K, suits C D H S) until they fit one legal move.
 
-- ``0 … 51``: play card ``c`` from the hand. If the card has one legal move, it is played.
-- ``52 … 103``: take table card ``c - 52``, while choosing among several captures of the chosen
-  card. Cards are named lowest index first (index = rank × 4 + suit, ranks A … K, suits C D H S);
-  as soon as the cards named so far fit just one legal choice, that move is played.
-- ``104``: done: play the chosen card taking exactly the cards named so far; it is legal only when
-  those make a legal choice (in practice: laying the card down when capture is not compulsory).
-
-**Observation** (``int8``, :data:`OBSERVATION_SIZE` values, each 0 or 1, as PettingZoo's classic
-games give them), from the seat's view only, sides and seats counted from the observer (0 = the
-observer's own side or seat, then in order of play):
-
-====================  ======  ==========================================================
-block                 size    meaning
-====================  ======  ==========================================================
-hand                  52      1 for each card in the observer's hand
-table                 52      1 for each card on the table
-captured              4 × 52  1 for each card in each side's pile this round
-unseen                52      1 for each card the observer has not seen (others' hands, pack)
-chosen card           52      1 for the card chosen in an unfinished multi-step move
-named cards           52      1 for each table card named so far in that move
-turn                  4       one-hot: the seat to play
-hands                 4 × 4   each seat's hand size: slot k is 1 when it holds more than k cards
-deal                  6       one-hot deal number (1 … 6); how many cards the pack holds follows
-last capturer         5       one-hot side, or the last slot when nobody has captured
-players               3       one-hot 2, 3 or 4 players
-partnership           1       1 when four players play in partnerships
-scores                4 × 24  each side's banked match score: slot k is 1 from (k + 1) sixteenths
-                              of the target on (16 slots set: the target is reached)
-surs                  4 × 5   each side's Surs this round: slot k is 1 when it has more than k
-round                 10      one-hot round number (1 … 10; later rounds count as 10)
-====================  ======  ==========================================================
+**Observation** (``int8``, `OBSERVATION_SIZE` values, each 0 or 1, as PettingZoo's classic
+games give them): `OBSERVATION_BLOCKS`, from the seat's view only, sides and seats counted
+from the observer (0 = the observer's own side or seat, then in order of play). docs/ENVIRONMENTS.md
+shows both as tables (`layout_tables()`).
 """
 
 from __future__ import annotations
@@ -61,6 +36,59 @@ SCORES, SURS, ROUND = 503, 599, 619
 OBSERVATION_SIZE = 629
 #: How many slots each side's score has, and each side's Surs.
 SCORE_SLOTS, SUR_SLOTS = 24, 5
+
+#: The actions: (what, first, how many, meaning).
+ACTION_BLOCKS = (
+    ("play card", PLAY, 52, "play card c = action from the hand; a card with one legal move is played at once"),
+    (
+        "take table card",
+        TAKE,
+        52,
+        "take table card c = action − 52, while choosing among the chosen card's captures; as soon as "
+        "the cards named fit one legal move, it is played",
+    ),
+    (
+        "done",
+        DONE,
+        1,
+        "play the chosen card taking exactly the cards named so far (legal only when they make a legal "
+        "choice: in practice, laying the card down when capture is not compulsory)",
+    ),
+)
+
+#: The observation's blocks: (name, first index, size, meaning).
+OBSERVATION_BLOCKS = (
+    ("hand", HAND, 52, "1 for each card in the observer's hand"),
+    ("table", TABLE, 52, "1 for each card on the table"),
+    ("captured", CAPTURED, 4 * 52, "1 for each card in each side's pile this round (4 × 52)"),
+    ("unseen", UNSEEN, 52, "1 for each card the observer has not seen (the others' hands, the pack)"),
+    ("chosen card", CHOSEN, 52, "1 for the card chosen in an unfinished multi-step move"),
+    ("named cards", NAMED, 52, "1 for each table card named so far in that move"),
+    ("turn", TURN, 4, "one-hot: the seat to play"),
+    ("hands", HANDS, 4 * 4, "each seat's hand size: slot k is 1 when it holds more than k cards (4 × 4)"),
+    ("deal", DEAL, 6, "one-hot deal number (1 … 6); how many cards the pack holds follows from it"),
+    ("last capturer", LAST_CAPTURER, 5, "one-hot side, or the last slot when nobody has captured"),
+    ("players", PLAYERS, 3, "one-hot 2, 3 or 4 players"),
+    ("partnership", PARTNERSHIP, 1, "1 when four players play in partnerships"),
+    (
+        "scores",
+        SCORES,
+        4 * SCORE_SLOTS,
+        "each side's banked match score: slot k is 1 from (k + 1) sixteenths of the target on "
+        "(16 slots set: the target is reached) (4 × 24)",
+    ),
+    ("surs", SURS, 4 * SUR_SLOTS, "each side's Surs this round: slot k is 1 when it has more than k (4 × 5)"),
+    ("round", ROUND, 10, "one-hot round number (1 … 10; later rounds count as 10)"),
+)
+
+
+def layout_tables() -> str:
+    """The actions and the observation as Markdown tables (docs/ENVIRONMENTS.md holds them)."""
+    lines = ["| actions | first | count | meaning |", "| --- | --- | --- | --- |"]
+    lines += [f"| {name} | {first} | {count} | {meaning} |" for name, first, count, meaning in ACTION_BLOCKS]
+    lines += ["", "| observation block | first index | size | meaning |", "| --- | --- | --- | --- |"]
+    lines += [f"| {name} | {first} | {size} | {meaning} |" for name, first, size, meaning in OBSERVATION_BLOCKS]
+    return "\n".join(lines) + "\n"
 
 #: The legal moves of one card in the hand of the player to move, as engine ints.
 CardCodes = Callable[[int], Sequence[int]]
@@ -156,9 +184,9 @@ _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder=
 #: The action mask is unpacked with the observation, from this bit on.
 _MASK_AT = 8 * ((OBSERVATION_SIZE + 7) // 8)
 _BYTES = (_MASK_AT + ACTION_COUNT + 7) // 8
-#: Where a :class:`SeatMasks` lists its counts: ``hands``, ``pack``, ``scores`` … to the end.
+#: Where a `SeatMasks` lists its counts: ``hands``, ``pack``, ``scores`` … to the end.
 _COUNTS = SeatMasks._fields.index("hands")
-#: How many entries the memo of :class:`Observer` keeps before it starts again.
+#: How many entries the memo of `Observer` keeps before it starts again.
 _MEMO_LIMIT = 1 << 16
 
 

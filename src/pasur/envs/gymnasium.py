@@ -4,7 +4,7 @@ seats are played by bots.
     import gymnasium, pasur.envs
     env = gymnasium.make("pasur/Pasur-v0", opponents="expert", players=2)
 
-Observations and actions are those of :mod:`pasur.envs.encoding` (a Dict of ``observation`` and
+Observations and actions are those of `pasur.envs.encoding` (a Dict of ``observation`` and
 ``action_mask``; the mask is also in ``info``). An episode is one round, rewarded at its end with
 the agent's side's points minus the mean of the other sides' (``reward="match"``: a whole match,
 +1 for a win and −1 for a loss). An action the mask does not allow ends the episode with −1.
@@ -133,7 +133,7 @@ class PasurEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def _observed(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """The observation, and the info that holds the action mask too; the mask is kept for
-        :meth:`action_masks` (only reset and step change what the agent sees)."""
+        `action_masks()` (only reset and step change what the agent sees)."""
         mine = not self.game.over and self.game.turn == self.seat
         observation = self.observer.observe(self.game.masks(self.seat), self.chooser if mine else None)
         self._mask = observation["action_mask"].copy()

@@ -4,11 +4,11 @@
     game = pyspiel.load_game("python_pasur(players=3)")
 
 Parameters are the rules options (``sur_cutoff=-1`` for no cut-off). A game is one round. Chance
-deals the pack one card at a time, uniformly, exactly as :func:`pasur.core.deal_deck` does: a lone
+deals the pack one card at a time, uniformly, exactly as `pasur.core.deal_deck()` does: a lone
 table Jack is replaced by the next card drawn (put in its place), then buried at a place chance
 picks in the rest of the pack (never on top); a first-deal table the rules refuse, the replaced
 one included, is dealt again from the start (a redeal). Actions and tensors are those of
-:mod:`pasur.envs.encoding`. Returns: each player's side's round points minus the mean of the
+`pasur.envs.encoding`. Returns: each player's side's round points minus the mean of the
 other sides'.
 """
 

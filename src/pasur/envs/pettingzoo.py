@@ -4,12 +4,12 @@
     game = env(players=3, target=100, render_mode="ansi")
 
 Every rules option is a keyword argument (``players=3``, ``sur_cancel=False``, …). Observations
-and actions are documented in :mod:`pasur.envs.encoding`. ``reward="round"`` (default): an
+and actions are documented in `pasur.envs.encoding`. ``reward="round"`` (default): an
 episode is one round and each agent's reward is its side's round points minus the mean of the
 other sides'. ``reward="match"``: an episode is a whole match, +1 for each agent of the winning
 side and −1 for the others at its end.
 
-:func:`env` behaves as PettingZoo's classic games wrapped in its ``TerminateIllegalWrapper``,
+`env()` behaves as PettingZoo's classic games wrapped in its ``TerminateIllegalWrapper``,
 ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, but does it in the environment itself:
 those wrappers tripled the cost of a step.
 
@@ -55,7 +55,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so
     """Pasur for 2, 3 or 4 agents (``player_0`` … in order of play). An action the mask refuses
     raises ValueError, changing nothing; with ``illegal_reward`` set it ends the game instead,
     with that reward for the agent that took it. An action outside the action space, or a step
-    before :meth:`reset`, always raises."""
+    before `reset()`, always raises."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],

@@ -5,7 +5,7 @@ sb3-contrib's MaskablePPO with the action masks, train on many episodes stepped 
     from pasur.envs.sb3 import PasurSB3VecEnv
     model = MaskablePPO("MultiInputPolicy", PasurSB3VecEnv(16, opponents="greedy"), gamma=1.0)
 
-Episodes are :class:`pasur.envs.vector.PasurVectorEnv`'s (one round each, the same observations,
+Episodes are `pasur.envs.vector.PasurVectorEnv`'s (one round each, the same observations,
 masks and rewards as ``pasur/Pasur-v0``); as stable-baselines3 expects, an episode that ends is
 started again at once, its last observation kept in its info as ``terminal_observation``.
 """
@@ -30,7 +30,7 @@ __all__ = ["PasurSB3VecEnv"]
 
 class PasurSB3VecEnv(VecEnv):
     """``num_envs`` one-round episodes of Pasur stepped natively, as a stable-baselines3 VecEnv;
-    the keywords are :class:`~pasur.envs.vector.PasurVectorEnv`'s (opponents, seat, rules)."""
+    the keywords are `PasurVectorEnv`'s (opponents, seat, rules)."""
 
     def __init__(self, num_envs: int = 16, **settings: Any) -> None:
         self.episodes = PasurVectorEnv(num_envs, **settings)
@@ -38,7 +38,7 @@ class PasurSB3VecEnv(VecEnv):
         self._actions = np.zeros(num_envs, np.int64)
 
     def reset(self) -> dict[str, np.ndarray]:
-        """Every episode anew: episode ``i`` seeded with ``seed + i`` after :meth:`seed`, else each
+        """Every episode anew: episode ``i`` seeded with ``seed + i`` after `seed()`, else each
         goes on with its own stream (stable-baselines3's way)."""
         observed, _ = self.episodes.reset(seed=list(self._seeds))
         self._reset_seeds()

@@ -6,13 +6,13 @@
     observations, infos = envs.reset(seed=1)
     observations, rewards, terminated, truncated, infos = envs.step(actions)
 
-Each episode is exactly what :class:`pasur.envs.gymnasium.PasurEnv` gives with the same seed —
+Each episode is exactly what `pasur.envs.gymnasium.PasurEnv` gives with the same seed —
 the same deals, observations, action masks, rewards and ends — and the batch is what
 ``gymnasium.vector.SyncVectorEnv`` of those environments returns (episode ``i`` seeded with
 ``seed + i``; an ended episode starts again at the next step, whose action it ignores). The
 opponents are ``random`` or ``greedy``, played natively exactly as the Python bots choose (with
 Python's own generator); the reward is the one-round reward (``reward="round"``). Importing
-:mod:`pasur.envs` registers it as ``pasur/Pasur-v0``'s vector entry point, so
+`pasur.envs` registers it as ``pasur/Pasur-v0``'s vector entry point, so
 ``gymnasium.make_vec("pasur/Pasur-v0", num_envs=64)`` returns it.
 """
 
@@ -64,7 +64,7 @@ class PasurVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
-        """The settings of :class:`pasur.envs.gymnasium.PasurEnv` (so that ``gymnasium.make_vec``
+        """The settings of `pasur.envs.gymnasium.PasurEnv` (so that ``gymnasium.make_vec``
         passes them on), less what only the single environment does: ``reward="match"`` and
         drawing."""
         if reward != "round":

@@ -75,7 +75,7 @@ def _account_data(accounts: Accounts, signed: SignedIn, page: int) -> dict[str, 
 
 def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     """The routes, over ``accounts`` and the tables of ``lobby``: the account's own, and friends'
-    (:func:`friend_routes`)."""
+    (`friend_routes()`)."""
     router = APIRouter()
     router.include_router(friend_routes(accounts, lobby))
     router.include_router(device_game_routes(accounts))
@@ -142,7 +142,7 @@ def account_routes(accounts: Accounts, lobby: Lobby) -> APIRouter:
     @router.get("/api/account/data")
     def account_data(request: Request, page: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> JSONResponse:
         """Everything kept about the account, as a JSON file to download: the account, its
-        ratings, figures and every match (:data:`DATA_PAGE` a page: ``next_page`` says where the
+        ratings, figures and every match (`DATA_PAGE` a page: ``next_page`` says where the
         rest are), and whom it blocked."""
         data = _account_data(accounts, signed_in(request, changes=False), page)
         headers = {"Content-Disposition": 'attachment; filename="pasur-account.json"'}

@@ -1,9 +1,9 @@
-"""Accounts, optional: a lasting name (:mod:`.names`) and a password hashed with Argon2id, and the
+"""Accounts, optional: a lasting name (`names`) and a password hashed with Argon2id, and the
 browsers signed in to one. A session is a random token in an HttpOnly cookie; the database keeps
 only its SHA-256, with a second token (CSRF) that every state-changing request the cookie
 authorises must repeat in a header. Log-ins (successes too) and failed log-ins are throttled per
 account and per address, and sign-ups per address, in the database (so every process on one
-PostgreSQL counts together); passwords are hashed a few at a time (:class:`Hashing`), so memory
+PostgreSQL counts together); passwords are hashed a few at a time (`Hashing`), so memory
 stays bounded whatever arrives; an account holds a bounded number of sessions. An unknown name
 and a wrong password are refused alike, after the same work."""
 
@@ -222,7 +222,7 @@ class Accounts:
 
     @storage
     def _open_session(self, account: Account) -> SignedIn:
-        """A new session of ``account``; past :attr:`~.ServerSettings.sessions_per_account` the
+        """A new session of ``account``; past `sessions_per_account` the
         oldest end (and every session past its time)."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         mine = SessionRow.account_id == account.id
@@ -292,7 +292,7 @@ class Accounts:
         return self._open_session(signed.account)
 
     def delete(self, signed: SignedIn) -> list[str]:
-        """Delete the account (its password checked first: :meth:`check_own_password`) and its
+        """Delete the account (its password checked first: `check_own_password()`) and its
         sessions; its games stay, anonymised. The tables whose records changed."""
         return self._delete(signed.account.id)
 

@@ -1,8 +1,8 @@
 """What a table's bots say besides their moves: a hint for the person to play, and the judgement of
 the people's moves once the match is over. Both are thought out in the bot workers
-(:class:`.bots.BotPool`), charged to the visitor who asked, each at most once: a hint per seat,
+(`bots.BotPool`), charged to the visitor who asked, each at most once: a hint per seat,
 version and language, the judgement once per finished match, whoever asks and however often
-(:class:`Reviews` holds it apart from the tables, which come and go from memory)."""
+(`Reviews` holds it apart from the tables, which come and go from memory)."""
 
 from __future__ import annotations
 
@@ -99,14 +99,14 @@ class Hints:
 
 class Reviews:
     """The judgements of finished matches, one for each table: found again whoever asks and
-    however often, and kept while the table itself leaves memory. At most :data:`REVIEWS_HELD`,
+    however often, and kept while the table itself leaves memory. At most `REVIEWS_HELD`,
     the least recently asked for let go first (never one under way)."""
 
     def __init__(self) -> None:
         self._held: OrderedDict[str, Analysis] = OrderedDict()
 
     def report(self, room: Room, asker: str) -> dict[str, Any]:
-        """The judgement of ``room``'s finished match so far (see :meth:`Analysis.report`)."""
+        """The judgement of ``room``'s finished match so far (see `Analysis.report()`)."""
         analysis = self._held.pop(room.id, None) or Analysis(room)
         self._held[room.id] = analysis
         idle = [table for table, held in self._held.items() if not held.running]
@@ -146,7 +146,7 @@ class Analysis:
     def report(self, asker: str, reviews: Reviews) -> dict[str, Any]:
         """The people's moves of the finished match judged so far, each with its verdict and what
         to say of it in each language. Asking sets the judging going (charged to ``asker``, who
-        may have :data:`REVIEWS_AT_ONCE` under way) or keeps it going, one move at a time in the
+        may have `REVIEWS_AT_ONCE` under way) or keeps it going, one move at a time in the
         bot workers, unless the whole judgement was kept."""
         room = self.room
         match = room.finished_match()

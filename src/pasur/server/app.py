@@ -1,10 +1,10 @@
 """``pasur serve``: the web app (FastAPI). HTTP creates and joins tables; each browser then talks
 to its table over one WebSocket and is sent only its seat's view. Everything a visitor sends is
-checked at the door (:mod:`.guard`) and again where it is read, bounded by
-:class:`.settings.ServerSettings`. The routes live with their domain: the site's pages
-(:mod:`.site_routes`), the tables (:mod:`.table_routes`), the tables' sockets
-(:mod:`.socket_session`), accounts and friends (:mod:`.account_routes`) and the puzzles
-(:mod:`.puzzle_routes`); this module assembles them."""
+checked at the door (`guard`) and again where it is read, bounded by
+`settings.ServerSettings`. The routes live with their domain: the site's pages
+(`site_routes`), the tables (`table_routes`), the tables' sockets
+(`socket_session`), accounts and friends (`account_routes`) and the puzzles
+(`puzzle_routes`); this module assembles them."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def create_app(
 
 
 def _answer_refusals(app: FastAPI) -> None:
-    """Every refusal in one shape (:func:`.messages.http_refusal`): the server's own, a request
+    """Every refusal in one shape (`messages.http_refusal()`): the server's own, a request
     not understood, and a body that cannot be read (not JSON, nested past the parser)."""
 
     @app.exception_handler(TableError)

@@ -1,6 +1,6 @@
 """Who is connected to a table: each listener (a browser's WebSocket) with its seat, how many
 watch, and the small presence message that tells everyone when someone comes or goes. A message
-is posted to a listener, never awaited: its socket sends it in its own time (:mod:`.outbox`)."""
+is posted to a listener, never awaited: its socket sends it in its own time (`outbox`)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class Audience:
 
     def _presence_changed(self) -> None:
         """Someone came or went: everyone is told in one small message, once for every change
-        within :data:`PRESENCE_SECONDS` (never a whole state per coming and going)."""
+        within `PRESENCE_SECONDS` (never a whole state per coming and going)."""
         if self._presence is None:
             self._presence = asyncio.get_running_loop().call_later(PRESENCE_SECONDS, self._tell_presence)
 

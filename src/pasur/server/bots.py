@@ -65,7 +65,7 @@ class Level:
 
 
 def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level]:
-    """The levels a server offers: every one of :data:`pasur.bots.LEVELS` and any the operator adds
+    """The levels a server offers: every one of `pasur.bots.LEVELS` and any the operator adds
     (``extra``: level name → built-in spec; never a program), each search bound to ``bot_ms``
     milliseconds a move. ValueError says what is wrong with an extra spec."""
     levels = {name: Level(name, bot) for name, bot in LEVELS.items()}
@@ -137,7 +137,7 @@ class BotPool:
     """Runs bot moves: quick bots at once, searching bots in ``workers`` processes, at most one
     move a worker at a time, the waiting ones taken round-robin by owner (the visitor that made
     the table). Advice (hints, judging a finished match's moves) waits apart and is taken only
-    when no bot move waits, at most :data:`ADVICE_WAITING` jobs an owner, and none while the
+    when no bot move waits, at most `ADVICE_WAITING` jobs an owner, and none while the
     owner's advice took ``advice_budget`` CPU seconds of the last minute."""
 
     levels: dict[str, Level]
@@ -193,7 +193,7 @@ class BotPool:
         advice: bool = False,
     ) -> Any:
         """``work(*args)`` in a worker when its turn comes; TooManyRequests for advice past
-        :data:`ADVICE_WAITING` of one owner's."""
+        `ADVICE_WAITING` of one owner's."""
         line = self._advice if advice else self._moves
         waiting = line.setdefault(owner, deque())
         if advice and (

@@ -3,7 +3,7 @@
 Two channels per table: the seated players talk among themselves, the spectators among
 themselves (so nobody watching can tell a player about the others' hands). A line is either free
 text (checked here: length, no control or text-direction characters) or one of the quick
-:data:`PHRASES`, which each page shows in its own language."""
+`PHRASES`, which each page shows in its own language."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .names import has_controls, shows
 LINE_LENGTH = 200
 #: The most bytes a line takes (UTF-8): a line of emoji, four bytes each, is shorter.
 LINE_BYTES = 3 * LINE_LENGTH
-#: Lines one writer (a seat, or an address's spectators) may write within :data:`BURST_SECONDS`.
+#: Lines one writer (a seat, or an address's spectators) may write within `BURST_SECONDS`.
 BURST_LINES = 5
 BURST_SECONDS = 10.0
 #: Lines a table keeps per channel (in memory; the store keeps every line).
@@ -56,7 +56,7 @@ class ChatLine:
 
     @classmethod
     def read(cls, stored: dict[str, Any]) -> ChatLine:
-        """A line as :meth:`stored` wrote it."""
+        """A line as `stored()` wrote it."""
         return cls(**(stored | {"channel": Channel(stored["channel"])}))
 
 

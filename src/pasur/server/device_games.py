@@ -85,7 +85,7 @@ def device_match(game: DeviceGame, account_id: int, account_name: str) -> Device
 def add_device_game(store: Store, account_id: int, device: DeviceMatch) -> None:
     """Keep a match played on a device as a finished table with its moves and its result (never
     rated), in one transaction. TableError ``device_game_added`` when this account added it
-    already; TooManyRequests past :data:`DEVICE_GAMES_A_DAY` a day."""
+    already; TooManyRequests past `DEVICE_GAMES_A_DAY` a day."""
     table_id, settings, match = device.table_id, device.settings, device.match
     now = datetime.now(UTC)
     since = (now - timedelta(days=1)).isoformat(timespec="seconds")

@@ -1,5 +1,5 @@
 """What the server refuses, each named by its reason alone: its words in every language are the
-catalogue's (:data:`pasur.i18n.REFUSALS`), filled in with what the refusal names."""
+catalogue's (`pasur.i18n.REFUSALS`), filled in with what the refusal names."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def _now() -> str:
 @storage
 def invite(store: Store, table_id: str, from_account: int, name: str) -> str:
     """Invite the account called ``name`` to the open table; their name as written. Refused for
-    oneself, between accounts where either blocked the other, past :data:`INVITATIONS_PER_TABLE`."""
+    oneself, between accounts where either blocked the other, past `INVITATIONS_PER_TABLE`."""
     with Session(store.engine) as session, session.begin():
         invited = _account(session, name)
         if invited.id == from_account:

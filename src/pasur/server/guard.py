@@ -1,8 +1,8 @@
 """The door: what the server checks of a request before the app reads it.
 
-:class:`Guard` is ASGI middleware (it works under any server and in the test client): the
+`Guard` is ASGI middleware (it works under any server and in the test client): the
 ``Host`` header must name this server, a WebSocket's ``Origin`` must be one of its hosts, and a
-request body must arrive whole within a size and a time limit. :func:`guarded_http` makes the
+request body must arrive whole within a size and a time limit. `guarded_http()` makes the
 HTTP protocol ``pasur serve`` runs under uvicorn: a cap on the connections one address holds
 open, and a time and size limit on a request's headers."""
 
@@ -52,7 +52,7 @@ SECURITY_HEADERS = [
 
 class Guard:
     """Host and Origin checks and request-body limits, before the app sees a request; the
-    security headers on every answer (:data:`SECURITY_HEADERS`)."""
+    security headers on every answer (`SECURITY_HEADERS`)."""
 
     def __init__(self, app: App, settings: ServerSettings) -> None:
         self.app = app
@@ -135,13 +135,13 @@ def _with_security_headers(send: Send) -> Send:
 
 
 def guarded_http(settings: ServerSettings) -> type[GuardedHttp]:
-    """:class:`GuardedHttp` with the limits of ``settings``, counting the connections of one server."""
+    """`GuardedHttp` with the limits of ``settings``, counting the connections of one server."""
     given = {"settings": settings, "open_connections": Counter(), "proxies": trusted_networks(settings.trusted_proxies)}
     return type("GuardedHttp", (GuardedHttp,), given)
 
 
 class GuardedHttp(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with the door's connection limits (:func:`guarded_http` gives it
+    """uvicorn's HTTP protocol with the door's connection limits (`guarded_http()` gives it
     its settings): at most ``connections_per_address`` open connections an address (a WebSocket
     counts as one while it is upgrading, then the app counts it), and headers complete within
     ``header_seconds`` and ``header_bytes``."""
@@ -235,5 +235,5 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 def refusal_body(refusal: TableError) -> bytes:
-    """A refusal as the body of an HTTP answer, in the one shape of :func:`.messages.http_refusal`."""
+    """A refusal as the body of an HTTP answer, in the one shape of `messages.http_refusal()`."""
     return json.dumps(http_refusal(refusal), ensure_ascii=False).encode()

@@ -31,7 +31,7 @@ def live_tables(
     rooms: dict[str, TableRoom], cursor: str | None = None, limit: int = LISTED_TABLES
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The public matches under way, to watch, newest first, a page at a time as
-    :func:`open_tables` gives them: who plays (each seat's shown names), the match score and
+    `open_tables()` gives them: who plays (each seat's shown names), the match score and
     the round."""
     page, following = _page(rooms, lambda room: room.status is TableStatus.PLAYING, cursor, limit)
     for room in page:

@@ -1,5 +1,5 @@
 """A server process's tables: read in from the store, made, listed in the lobby, let go when idle,
-and told of what the other processes over the same database did (:mod:`.shared`)."""
+and told of what the other processes over the same database did (`shared`)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class Lobby:
 
     def _read_tables(self) -> None:
         """Read in the unfinished tables not held here: all of them the first time, then those
-        made since the last reading (less :data:`CLOCK_MARGIN`, for other machines' clocks)."""
+        made since the last reading (less `CLOCK_MARGIN`, for other machines' clocks)."""
         since = self._tables_read - CLOCK_MARGIN if self._tables_read is not None else None
         self._tables_read = datetime.now(UTC)
         for stored in self.store.tables((TableStatus.OPEN.value, TableStatus.PLAYING.value), since):
@@ -136,7 +136,7 @@ class Lobby:
 
     def forget_idle(self) -> int:
         """Let go of the tables nobody is watching that are finished, or open and untouched for
-        :data:`OPEN_TABLE_SECONDS` (the store keeps them, and :meth:`get` reads one back when
+        `OPEN_TABLE_SECONDS` (the store keeps them, and `get()` reads one back when
         asked); how many."""
         now = time.monotonic()
         idle = [
@@ -231,7 +231,7 @@ class Lobby:
         or a bot level, and ``fill_level`` who takes the seats left open. ``owner`` is the address
         whose bots' moves wait in line together; ``hints`` whether people may ask for hints (by
         default, when everyone else at the table is a bot); ``account`` the creator's, when signed
-        in; ``rated`` whether the match changes ratings (:func:`check_rated`); ``lesson`` whether it
+        in; ``rated`` whether the match changes ratings (`check_rated()`); ``lesson`` whether it
         is a first-game lesson (its chosen first deal, tips for seat 0). The table id and the
         creator's token."""
         if len(seats) != rules.players - 1:

@@ -1,7 +1,7 @@
 """Every message of the web table's protocol, declared once: what a browser may send (pydantic
 models, checked at the door) and what the server sends (one builder each), with the refusal's one
 shape over a WebSocket and over HTTP. The README's protocol section is checked against
-:data:`CLIENT_MESSAGES` and :data:`SERVER_MESSAGES` by a test, and the page handles every kind it
+`CLIENT_MESSAGES` and `SERVER_MESSAGES` by a test, and the page handles every kind it
 is sent."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .errors import TableError
 
 #: A message as sent: a JSON object whose ``type`` names its kind.
 Message = dict[str, Any]
-#: A name as typed: its characters are checked by :func:`pasur.server.names.person_name`.
+#: A name as typed: its characters are checked by `pasur.server.names.person_name()`.
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 
 # -- what a browser sends over HTTP ------------------------------------------------------------
@@ -59,7 +59,7 @@ class JoinTable(BaseModel):
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
-#: A password as typed: its rules are checked by :func:`pasur.server.passwords.check_password`.
+#: A password as typed: its rules are checked by `pasur.server.passwords.check_password()`.
 Password = Annotated[str, Field(min_length=1, max_length=1024)]
 
 

@@ -33,7 +33,7 @@ def has_controls(text: str) -> bool:
     """Whether ``text`` holds what is never shown to others: control characters, format characters
     (text-direction marks and embeddings, zero-width spaces, tags; not the joiners), line and
     paragraph separators, private-use and unassigned code points, or a character under more than
-    :data:`MARKS_IN_A_ROW` combining marks."""
+    `MARKS_IN_A_ROW` combining marks."""
     marks = 0
     for char in text:
         category = unicodedata.category(char)
@@ -51,9 +51,9 @@ def shows(char: str) -> bool:
 
 
 def person_name(raw: str) -> str:
-    """A person's name as the tables keep it: trimmed, 1 to :data:`NAME_LENGTH` visible
+    """A person's name as the tables keep it: trimmed, 1 to `NAME_LENGTH` visible
     characters of any script with ordinary punctuation. TableError refuses what is never shown
-    (:func:`has_controls`: ``name_control``), a name nothing of which shows (``name_empty``)
+    (`has_controls()`: ``name_control``), a name nothing of which shows (``name_empty``)
     and a longer one (``name_too_long``)."""
     name = unicodedata.normalize("NFC", raw).strip()
     if has_controls(name):
@@ -146,7 +146,7 @@ IGNORED = frozenset(" _-.'·ـ")
 
 
 def _arabic(char: str) -> bool:
-    """Whether ``char`` is of the Arabic script's blocks (Persian's look-alikes are :data:`LOOK_ALIKES`')."""
+    """Whether ``char`` is of the Arabic script's blocks (Persian's look-alikes are `LOOK_ALIKES`')."""
     return "\u0600" <= char <= "\u06ff" or "\ufb50" <= char <= "\ufdff" or "\ufe70" <= char <= "\ufeff"
 
 
@@ -203,8 +203,8 @@ def passes_for_a_bot(name: str) -> bool:
 
 
 def account_name(raw: str) -> str:
-    """A name an account may take: a table's name (:func:`person_name`) that
-    does not pass for a bot's (:func:`passes_for_a_bot`: ``name_reserved``)."""
+    """A name an account may take: a table's name (`person_name()`) that
+    does not pass for a bot's (`passes_for_a_bot()`: ``name_reserved``)."""
     name = person_name(raw)
     if passes_for_a_bot(name):
         raise TableError("name_reserved")
@@ -212,7 +212,7 @@ def account_name(raw: str) -> str:
 
 
 def seat_name(raw: str, others: list[str]) -> str:
-    """The name a person sits down under: a table's name (:func:`person_name`)
+    """The name a person sits down under: a table's name (`person_name()`)
     that is not shown as a bot is ("Shirin (medium)", ``name_reserved``; a plain "Shirin" is a
     person's name too, and the bot then takes another) nor a look-alike of ``others``, the names
     of the people at the table (``name_taken_here``): by our skeleton, or by Unicode's table of

@@ -27,7 +27,7 @@ EXTRAS = frozenset({"chat", "missed"})
 
 
 class Outbox:
-    """One listener's waiting messages, sent by :meth:`run`; ``seconds`` is how long one message
+    """One listener's waiting messages, sent by `run()`; ``seconds`` is how long one message
     may take to be read before the listener is given up."""
 
     def __init__(self, send: Send, seconds: float, limit: int = OUTBOX_LIMIT) -> None:

@@ -2,9 +2,9 @@
 stand-in plays for an absent person), the end of the wait between rounds, and how fast bots play
 (the table's ``fast`` setting).
 
-Only the process that owns the table (:mod:`.shared`) runs these. The bots think in the bot workers
-(:class:`.bots.BotPool`, with :func:`pasur.host.bot_turn`'s fault policy); a move they choose goes
-through the table's one way of applying a move (:meth:`.tables.TableRoom.apply`)."""
+Only the process that owns the table (`shared`) runs these. The bots think in the bot workers
+(`bots.BotPool`, with `pasur.host.bot_turn()`'s fault policy); a move they choose goes
+through the table's one way of applying a move (`tables.TableRoom.apply()`)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ COMMONEST = frozenset(
 
 def check_password(password: str, name: str) -> None:
     """TableError unless ``password`` is acceptable for the account ``name``: at least
-    :data:`SHORTEST` and at most :data:`LONGEST` characters, not a common one, not the name."""
+    `SHORTEST` and at most `LONGEST` characters, not a common one, not the name."""
     if len(password) < SHORTEST:
         raise TableError("password_short", limit=SHORTEST)
     if len(password) > LONGEST:

@@ -1,4 +1,4 @@
-"""What the site shows of its players, read from the kept results (:mod:`.results`): a player's
+"""What the site shows of its players, read from the kept results (`results`): a player's
 page (ratings, figures, the rating's course and their matches) and the leaderboards (all time by
 rating, and the week's league by rating gained, settled ratings first, with last week's podium)."""
 
@@ -82,7 +82,7 @@ REVIEWED = 50
 
 def _reviewed(session: Session, account_id: int) -> dict[str, Any]:
     """The player's accuracy and mean loss a move with a choice over the reviews kept of their
-    latest :data:`REVIEWED` rated matches (None for each when there is none)."""
+    latest `REVIEWED` rated matches (None for each when there is none)."""
     rows = session.execute(
         select(AnalysisRow.moves, ResultSeatRow.seat)
         .join(ResultSeatRow, ResultSeatRow.table_id == AnalysisRow.table_id)
@@ -113,7 +113,7 @@ def _rating_json(row: RatingRow | None) -> dict[str, Any]:
 
 def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]:
     """Each rating's course, oldest first: where it stood before the first of the latest
-    :data:`GRAPH` rated matches, then after each."""
+    `GRAPH` rated matches, then after each."""
     rows = session.execute(
         select(ResultRow.finished, ResultRow.players, ResultSeatRow.rating_before, ResultSeatRow.rating_after)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)

@@ -74,7 +74,7 @@ def state_json(
     last move did (sent while its round is the one shown); ``surs``, by round number, which of
     its plays (from 0) made a Sur that counts, sent for the round shown (``sur_plays``). Between
     rounds (``waiting``: the players not yet ready) it shows the round that ended, not the next deal.
-    At a lesson the learner's seat gets the position's tips (``lesson``; :mod:`pasur.coach.lesson`).
+    At a lesson the learner's seat gets the position's tips (``lesson``; `pasur.coach.lesson`).
     Once the match is over, its ``outcome``; the turn timer's ``seconds_left``; the moves played
     since the version ``since`` (``missed``)."""
     state = messages.state(version, table)
@@ -99,7 +99,7 @@ def _position(
     waiting: frozenset[int] | None,
     surs: dict[int, list[int]],
 ) -> dict[str, Any]:
-    """What ``seat`` sees of the match as :func:`state_json` says."""
+    """What ``seat`` sees of the match as `state_json()` says."""
     shown: dict[str, Any] = {"waiting": sorted(waiting) if waiting is not None and len(match.rounds) > 1 else None}
     between = shown["waiting"] is not None
     game = match.rounds[-2] if between else match.rounds[-1]

@@ -7,7 +7,7 @@ and its win chance is Elo's logistic curve, so the bots' ratings — Elo differe
 duplicate deals (docs/STRENGTH.md) — sit on the same scale. Its parameters put it on that scale:
 ``beta`` is chosen so that two settled ratings 400 apart give the stronger a 10-to-1 chance, as in
 Elo. A rating is shown as its mean (``value``) and deviation; a new one starts at 1500 ± 350 and is
-provisional (shown "1500?") while its deviation is above :data:`PROVISIONAL`. A bot's rating is
+provisional (shown "1500?") while its deviation is above `PROVISIONAL`. A bot's rating is
 fixed: it plays with a small deviation and its own change is thrown away."""
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """Keeping one process's copy of a table in step with the others that hold it over one PostgreSQL
-database (:mod:`.shared`): what this copy tells them, and what it does with what they tell it.
+database (`shared`): what this copy tells them, and what it does with what they tell it.
 
 A move another process stored comes with its notice when it is the next one here; otherwise (a
 notice was lost) the moves are read from the database. The table itself routes the other notices
 (ready, chat) to whom they concern. Nothing here applies a move of its own: the
-moves read are replayed as they were made elsewhere (:meth:`.tables.TableRoom.replay`).
+moves read are replayed as they were made elsewhere (`tables.TableRoom.replay()`).
 
 A process follows a table (hears each of its moves as it is made) only while somebody listens to
-it here or the process runs it (:mod:`.shared`). Another process's copy is left behind: nothing
-wakes it, and it catches up (:meth:`Replication.wake`) when it is next used here: a listener
+it here or the process runs it (`shared`). Another process's copy is left behind: nothing
+wakes it, and it catches up (`Replication.wake()`) when it is next used here: a listener
 connects, a request reads it, the sweep takes the table over. So with each table's sockets routed
 to one process (docs/DEPLOY.md), a move costs the other processes nothing."""
 
@@ -52,8 +52,8 @@ class Replication:
             await self._past(room.store.update_table, room.id, settings.to_json(), status.value, room.revision)
 
     async def store_result(self, finished: TableSettings, outcome: Outcome) -> None:
-        """Store the table as finished with ``finished`` and its match's result (:func:`.results.record_result`)
-        in one transaction; otherwise as :meth:`store_table`."""
+        """Store the table as finished with ``finished`` and its match's result (`results.record_result()`)
+        in one transaction; otherwise as `store_table()`."""
         room = self.room
         if room.store is not None and room.match is not None:
             await self._past(record_result, room.store, room.id, finished, room.match, outcome, room.revision)
@@ -90,7 +90,7 @@ class Replication:
             await self.caught_up(told)
 
     async def caught_up(self, told: bool = False) -> None:
-        """:meth:`catch_up`, with the table already held."""
+        """`catch_up()`, with the table already held."""
         room = self.room
         if room.store is None or room.match is None:
             if told:
@@ -128,7 +128,7 @@ class Replication:
             self._wake()
 
     async def woken(self) -> None:
-        """:meth:`wake`, once a change of the table under way here has ended."""
+        """`wake()`, once a change of the table under way here has ended."""
         async with self.room.changing:
             self._wake()
 

@@ -1,11 +1,11 @@
 """Finished matches, kept once each with who sat where, and at a rated table the ratings they
-changed, in the same transaction (:mod:`.players` reads them back).
+changed, in the same transaction (`players` reads them back).
 
 What a rated result may not be made of (the cheapest ways to fake a rating, as lichess guards
-against them): a match ended before each seat made :data:`MOVES_TO_COUNT` moves is *aborted*,
-never rated; two accounts are rated against each other at most :data:`RATED_PAIRS_A_DAY` times a
-day; a win against bots whose expected score passed :data:`EXPECTED_CAP` gains nothing. (Two
-accounts from one network never sit at one rated table: :meth:`.tables.TableRoom.join`.)"""
+against them): a match ended before each seat made `MOVES_TO_COUNT` moves is *aborted*,
+never rated; two accounts are rated against each other at most `RATED_PAIRS_A_DAY` times a
+day; a win against bots whose expected score passed `EXPECTED_CAP` gains nothing. (Two
+accounts from one network never sit at one rated table: `tables.TableRoom.join()`.)"""
 
 from __future__ import annotations
 
@@ -40,14 +40,14 @@ class Ended(StrEnum):
 
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
-    #: Resigned or abandoned before it counted (:data:`MOVES_TO_COUNT`): kept in place of how.
+    #: Resigned or abandoned before it counted (`MOVES_TO_COUNT`): kept in place of how.
     ABORTED = "aborted"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a match ended: the winning side, and how when not by the score (None);
-    ``aborted`` when it ended so before each seat made :data:`MOVES_TO_COUNT` moves (unrated,
+    ``aborted`` when it ended so before each seat made `MOVES_TO_COUNT` moves (unrated,
     and won by nobody)."""
 
     winner: int
@@ -63,7 +63,7 @@ def record_result(
     ratings, in one transaction; False when it was kept already (by this process or another: the
     table is the key, so a result is kept, and a rating changes, exactly once). Given the table's
     ``revision``, the table is stored as finished with ``settings`` in the same transaction
-    (:class:`ChangedElsewhere`, and nothing is kept, when the stored table is past it)."""
+    (`ChangedElsewhere`, and nothing is kept, when the stored table is past it)."""
     rules = settings.rules
     now = datetime.now(UTC).isoformat(timespec="seconds")
     try:
@@ -102,7 +102,7 @@ def result_rows(
     session: Session, table_id: str, settings: TableSettings, match: Match, outcome: Outcome, now: str
 ) -> tuple[ResultRow, list[ResultSeatRow]]:
     """A finished match's result (unrated) and its seats' rows, to add in ``session``: a seat of an
-    account deleted meanwhile is kept under :data:`DELETED` (the accounts are locked until then)."""
+    account deleted meanwhile is kept under `DELETED` (the accounts are locked until then)."""
     rules = settings.rules
     figures = _side_figures(match)
     accounts = {seat.account for seat in settings.seats if seat.account is not None}
@@ -141,7 +141,7 @@ def result_rows(
 
 
 def _met_too_often(session: Session, seats: list[ResultSeatRow], now: str) -> bool:
-    """Whether two accounts on opposite sides have had :data:`RATED_PAIRS_A_DAY` rated results
+    """Whether two accounts on opposite sides have had `RATED_PAIRS_A_DAY` rated results
     against each other in the day before ``now``."""
     since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
     mine, theirs = aliased(ResultSeatRow), aliased(ResultSeatRow)

@@ -1,5 +1,5 @@
 """What a table's collaborators (replication, pacing, chat, hints, analysis) may use of the table:
-the small interface :class:`.tables.TableRoom`, its master, offers them. They depend on this, not
+the small interface `tables.TableRoom`, its master, offers them. They depend on this, not
 on the master, so the master can hold them without an import circle."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Room(Protocol):
     audience: Audience
     match: Match | None
     version: int
-    #: The table's revision as last stored or read (see :meth:`.store.Store.update_table`).
+    #: The table's revision as last stored or read (see `store.Store.update_table()`).
     revision: int
     waiting: frozenset[int] | None
     #: When the table last changed here (``time.monotonic()``).

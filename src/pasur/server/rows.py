@@ -1,7 +1,7 @@
 """The database's rows, one class a table (SQLAlchemy's declarative models), as the newest schema
-version holds them (:mod:`.schema`; a test keeps the two the same): tables, their moves and chat;
+version holds them (`schema`; a test keeps the two the same): tables, their moves and chat;
 accounts, their sessions, throttles; results, their seats and ratings; invitations and blocks;
-kept judgements. The store (:mod:`.store`) and the domains that read them (accounts, results,
+kept judgements. The store (`store`) and the domains that read them (accounts, results,
 players, friends) query these."""
 
 from __future__ import annotations
@@ -119,10 +119,10 @@ class ResultRow(Base):
     scores: Mapped[str] = mapped_column(Text)  # JSON: a score a side
     winner: Mapped[int] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    #: How it ended, when not by the score (:class:`.results.Ended`): resigned, abandoned or aborted.
+    #: How it ended, when not by the score (`results.Ended`): resigned, abandoned or aborted.
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: Whether it was played on a device with no server and added to an account afterwards
-    #: (:mod:`.device_games`): never rated, never counted in a player's figures.
+    #: (`device_games`): never rated, never counted in a player's figures.
     device: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 

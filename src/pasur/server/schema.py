@@ -68,7 +68,7 @@ def _known(version: str) -> bool:
 
 def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
     """Bring the database to this pasur's version; (the version it was at, the version now).
-    :class:`SchemaMismatch` for a version this pasur does not know."""
+    `SchemaMismatch` for a version this pasur does not know."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # held until this transaction ends
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
@@ -84,7 +84,7 @@ def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
 
 def ensure_schema(engine: Engine, upgrade: bool = False) -> None:
     """Make sure the database is at this pasur's version: build an empty one; upgrade an older one
-    when ``upgrade``, else :class:`SchemaMismatch` saying how."""
+    when ``upgrade``, else `SchemaMismatch` saying how."""
     with engine.connect() as connection:
         version = database_version(connection)
     head = head_version()

@@ -1,5 +1,5 @@
 """Who sits where at one table, its own settings and its status: each change (but a move's, and a
-resign's) is one of the seat rules of :mod:`.seats` (pure functions of the settings and status),
+resign's) is one of the seat rules of `seats` (pure functions of the settings and status),
 made with the table held, stored (again on the table as read back while another process changed it
 first) and told to the others."""
 
@@ -26,7 +26,7 @@ class Seating:
         self, name: str, seat: int | None = None, account: int | None = None, network: str = ""
     ) -> tuple[int, str]:
         """Take an open seat (the first, unless one is named), as ``account`` when signed in, from
-        the visitor ``network``; the seat and its new token (:func:`.seats.joined`)."""
+        the visitor ``network``; the seat and its new token (`seats.joined()`)."""
         room = self.room
         token = secrets.token_urlsafe(18)
         await room.settle(lambda: room.take(joined(room.settings, room.status, name, seat, account, network, token)))
@@ -37,13 +37,13 @@ class Seating:
         return taken, token
 
     async def change_seat(self, seat: int | None, to: int) -> None:
-        """Before the start, a person moves to an open seat (:func:`.seats.moved`)."""
+        """Before the start, a person moves to an open seat (`seats.moved()`)."""
         room = self.room
         await room.settle(lambda: room.take(moved(room.settings, room.status, seat, to)))
         room.tell("table")
 
     async def free_seat(self, token: str | None, seat: int) -> dict[str, Any]:
-        """The host frees the seat of a person who is away (:func:`.seats.freed`); a round's end
+        """The host frees the seat of a person who is away (`seats.freed()`); a round's end
         no longer waits for them."""
         room = self.room
         if not room.is_host(token):
@@ -60,7 +60,7 @@ class Seating:
         return messages.freed(seat)
 
     async def start(self, token: str | None) -> None:
-        """The host starts: open seats get the table's bot level (:func:`.seats.started`)."""
+        """The host starts: open seats get the table's bot level (`seats.started()`)."""
         room = self.room
         if not room.is_host(token):
             raise TableError("host_only")

@@ -44,7 +44,7 @@ def _seat_number(value: Any, seats: int) -> int | None:
 
 def _deck(value: Any) -> tuple[Card, ...] | None:
     """A stored deck (card texts, top first), or None; ValueError if it is not 52 cards. Whether
-    it may be dealt is the engine's to say (:class:`pasur.core.DeckError`)."""
+    it may be dealt is the engine's to say (`pasur.core.DeckError`)."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 52:
@@ -105,7 +105,7 @@ class TableSettings:
     fast: bool = False
     #: Once the match is over and a player asked for one: the rematch table's id.
     rematch: str | None = None
-    #: Whether the match changes its people's ratings (:mod:`.ratings`).
+    #: Whether the match changes its people's ratings (`ratings`).
     rated: bool = False
     #: The seat that resigned, when one did (its side lost).
     resigned: int | None = None
@@ -115,7 +115,7 @@ class TableSettings:
 
     @property
     def lesson(self) -> bool:
-        """Whether the table is a first-game lesson (:mod:`pasur.coach.lesson`)."""
+        """Whether the table is a first-game lesson (`pasur.coach.lesson`)."""
         return self.lesson_deck is not None
 
     def new_match(self) -> Match:
@@ -175,7 +175,7 @@ class TableSettings:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
-        """Read what :meth:`to_json` wrote; ValueError, KeyError or TypeError if it cannot."""
+        """Read what `to_json()` wrote; ValueError, KeyError or TypeError if it cannot."""
         return cls(
             rules=Rules.from_dict(data["rules"]),
             seed=int(data["seed"]),

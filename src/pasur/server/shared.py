@@ -7,13 +7,13 @@ machine or several) serve one site.
   table's own channel (``pasur.<table>``), which only the processes that **follow** the table
   listen to: those with somebody watching it, and its owner. A process that follows a table keeps
   its copy up to date from the database (moves by version, so a lost notice leaves no gap: the
-  next one, or the sweep every :data:`SWEEP_SECONDS`, reads whatever was missed); one that does not
+  next one, or the sweep every `SWEEP_SECONDS`, reads whatever was missed); one that does not
   is woken by nothing and reads the moves when it next uses its copy. So each move costs only the
   processes that need it (with a table's sockets routed to one process, usually one).
 - **Ownership**: one process at a time runs a started table's bots and turn timer: the one that
   holds the table's PostgreSQL advisory lock on its own session. When that process dies its
   session ends, the lock is free, and the sweep of another process that holds the table takes it
-  within :data:`SWEEP_SECONDS`. A move is applied once whoever makes it: the moves' primary key
+  within `SWEEP_SECONDS`. A move is applied once whoever makes it: the moves' primary key
   (table, version) lets only one process store a version.
 
 With SQLite nothing is shared: one process owns every table.
@@ -90,7 +90,7 @@ class Hub:
                 self.store.announce(self.notice(table_id, kind, **fields))
 
     def start(self, on_notice: OnNotice, on_followed: OnFollowed, sweep: Sweep) -> None:
-        """Once the event loop runs: listen for notices, and sweep every :data:`SWEEP_SECONDS`."""
+        """Once the event loop runs: listen for notices, and sweep every `SWEEP_SECONDS`."""
         if self.shared:
             loop = asyncio.get_running_loop()
             listening = self._listen(on_notice, on_followed, sweep)
@@ -182,7 +182,7 @@ class Hub:
 
     def owns(self, table_id: str) -> bool:
         """Whether this process runs the table's bots and timer (taking it when nobody does; a
-        table another process holds is asked about again only after :data:`SWEEP_SECONDS`, so a
+        table another process holds is asked about again only after `SWEEP_SECONDS`, so a
         move heard from the owner costs no round trip to the database)."""
         if not self.shared or table_id in self._owned:
             return True

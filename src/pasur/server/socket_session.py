@@ -1,7 +1,7 @@
 """One browser's WebSocket at one table: its hello (the seat token, never in a URL), then each of
-its messages read against the declared client messages (:data:`.messages.CLIENT_MESSAGES`) and
+its messages read against the declared client messages (`messages.CLIENT_MESSAGES`) and
 answered by the handler of its kind, while the table's projections go out through the socket's
-:class:`.outbox.Outbox`. Everything is bounded per visitor by :class:`.settings.ServerSettings`."""
+`outbox.Outbox`. Everything is bounded per visitor by `settings.ServerSettings`."""
 
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ class SocketSession:
         return await self.room.seating.free_seat(self.token, message.seat)
 
 
-#: The handler of each client message, by its declared ``type`` (:data:`.messages.CLIENT_MESSAGES`).
+#: The handler of each client message, by its declared ``type`` (`messages.CLIENT_MESSAGES`).
 HANDLERS: dict[str, Callable[[SocketSession, Any], Awaitable[Answer]]] = {
     "move": SocketSession.move,
     "start": SocketSession.start,

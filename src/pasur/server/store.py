@@ -1,6 +1,6 @@
 """Where tables live between restarts: SQLAlchemy, SQLite by default, PostgreSQL by URL. A table
 is its settings and seed plus every move in order; its state is the engine replaying them. The
-schema is versioned (:mod:`pasur.server.schema`); its rows are declared in :mod:`.rows`."""
+schema is versioned (`pasur.server.schema`); its rows are declared in `rows`."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ R = TypeVar("R")
 
 
 def storage(method: Callable[P, R]) -> Callable[P, R]:
-    """A store method whose database errors come out as :class:`StorageUnavailable`."""
+    """A store method whose database errors come out as `StorageUnavailable`."""
 
     @wraps(method)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -65,7 +65,7 @@ WRITERS = 4
 WRITER_WAIT_SECONDS = 5
 
 #: The PostgreSQL channel on which server processes tell each other what changed at a table
-#: (its seats, its start, its chat); a move is told on the table's own channel (:func:`table_channel`).
+#: (its seats, its start, its chat); a move is told on the table's own channel (`table_channel()`).
 CHANNEL = "pasur"
 
 
@@ -112,11 +112,11 @@ class Store:
 
     def __init__(self, url: str = DEFAULT_DATABASE, upgrade: bool = False) -> None:
         """Open the database at ``url``: an empty one is built, an older one upgraded only when
-        ``upgrade`` (else :class:`pasur.server.schema.SchemaMismatch` says how)."""
+        ``upgrade`` (else `pasur.server.schema.SchemaMismatch` says how)."""
         self.url = url
         self.engine: Engine = create_engine(url)
         #: Whether other server processes may share the database (PostgreSQL): moves and changes
-        #: are then announced on :data:`CHANNEL`.
+        #: are then announced on `CHANNEL`.
         self.shared = self.engine.dialect.name == "postgresql"
         #: This process's pool of connections for storing moves from the event loop (PostgreSQL;
         #: opened at the first move).
@@ -160,7 +160,7 @@ class Store:
     @storage
     def update_table(self, table_id: str, settings: dict[str, Any], status: str, revision: int) -> None:
         """Store a table's new settings and status, made on its ``revision`` (which goes one up);
-        :class:`ChangedElsewhere`, and nothing changes, when the stored table is past it."""
+        `ChangedElsewhere`, and nothing changes, when the stored table is past it."""
         change = (
             update(TableRow)
             .where(TableRow.id == table_id, TableRow.revision == revision)
@@ -181,7 +181,7 @@ class Store:
         notice: str = "",
         timed: bool = False,
     ) -> None:
-        """Store a move; it is on disk when this returns. :class:`VersionTaken` when that version
+        """Store a move; it is on disk when this returns. `VersionTaken` when that version
         is stored already (by another process). With a shared database ``notice`` is announced to
         the other processes as the move commits."""
         row = _move_row(table_id, version, seat, move, client_id, timed)
@@ -205,7 +205,7 @@ class Store:
         notice: str = "",
         timed: bool = False,
     ) -> None:
-        """:meth:`add_move` for the event loop: on PostgreSQL through this process's own
+        """`add_move()` for the event loop: on PostgreSQL through this process's own
         asynchronous connections, so the loop serves other tables while the database answers (a
         thread would wait for the interpreter's lock behind a busy loop: measured slower); on
         SQLite in a thread, so that a slow disk, or a file another process holds locked, holds up
@@ -226,7 +226,7 @@ class Store:
 
     async def _writer_pool(self) -> Any:
         """This process's connections for storing moves, opened at the first move (the pool
-        replaces a broken connection; waiting for one ends after :data:`WRITER_WAIT_SECONDS`)."""
+        replaces a broken connection; waiting for one ends after `WRITER_WAIT_SECONDS`)."""
         if self._writers is None:
             from psycopg_pool import AsyncConnectionPool
 
@@ -289,7 +289,7 @@ class Store:
     @storage
     def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
         """Store a chat line (``channel``, ``seat``, ``name``, ``text`` or ``phrase``); a
-        channel keeps its last :data:`CHAT_LINES_STORED` lines, the older go."""
+        channel keeps its last `CHAT_LINES_STORED` lines, the older go."""
         same_channel = (ChatRow.table_id == table_id, ChatRow.channel == line["channel"])
         oldest_gone = (
             select(ChatRow.id).where(*same_channel).order_by(ChatRow.id.desc()).offset(CHAT_LINES_STORED).limit(1)
@@ -358,7 +358,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 def _announced(row: dict[str, Any], notice: str) -> dict[str, Any]:
-    """A move's row with its notice, for :data:`_INSERT_AND_ANNOUNCE`: told on its table's channel."""
+    """A move's row with its notice, for `_INSERT_AND_ANNOUNCE`: told on its table's channel."""
     return {**row, "channel": table_channel(row["table_id"]), "notice": notice}
 
 

@@ -1,6 +1,6 @@
 """One table's chat: the recent lines of each channel, saying a line, and the lines other processes
-said (:mod:`.chat` has what a line may say and who reads it). Two people at the table of whom one
-blocked the other (:mod:`.friends`) do not read each other's lines."""
+said (`chat` has what a line may say and who reads it). Two people at the table of whom one
+blocked the other (`friends`) do not read each other's lines."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The tables' HTTP API: making a table (or a first-game lesson), the public tables waiting for
 people and those under way, a table as anyone may see it, taking a seat, and a finished match's
-record, replay and review. Playing is over the table's WebSocket (:mod:`.socket_session`)."""
+record, replay and review. Playing is over the table's WebSocket (`socket_session`)."""
 
 from __future__ import annotations
 

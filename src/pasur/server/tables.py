@@ -1,16 +1,16 @@
 """A table: the master of its match. It owns the versions and the one way a move is applied
-(stored first, then played, then every listener sent its own projection, :mod:`.projection`).
+(stored first, then played, then every listener sent its own projection, `projection`).
 
 A move names the version it was made against: a stale one is refused, a repeated one (same client
 id) acknowledged again and not applied twice. The rest of a table's life lives with its
-collaborators, each behind a few methods: :class:`.seating.Seating` (who sits where, and the
-table's settings, by the seat rules of :mod:`.seats`), :class:`.replication.Replication` (the
-other processes that hold the same table over one PostgreSQL database, :mod:`.shared`),
-:class:`.pacing.Pacing` (bots' moves, the turn timer, the wait between rounds: what the table's
-owner runs), :class:`.turns.Turns` (what the moves were: Surs, the turn timer's turns, move ids;
-how the match ended), :class:`.table_chat.TableChat` (its chat), :class:`.advice.Hints` (what
+collaborators, each behind a few methods: `seating.Seating` (who sits where, and the
+table's settings, by the seat rules of `seats`), `replication.Replication` (the
+other processes that hold the same table over one PostgreSQL database, `shared`),
+`pacing.Pacing` (bots' moves, the turn timer, the wait between rounds: what the table's
+owner runs), `turns.Turns` (what the moves were: Surs, the turn timer's turns, move ids;
+how the match ended), `table_chat.TableChat` (its chat), `advice.Hints` (what
 the bot workers say besides moves; a finished match's judgement is the lobby's,
-:class:`.advice.Reviews`). :mod:`.lobby` holds a process's tables."""
+`advice.Reviews`). `lobby` holds a process's tables."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class TableRoom:
     audience: Audience = field(default_factory=lambda: Audience(0))
     match: Match | None = None
     version: int = 0
-    #: The table's revision as last stored or read here (see :meth:`.store.Store.update_table`).
+    #: The table's revision as last stored or read here (see `store.Store.update_table()`).
     revision: int = 0
     #: What the last move did (None before the first).
     last: Played | None = None
@@ -116,7 +116,7 @@ class TableRoom:
             await self.chat.heard(ChatLine.read(notice["line"]))
 
     def offered(self, stored: StoredTable) -> TableSettings:
-        """A stored copy of this table's settings, checked as :func:`offered` checks them."""
+        """A stored copy of this table's settings, checked as `offered()` checks them."""
         assert self.bots is not None
         return offered(stored, self.bots)
 
@@ -145,12 +145,12 @@ class TableRoom:
                 record_result(self.store, self.id, self.settings, self.match, outcome)
 
     def outcome(self) -> Outcome | None:
-        """How the match ended (None while it goes on): see :meth:`.turns.Turns.outcome`."""
+        """How the match ended (None while it goes on): see `turns.Turns.outcome()`."""
         return self.turns.outcome(self.settings, self.match)
 
     async def take(self, settings: TableSettings | None = None, status: TableStatus | None = None) -> None:
         """Store the table with ``settings`` and ``status``, then take them (see
-        :meth:`.replication.Replication.store_table`). Called with the table held."""
+        `replication.Replication.store_table()`). Called with the table held."""
         await self.replication.store_table(settings or self.settings, status or self.status)
         self.settings, self.status = settings or self.settings, status or self.status
 

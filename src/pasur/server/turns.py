@@ -1,7 +1,7 @@
 """What a table remembers of the moves played on it, besides the match itself: which plays made a
 Sur (the move log marks them), whose turns the turn timer played, how many moves each seat made
 itself, and the move ids its clients sent (a repeat is acknowledged, not played again); and so
-how the match ended (:class:`.results.Outcome`)."""
+how the match ended (`results.Outcome`)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class Turns:
 
     def outcome(self, settings: TableSettings, match: Match | None) -> Outcome | None:
         """How the match ended (None while it goes on): a side resigned; at a rated table, a
-        person the turn timer played for to the end (:data:`ABANDONED_TURNS`) left it; else
+        person the turn timer played for to the end (`ABANDONED_TURNS`) left it; else
         the score decided."""
         if settings.resigned is not None:
             return self.ended_early(settings, settings.resigned, Ended.RESIGNED)
@@ -75,7 +75,7 @@ class Turns:
 
     def ended_early(self, settings: TableSettings, seat: int, how: Ended) -> Outcome:
         """The match lost by ``seat``'s side ``how``: aborted, and so never rated, while a seat
-        has made fewer than :data:`.results.MOVES_TO_COUNT` moves itself."""
+        has made fewer than `results.MOVES_TO_COUNT` moves itself."""
         rules = settings.rules
         early = any(self.own.get(other, 0) < MOVES_TO_COUNT for other in range(rules.players))
         return Outcome(1 - rules.side_of(seat), how, aborted=early)

@@ -3,7 +3,7 @@ belongs to (IPv4 /24 and IPv6 /64 by default), so that more addresses of one net
 multiply its share. Behind a reverse proxy the address is the one the proxy forwards, and only
 from proxies the operator trusts (``pasur serve --trusted-proxy``): uvicorn reads
 ``X-Forwarded-For``; a proxy that writes RFC 7239 ``Forwarded`` instead is read through
-:class:`ForwardedHeader` (``--proxy-header forwarded``)."""
+`ForwardedHeader` (``--proxy-header forwarded``)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def network_of(address: str, settings: ServerSettings) -> str:
 
 
 def visitor(connection: HTTPConnection, settings: ServerSettings) -> str:
-    """The visitor a request or socket comes from (see :func:`network_of`)."""
+    """The visitor a request or socket comes from (see `network_of()`)."""
     return network_of(connection.client.host if connection.client else "unknown", settings)
 
 

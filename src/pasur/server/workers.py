@@ -4,7 +4,7 @@ The parent forks the workers; each builds its own app (its own database sessions
 event loop) and listens on the port with ``SO_REUSEPORT``, so the kernel deals new connections out
 evenly between them (on Linux; elsewhere they accept from one socket the parent made, which left
 one of two processes with 61% of 400 connections in a measured run). They share tables through
-PostgreSQL (:mod:`.shared`). A worker that dies is started again; Ctrl-C or SIGTERM stops them all.
+PostgreSQL (`shared`). A worker that dies is started again; Ctrl-C or SIGTERM stops them all.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ try:
 except ImportError as missing:
     raise MissingExtra(f"python -m pasur.train fit ({missing.name})", "train") from None
 
-#: Positions read before their rows are packed (see :class:`Positions`).
+#: Positions read before their rows are packed (see `Positions`).
 PACKED_A_TIME = 10_000
 
 
@@ -134,7 +134,7 @@ class Fitted:
 
 
 def make_model(settings: Settings) -> nn.Sequential:
-    """The torch form of :class:`~pasur.bots.net.Network`."""
+    """The torch form of `Network`."""
     first, second = settings.hidden, settings.second
     return nn.Sequential(
         nn.Linear(FEATURE_COUNT, first), nn.ReLU(), nn.Linear(first, second), nn.ReLU(), nn.Linear(second, 1)

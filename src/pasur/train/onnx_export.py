@@ -1,6 +1,6 @@
 """The ``net`` bot's network as an ONNX model, for runtimes other than NumPy (onnxruntime, a
-browser's, a phone's): input ``features`` (moves × :data:`~pasur.bots.net.FEATURE_COUNT` float32,
-the rows :func:`~pasur.bots.net.move_features` gives), output ``scores`` (one a move)."""
+browser's, a phone's): input ``features`` (moves × `FEATURE_COUNT` float32,
+the rows `move_features()` gives), output ``scores`` (one a move)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ IR_VERSION = 8
 
 def to_onnx(network: Network) -> onnx.ModelProto:
     """The network as a checked ONNX model: MatMul, Add and Relu, layer by layer, as
-    :meth:`Network.scores` computes it; the features version and the weights' metadata in its
+    `Network.scores()` computes it; the features version and the weights' metadata in its
     properties."""
     weights = [numpy_helper.from_array(array, name) for name, array in zip(Network.LAYERS, network.layers, strict=True)]
     weights.append(numpy_helper.from_array(np.array([1], np.int64), "last_axis"))

@@ -85,7 +85,7 @@ def position_line(view: SeatView, legal: list[Move], values: dict[MoveCode, floa
 
 
 def play_rounds(plan: Plan, task: int) -> list[str]:
-    """The lines of :data:`ROUNDS_A_TASK` rounds played by ``plan.player`` in every seat; each round
+    """The lines of `ROUNDS_A_TASK` rounds played by ``plan.player`` in every seat; each round
     starts from random banked scores (below the target) so that every stage of a match is seen."""
     rng = random.Random(f"{plan.seed}:{task}")
     bot = SolverBot(samples=plan.samples, seed=rng.randrange(1 << 30))

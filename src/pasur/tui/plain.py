@@ -22,7 +22,7 @@ from .session import (
 
 
 class PlainGame:
-    """Plays a :class:`LocalGame` through text streams."""
+    """Plays a `LocalGame` through text streams."""
 
     def __init__(
         self,

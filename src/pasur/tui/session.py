@@ -72,7 +72,7 @@ class ProgramsNamed(ValueError):
 
 class LocalGame(MatchHost):
     """A match between the seats of ``plans``, with the names, the log, hints and saving. Moves
-    by people are checked by the engine: an illegal one raises :class:`IllegalMove` and changes
+    by people are checked by the engine: an illegal one raises `IllegalMove` and changes
     nothing. ``exec:`` bots run only with ``allow_exec`` (their specs came from the command line
     or the person agreed); a bot that fails is replaced for that move by the stand-in."""
 
@@ -132,7 +132,7 @@ class LocalGame(MatchHost):
     # -- moves -----------------------------------------------------------------------------------
 
     def play(self, move: Move | str | int) -> Played:
-        """A person's move, as a :class:`Move`, its short text or the words the game prints it in
+        """A person's move, as a `Move`, its short text or the words the game prints it in
         (``lay 7♦``, ``10♣ × A♠``); IllegalMove if it is not legal."""
         if isinstance(move, str):
             move = typed_move(move)
@@ -148,7 +148,7 @@ class LocalGame(MatchHost):
         return super().apply_bot_choice(choice)
 
     def record(self, played: Played) -> Played:
-        """Log a move, and keep the match in :attr:`kept_in` (if set) as it now stands; a save
+        """Log a move, and keep the match in `kept_in` (if set) as it now stands; a save
         that fails here is said when the person saves or leaves."""
         self.log.append(played)
         if self.kept_in:
@@ -207,7 +207,7 @@ class LocalGame(MatchHost):
     def load(cls, path: str | Path, opponents: Sequence[str] = (), allow_exec: bool = False) -> LocalGame:
         """Resume a saved game, or play on from any record (its seats become people, unless
         ``opponents``, from the command line, names bots for all but the first). RecordError or
-        OSError if it cannot; :class:`ProgramsNamed` if the saved seats run programs and
+        OSError if it cannot; `ProgramsNamed` if the saved seats run programs and
         ``allow_exec`` is not given."""
         record = load_json(Path(path).read_text(encoding="utf-8"))
         match = from_record(record)

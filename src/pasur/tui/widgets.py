@@ -42,7 +42,7 @@ def card_text(card: Card, red: str = RED_SUITS["textual-dark"], selected: bool =
 
 class CardStrip(Static):
     """A row of cards, wrapped onto more lines where the screen is too narrow for them all (none is
-    ever cut off); a click on one posts :class:`CardStrip.Clicked` with its index."""
+    ever cut off); a click on one posts `CardStrip.Clicked` with its index."""
 
     class Clicked(Message):
         def __init__(self, strip: CardStrip, index: int) -> None:
