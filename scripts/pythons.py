@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SUPPORTED = ((3, 11), (3, 12), (3, 13))
+SUPPORTED = ((3, 11), (3, 12), (3, 13), (3, 14))
 
 
 def candidates(version: tuple[int, int]) -> list[Path]:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The files to publish, in dist/: the source archive and, from it, one wheel for each CPython
-# 3.11-3.13 this machine has (scripts/pythons.py finds them), each repaired by auditwheel into a
+# 3.11-3.14 this machine has (scripts/pythons.py finds them), each repaired by auditwheel into a
 # manylinux wheel the package index accepts. (A CI with cibuildwheel uses [tool.cibuildwheel] in
 # pyproject.toml instead.) tests/test_install.py installs and runs each such wheel on its own.
 set -euo pipefail

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tarfile
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,18 @@ def check_installed(python: Path, wheel: Path) -> None:
     assert '"value"' in run(python, "-m", "pasur", "solve", "--deck", deck, "--json")
 
 
+def check_lean(wheel: Path, scratch: Path) -> None:
+    """The wheel holds the compiled extension, stripped of its symbols, and none of its C sources."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert not [name for name in names if name.endswith((".c", ".h"))]
+        [extension] = [name for name in names if name.endswith(".so")]
+        archive.extract(extension, scratch)
+    if shutil.which("readelf"):
+        sections = run("readelf", "--section-headers", scratch / extension)
+        assert ".symtab" not in sections and ".text" in sections
+
+
 def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_and_a_wheel_carries_the_native_one(
     tmp_path,
 ):
@@ -88,6 +101,7 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
     assert [wheel.name.split("-", 2)[2] for wheel in (tmp_path / "pure").glob("*.whl")] == ["py3-none-any.whl"]
     run(python, "-m", "build", "--outdir", tmp_path / "dist", source)  # the wheel is built from the sdist
     [wheel] = (tmp_path / "dist").glob("pasur-*.whl")
+    check_lean(wheel, tmp_path / "lean")
     # repaired into a manylinux wheel that installs and runs on its own
     check_installed(python, repair(wheel, tmp_path / "house"))
     # the metadata: the one version (pasur/__init__.py), classifiers, and the index's own page
@@ -102,7 +116,14 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
     [archive] = (tmp_path / "dist").glob("pasur-*.tar.gz")
     with tarfile.open(archive) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
-        for needed in ("docs/RULES.md", "docs/PACKAGE.md", "examples/first_legal_bot.mjs", "tests/helpers.py"):
+        for needed in (
+            "docs/RULES.md",
+            "docs/PACKAGE.md",
+            "examples/first_legal_bot.mjs",
+            "tests/helpers.py",
+            "src/pasur/core/_native.c",
+            "src/pasur/core/_solver_table.h",
+        ):
             assert needed in names, needed
         sdist.extractall(tmp_path / "unpacked", filter="data")
     [unpacked] = (tmp_path / "unpacked").iterdir()
