@@ -3,6 +3,12 @@ on duplicate deals, then the cheat ``omniscient`` against the top two, with each
 
     .venv/bin/python benchmarks/strength.py [--rounds 2000] [--search-rounds 400] [--seed 3] [--jobs 2]
     .venv/bin/python benchmarks/strength.py --ratings-only     # the levels' ratings from the stored reports
+    .venv/bin/python benchmarks/strength.py --table 3 --steps grandmaster-master,easy-beginner --rounds 1000
+
+``--table`` plays the ladder at another table: ``3`` players (the upper level in one seat, the
+lower in two, rotated round the seats), ``4`` in partnership or ``4-each`` each for themselves
+(two seats each); its reports are named with the table (``…-seed3-3p.json``) and the cheat's steps
+are left out. ``--steps`` plays only the steps named (``upper-lower``).
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
@@ -38,16 +44,27 @@ LADDER = [
 SLOW = {"ismcts"}
 #: The rating the ladder is anchored at: the weakest level's, on the scale people are rated on.
 ANCHOR = ("beginner", 800)
+#: The tables the ladder can be played at, and how their reports are named.
+TABLES = {
+    "2": (Rules(), ""),
+    "3": (Rules(players=3), "-3p"),
+    "4": (Rules(players=4), "-4p"),
+    "4-each": (Rules(players=4, partnership=False), "-4each"),
+}
 #: Where the server reads each level's rating.
 RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 
 
-def measure(first: str, second: str, rounds: int, seed: int, jobs: int, out: Path) -> dict[str, Any]:
+def measure(first: str, second: str, rounds: int, seed: int, jobs: int, out: Path, table: str = "2") -> dict[str, Any]:
+    """One step of the ladder: ``first`` against ``second`` on duplicate deals; its report, written
+    to ``out``."""
+    rules, suffix = TABLES[table]
+    specs = (first, second, second) if rules.players == 3 else (first, second)
     start = time.time()
-    tally, _ = run(Plan((first, second), Rules(), rounds=rounds, seed=seed), jobs=jobs)
+    tally, _ = run(Plan(specs, rules, rounds=rounds, seed=seed), jobs=jobs)
     report = tally.report()
     report["seconds"] = round(time.time() - start)
-    name = f"{first}-vs-{second}-{rounds}-seed{seed}"
+    name = f"{first}-vs-{second}-{rounds}-seed{seed}{suffix}"
     (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
     return report
 
@@ -98,25 +115,33 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ratings-only", action="store_true", help="write the levels' ratings from the stored reports")
+    parser.add_argument("--table", choices=sorted(TABLES), default="2", help="the table the ladder is played at")
+    parser.add_argument("--steps", default="", help="only these steps, as upper-lower,upper-lower")
     args = parser.parse_args()
     out = Path(__file__).parent.parent / "docs" / "strength"
     out.mkdir(parents=True, exist_ok=True)
     if args.ratings_only:
         write_ratings(out, args.seed)
         return
-    levels = {level for pair in LADDER for level in pair if level in LEVELS}
+    ladder = [pair for pair in LADDER if args.table == "2" or "omniscient" not in pair]
+    if args.steps:
+        named = {tuple(step.split("-", 1)) for step in args.steps.split(",")}
+        ladder = [pair for pair in ladder if pair in named]
+    levels = {level for pair in ladder for level in pair if level in LEVELS}
     ms = {level: bot_speed(LEVELS[level], 48)["median_ms"] for level in sorted(levels)}
     rows = {}
-    for first, second in sorted(LADDER, key=lambda pair: pair != ("grandmaster", "master")):  # the top first
+    for first, second in sorted(ladder, key=lambda pair: pair != ("grandmaster", "master")):  # the top first
         slow = {LEVELS.get(first, first), LEVELS.get(second, second)} & SLOW
         rounds = args.search_rounds if slow else args.rounds
-        rows[first, second] = row(measure(first, second, rounds, args.seed, args.jobs, out), (first, second), ms)
+        report = measure(first, second, rounds, args.seed, args.jobs, out, args.table)
+        rows[first, second] = row(report, (first, second), ms)
         print(rows[first, second], flush=True)
     print("\n| bot | against | deals | points/round | 95% interval | match wins | Elo [95%] | ms a move | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for pair in LADDER:
+    for pair in ladder:
         print(rows[pair])
-    write_ratings(out, args.seed)
+    if args.table == "2" and ladder == LADDER:
+        write_ratings(out, args.seed)
 
 
 if __name__ == "__main__":
