@@ -55,28 +55,23 @@ def mutations(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[An
     """Every copy of ``value`` with one field (of the first two items of each list) given a wrong
     value or left out, with the path changed."""
     if isinstance(value, dict):
-        for key in value:
-            for wrong in [*WRONG, ...]:
-                changed = copy.deepcopy(value)
-                if wrong is ...:
-                    del changed[key]
-                else:
-                    changed[key] = wrong
-                yield (*path, key), changed
-            for inner_path, inner in mutations(value[key], (*path, key)):
-                changed = copy.deepcopy(value)
-                changed[key] = inner
-                yield inner_path, changed
+        slots, wrongs = list(value), [*WRONG, ...]  # ...: the field left out
     elif isinstance(value, list):
-        for index in range(min(2, len(value))):
-            for wrong in WRONG:
-                changed = copy.deepcopy(value)
-                changed[index] = wrong
-                yield (*path, index), changed
-            for inner_path, inner in mutations(value[index], (*path, index)):
-                changed = copy.deepcopy(value)
-                changed[index] = inner
-                yield inner_path, changed
+        slots, wrongs = list(range(min(2, len(value)))), WRONG
+    else:
+        return
+    for slot in slots:
+        for wrong in wrongs:
+            changed = copy.deepcopy(value)
+            if wrong is ...:
+                del changed[slot]
+            else:
+                changed[slot] = wrong
+            yield (*path, slot), changed
+        for inner_path, inner in mutations(value[slot], (*path, slot)):
+            changed = copy.deepcopy(value)
+            changed[slot] = inner
+            yield inner_path, changed
 
 
 def refused(read: Callable[[Any], object], data: Any, errors: tuple[type[Exception], ...]) -> bool:
