@@ -21,6 +21,7 @@ from multiprocessing import Pool
 
 from pasur import Match, Rules, deal_deck
 from pasur.bots import make_bot
+from pasur.core.stats import t_quantile
 
 
 def deal_round(match: Match, seed: int) -> None:
@@ -75,7 +76,7 @@ def main() -> None:
     shares = [share for share, _, _ in results]
     rounds = sum(count for _, _, count in results)
     mean = statistics.fmean(shares)
-    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
+    half = t_quantile(len(shares) - 1) * statistics.stdev(shares) / math.sqrt(len(shares))
     print(
         json.dumps(
             {

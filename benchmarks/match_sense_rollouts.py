@@ -33,6 +33,7 @@ from pasur.bots import make_bot
 from pasur.bots.solver_bot import SolverBot
 from pasur.core import Move, MoveCode, Round
 from pasur.core.solver import Samples
+from pasur.core.stats import t_quantile
 
 #: A kept position: the match, the deciding seat, the move played, the candidate's, its expected
 #: gain, and the position's seed.
@@ -127,7 +128,10 @@ def interval(values: list[float]) -> list[float]:
     """The mean's 95% interval."""
     if len(values) < 2:
         return [math.nan, math.nan]
-    mean, half = statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    mean, half = (
+        statistics.fmean(values),
+        t_quantile(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values)),
+    )
     return [round(mean - half, 4), round(mean + half, 4)]
 
 
