@@ -90,6 +90,7 @@ def layout_tables() -> str:
     lines += [f"| {name} | {first} | {size} | {meaning} |" for name, first, size, meaning in OBSERVATION_BLOCKS]
     return "\n".join(lines) + "\n"
 
+
 #: The legal moves of one card in the hand of the player to move, as engine ints.
 CardCodes = Callable[[int], Sequence[int]]
 
