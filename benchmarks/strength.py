@@ -74,12 +74,13 @@ def row(report: dict[str, Any], levels: tuple[str, str], ms: dict[str, float]) -
     whole round and so is not timed by `pasur bench`)."""
     first = report["bots"][0]
     low, high = first["ci95"]
-    elo = report["elo"]
+    elo = report.get("elo")  # two bots only
+    elo_cell = f"{elo['diff']:+.0f} [{elo['ci95'][0]:+.0f}, {elo['ci95'][1]:+.0f}]" if elo else "—"
     named = [f"{level} ({LEVELS.get(level, level)})" for level in levels]
     return (
         f"| {named[0]} | {named[1]} | {report['rounds']:.0f} | {first['points_per_round']:+.2f} "
-        f"| [{low:+.2f}, {high:+.2f}] | {first['win_rate']:.3f} | {elo['diff']:+.0f} "
-        f"[{elo['ci95'][0]:+.0f}, {elo['ci95'][1]:+.0f}] | {ms.get(levels[0], '—')} | {report['seconds']} |"
+        f"| [{low:+.2f}, {high:+.2f}] | {first['win_rate']:.3f} | {elo_cell} "
+        f"| {ms.get(levels[0], '—')} | {report['seconds']} |"
     )
 
 

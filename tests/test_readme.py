@@ -20,13 +20,13 @@ def test_readme_engine_example_runs():
     assert comment and first == comment.group(1)
 
 
-def test_readme_environments_example_runs():
+def test_the_environments_page_example_runs():
     pytest.importorskip("pettingzoo", reason="the rl extra is installed by scripts/test.sh")
     pytest.importorskip("pyspiel", reason="open_spiel is installed by scripts/test.sh")
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    blocks = [block for block in re.findall(r"```python\n(.*?)```", readme, re.S) if "pasur.envs" in block]
+    page = (Path(__file__).parent.parent / "docs" / "ENVIRONMENTS.md").read_text(encoding="utf-8")
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", page, re.S) if "pasur.envs" in block]
     assert len(blocks) == 1
     namespace: dict = {}
-    exec(compile(blocks[0], "README.md", "exec"), namespace)
+    exec(compile(blocks[0], "ENVIRONMENTS.md", "exec"), namespace)
     assert namespace["game"].rules.players == 3
     assert namespace["open_spiel_game"].num_players() == 4
