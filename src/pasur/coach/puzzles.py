@@ -41,7 +41,7 @@ from ..core.errors import RecordError, SolveError
 from ..core.record import load_json
 from ..core.solver import solve, solve_problem
 from ..core.stats import t_quantile
-from ..core.view import whole_number
+from ..core.view import is_number, whole_number
 from .reasons import Reason, explain
 
 __all__ = [
@@ -133,7 +133,7 @@ class Puzzle:
             raise ValueError("the puzzle's answers are not legal moves")
         if data.get("exact") not in EXACTNESS or data.get("difficulty") not in DIFFICULTIES:
             raise ValueError("the puzzle says neither how it is exact nor how hard it is")
-        if not all(_number(value) for value in values.values()) or not _number(data.get("margin")):
+        if not all(is_number(value) for value in values.values()) or not is_number(data.get("margin")):
             raise ValueError("the puzzle's values and margin must be numbers")
         if not isinstance(data.get("id", ""), str):
             raise ValueError("the puzzle's id must be a string")
@@ -150,11 +150,6 @@ class Puzzle:
             difficulty=str(data["difficulty"]),
             source=source,
         )
-
-
-def _number(value: Any) -> bool:
-    """Whether a JSON value is a number (true and false are not)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def arrangement_count(view: SeatView) -> int:

@@ -13,6 +13,11 @@ from .notation import parse_move, short_text
 from .rules import Rules
 
 
+def is_number(value: Any) -> bool:
+    """Whether a JSON value is a number (true and false are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def whole_number(value: Any, name: str, negative: bool = False) -> int:
     """A JSON whole number (not true or false, not 2.0), 0 or more unless ``negative``; ValueError
     naming the field otherwise."""

@@ -36,7 +36,7 @@ from ..core import Move, MoveCode, Round, Rules, SeatView
 from ..core.deal import deal_deck
 from ..core.errors import RulesError
 from ..core.notation import short_texts
-from ..core.view import whole_number
+from ..core.view import is_number, whole_number
 
 FORMAT = "pasur-targets/1"
 #: Rounds one task of the pool plays: enough to keep a worker busy for a few seconds.
@@ -172,7 +172,7 @@ def read_decision(data: Any) -> tuple[SeatView, list[tuple[MoveCode, float]]]:
 
 def _value(entry: dict[str, Any]) -> float:
     value = entry["value"]
-    if not isinstance(value, int | float) or isinstance(value, bool):
+    if not is_number(value):
         raise ValueError(f"a move's value must be a number, not {value!r}")
     return float(value)
 
@@ -184,7 +184,7 @@ def check_header(header: dict[str, Any]) -> None:
     if "samples" in header and whole_number(header["samples"], "samples") < 1:
         raise ValueError("samples must be 1 or more")
     explore = header.get("explore", 0)
-    if not isinstance(explore, int | float) or isinstance(explore, bool) or not 0 <= explore <= 1:
+    if not is_number(explore) or not 0 <= explore <= 1:
         raise ValueError("explore must be a number from 0 to 1")
     if "seed" in header:
         whole_number(header["seed"], "seed", negative=True)
