@@ -3,7 +3,8 @@
 from .cards import CARDS, Card, CardMask, cards_in, format_cards, mask_of
 from .deal import deal_deck, deck_problem
 from .errors import DeckError, IllegalMove, RecordError, Refusal, RulesError, SolveError
-from .game import Match, Played, Round
+from .game import Played, Round
+from .match import Match
 from .moves import Move, MoveCode
 from .notation import parse_move, short_text, short_texts
 from .record import from_record, replay_record, summarize, to_record

@@ -9,7 +9,8 @@ from typing import Any
 
 from .cards import CARDS, Card, mask_of
 from .errors import DeckError, IllegalMove, RecordError, RulesError
-from .game import Match, Round
+from .game import Round
+from .match import Match
 from .moves import Move
 from .notation import find_code
 from .rules import Rules

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .captures import hand_moves
-from .cards import CARDS, FULL_DECK, Card, CardMask, mask_of
+from .cards import CARDS, FULL_DECK, Card, CardMask, cards_in, mask_of
 from .errors import RulesError
 from .moves import Move, MoveCode
 from .notation import parse_move, short_text
@@ -231,3 +231,85 @@ class SeatMasks(NamedTuple):
     turn: int
     #: The side that captured last, or -1 when nobody has.
     last_capturer: int
+
+
+class RoundViews:
+    """What a round shows: each seat's view, the same as card masks, and the spectators' view.
+    Mixed into `Round <pasur.core.game.Round>`, whose state it reads."""
+
+    __slots__ = ()
+
+    rules: Rules
+    players: int
+    number: int
+    first: int
+    banked: tuple[int, ...]
+    hands: list[CardMask]
+    table: CardMask
+    captured: list[CardMask]
+    surs: list[int]
+    last_capturer: int
+    turn: int
+    dealt: int
+    deal: int
+    over: bool
+    history: list[MoveCode]
+    _plays: list[Play]
+    _side: tuple[int, ...]
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: the only way information should leave the core."""
+        plays = self._plays
+        for index in range(len(plays), len(self.history)):
+            move = Move.from_code(self.history[index])
+            plays.append(Play((self.first + index) % self.players, move.card, move.take))
+        return SeatView(
+            rules=self.rules,
+            seat=seat,
+            hand=tuple(cards_in(self.hands[seat])),
+            table=tuple(cards_in(self.table)),
+            captured=tuple(tuple(cards_in(pile)) for pile in self.captured),
+            history=tuple(plays),
+            hands=tuple(hand.bit_count() for hand in self.hands),
+            pack=52 - self.dealt,
+            scores=self.banked,
+            surs=tuple(self.surs),
+            round=self.number,
+            deal=self.deal,
+            turn=self.turn,
+            first=self.first,
+            last_capturer=None if self.last_capturer < 0 else self.last_capturer,
+            over=self.over,
+        )
+
+    def masks(self, seat: int) -> SeatMasks:
+        """The same as `view()` but the history, as card masks: the fast form for code that
+        reads a view at every step (the research environments)."""
+        hand, table, captured = self.hands[seat], self.table, tuple(self.captured)
+        # Built as a plain tuple; the piles are disjoint, so their sum is their union.
+        fields = (
+            self.rules,
+            seat,
+            self._side[seat],
+            hand,
+            table,
+            captured,
+            FULL_DECK & ~(hand | table | sum(captured)),
+            tuple(map(int.bit_count, self.hands)),
+            52 - self.dealt,
+            self.banked,
+            tuple(self.surs),
+            self.number,
+            self.deal,
+            self.turn,
+            self.last_capturer,
+        )
+        return tuple.__new__(SeatMasks, fields)
+
+    def public_json(self) -> dict[str, Any]:
+        """What everyone at the table may know (a spectator's view): a seat's view without its
+        hand, in the same JSON form, with ``seat`` null."""
+        shown = self.view(self.first).to_json()
+        del shown["hand"]
+        shown["seat"] = None
+        return shown
