@@ -73,10 +73,12 @@ def check_installed(python: Path, wheel: Path) -> None:
 
 
 def check_lean(wheel: Path, scratch: Path) -> None:
-    """The wheel holds the compiled extension, stripped of its symbols, and none of its C sources."""
+    """The wheel holds the compiled extension, stripped of its symbols, none of its C sources, and
+    the data files the package reads."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert not [name for name in names if name.endswith((".c", ".h"))]
+        assert "pasur/tui/app.tcss" in names  # the terminal game's stylesheet
         [extension] = [name for name in names if name.endswith(".so")]
         archive.extract(extension, scratch)
     if shutil.which("readelf"):

@@ -7,30 +7,25 @@ from typing import ClassVar
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
 
 from ..core import Card, IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
-from ..i18n import move_words, number_text, refusal, rules_help, text
+from ..i18n import refusal, rules_help, text
 from .session import (
     DEFAULT_SAVE,
     PERSIAN_LAYOUT,
     LocalGame,
     breakdown_lines,
     describe,
-    others_line,
-    side_lines,
-    status_line,
     winner_text,
 )
-from .widgets import RED_SUITS, CardStrip, ConfirmScreen, MessageScreen, card_text, key_name
+from .table import TableView
+from .widgets import RED_SUITS, CaptureChoices, CardStrip, ConfirmScreen, MessageScreen, MoveEntry, key_name
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
-#: Moves the log shows.
-LOG_LINES = 500
 #: The screen height from which each other seat has a line of its own, with its last play.
 ROOMY_HEIGHT = 30
 
@@ -68,28 +63,17 @@ class PasurApp(App[None]):
     TITLE = "Pasur"
     #: Nothing takes the focus by itself: the capture list, hidden, would take Enter from the hand.
     AUTO_FOCUS = None
-    CSS = """
-    Screen { layout: vertical; }
-    #status { background: $panel; color: $text; padding: 0 1; }
-    #scores, #others, #turn { padding: 0 1; }
-    #table-row { height: auto; border: round $primary; padding: 0 1; }
-    #hand-row { height: auto; border: round $accent; padding: 0 1; }
-    CardStrip { height: auto; }
-    #choices { height: auto; max-height: 7; display: none; }
-    #choices.open { display: block; }
-    #move-input { display: none; }
-    #move-input.open { display: block; }
-    #message { color: $warning; padding: 0 1; height: auto; }
-    #coach { color: $text; background: $boost; border-left: thick $accent; padding: 0 1; height: auto; display: none; }
-    #coach.open { display: block; }
-    #log { color: $text-muted; padding: 0 1; height: 1fr; min-height: 3; scrollbar-size-vertical: 1; }
-    """
+    CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = _bindings("en")
 
     @classmethod
     def in_language(cls, lang: str) -> type[PasurApp]:
         """The app with its footer's keys described in ``lang``."""
-        return cls if lang == "en" else type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": _bindings(lang)})
+        return (
+            cls
+            if lang == "en"
+            else type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": _bindings(lang), "__module__": cls.__module__})
+        )
 
     def __init__(
         self,
@@ -109,7 +93,6 @@ class PasurApp(App[None]):
         #: The person whose hand is on screen (None: hidden, at a hand-over or with no people).
         self.viewer: int | None = people[0] if len(people) == 1 else None
         self.selected = 0
-        self.choosing: list[Move] = []
         self.taken_preview = 0
         self.busy = False  # a bot is thinking or a message is up
 
@@ -119,21 +102,7 @@ class PasurApp(App[None]):
     # -- layout and drawing ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="status")
-            yield Static(id="scores")
-            yield Static(id="others")
-            with Horizontal(id="table-row"):
-                yield CardStrip(id="table")
-            yield Static(id="turn")
-            with Horizontal(id="hand-row"):
-                yield CardStrip(id="hand")
-            yield OptionList(id="choices")
-            yield Input(id="move-input", placeholder="7Cx4H")
-            yield Static(id="coach")
-            yield Static(id="message")
-            with VerticalScroll(id="log", can_focus=False):  # as tall as the screen leaves; PageUp/PageDown page it
-                yield Static(id="log-text")
+        yield TableView()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -148,27 +117,19 @@ class PasurApp(App[None]):
         return self.game.view(self.viewer if self.viewer is not None else self.game.turn)
 
     def refresh_table(self) -> None:
-        game, view = self.game, self.view()
-        self.query_one("#status", Static).update(f"{self.t('title')} · {status_line(game, view, self.lang)}")
-        self.query_one("#scores", Static).update(" · ".join(side_lines(game, view, self.lang)))
-        roomy = self.size.height >= ROOMY_HEIGHT  # a tall screen: each other seat on its own line
-        self.query_one("#others", Static).update(others_line(game, view, self.lang, self.viewer, roomy))
-        red = RED_SUITS.get(self.theme, RED_SUITS["textual-dark"])
-        table = [card_text(card, red, taken=bool(self.taken_preview >> card & 1)) for card in view.table]
-        self.query_one("#table", CardStrip).show(self.t("table"), table, empty=self.t("table_empty"))
-        turn = "" if game.over else self.t("turn", name=game.name(game.turn))
-        self.query_one("#turn", Static).update(turn)
-        hand = self.query_one("#hand", CardStrip)
-        if self.viewer is None:
-            hand.show(self.t("hand_of", name="…"), [])
-        else:
+        view = self.view()
+        if self.viewer is not None:
             self.selected = min(self.selected, max(len(view.hand) - 1, 0))
-            mine = self.game.turn == self.viewer and not game.over
-            cards = [card_text(card, red, selected=mine and i == self.selected) for i, card in enumerate(view.hand)]
-            hand.show(self.t("hand_of", name=game.name(self.viewer)), cards, numbered=True)
-        log = [describe(game, played, self.lang) for played in game.log[-LOG_LINES:]]
-        self.query_one("#log-text", Static).update("\n".join(log))
-        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+        self.query_one(TableView).draw(
+            self.game,
+            view,
+            self.lang,
+            viewer=self.viewer,
+            selected=self.selected,
+            taken=self.taken_preview,
+            red=RED_SUITS.get(self.theme, RED_SUITS["textual-dark"]),
+            roomy=self.size.height >= ROOMY_HEIGHT,  # a tall screen: each other seat on its own line
+        )
 
     def on_resize(self, _event: events.Resize) -> None:
         """Drawn again for the room the screen now has."""
@@ -295,8 +256,8 @@ class PasurApp(App[None]):
 
     def action_pick(self, number: int) -> None:
         if self.choosing:  # a digit picks one of the numbered captures
-            if 1 <= number <= len(self.choosing):
-                move = self.choosing[number - 1]
+            move = self.query_one(CaptureChoices).numbered(number)
+            if move is not None:
                 self.close_choices()
                 self.play(move)
             return
@@ -325,39 +286,32 @@ class PasurApp(App[None]):
         if len(choices) == 1:
             self.play(choices[0])
             return
-        self.choosing = choices
-        options = self.query_one("#choices", OptionList)
-        options.clear_options()
-        for number, move in enumerate(choices, start=1):
-            label = move_words(str(move.card), [str(taken) for taken in move.take], self.lang)
-            options.add_option(Option(f"{number_text(number, self.lang)}) {label}"))
-        options.add_class("open")
-        options.highlighted = 0
-        options.focus()
+        self.query_one(CaptureChoices).offer(choices, self.lang)
         self.say(self.t("choose_capture", card=card.symbol()))
-        self.preview(0)
+        self.preview(choices[0])
 
-    @on(OptionList.OptionHighlighted, "#choices")
-    def option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.preview(event.option_index)
+    @property
+    def choosing(self) -> list[Move]:
+        """The captures the person is choosing among (none when not choosing)."""
+        return self.query_one(CaptureChoices).moves
 
-    def preview(self, index: int) -> None:
-        """Mark the table cards the highlighted capture would take."""
-        if 0 <= index < len(self.choosing):
-            self.taken_preview = self.choosing[index].take_mask
-            self.refresh_table()
+    @on(CaptureChoices.Previewed)
+    def capture_previewed(self, event: CaptureChoices.Previewed) -> None:
+        self.preview(event.move)
 
-    @on(OptionList.OptionSelected, "#choices")
-    def option_selected(self, event: OptionList.OptionSelected) -> None:
-        move = self.choosing[event.option_index]
+    def preview(self, move: Move) -> None:
+        """Mark the table cards this capture would take."""
+        self.taken_preview = move.take_mask
+        self.refresh_table()
+
+    @on(CaptureChoices.Chosen)
+    def capture_chosen(self, event: CaptureChoices.Chosen) -> None:
         self.close_choices()
-        self.play(move)
+        self.play(event.move)
 
     def close_choices(self) -> None:
-        self.choosing = []
+        self.query_one(CaptureChoices).close()
         self.taken_preview = 0
-        self.query_one("#choices", OptionList).remove_class("open")
-        self.set_focus(None)
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape":
@@ -365,10 +319,8 @@ class PasurApp(App[None]):
                 self.close_choices()
                 self.say("")
                 self.refresh_table()
-            move_input = self.query_one("#move-input", Input)
-            if move_input.has_class("open"):
-                move_input.remove_class("open")
-                self.set_focus(None)
+            if self.query_one(MoveEntry).has_class("open"):
+                self.query_one(MoveEntry).close()
 
     def play(self, move: Move | str) -> None:
         """A person's move through the engine; an illegal one is refused with its reason."""
@@ -384,15 +336,11 @@ class PasurApp(App[None]):
 
     def action_type_move(self) -> None:
         if self.my_turn():
-            move_input = self.query_one("#move-input", Input)
-            move_input.add_class("open")
-            move_input.value = ""
-            move_input.focus()
+            self.query_one(MoveEntry).open()
 
-    @on(Input.Submitted, "#move-input")
-    def move_typed(self, event: Input.Submitted) -> None:
-        event.input.remove_class("open")
-        self.set_focus(None)
+    @on(MoveEntry.Submitted)
+    def move_typed(self, event: MoveEntry.Submitted) -> None:
+        self.query_one(MoveEntry).close()
         if event.value.strip() and self.my_turn():
             self.play(event.value.strip())
 

@@ -1,5 +1,6 @@
 """The terminal game's parts: cards as text in their colours (and marked to be taken), a strip of
-cards that wraps, and the full-screen message and question screens."""
+cards that wraps, the list of one card's captures, the typed move, and the full-screen message
+and question screens."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
 
-from ..core import Card
+from ..core import Card, Move
+from ..i18n import move_words, number_text
 
 #: The red suits' colour in each theme: at least 4.5:1 against its backgrounds (WCAG AA), where the
 #: terminal's plain red (#f4005f) is 3.6:1 on the dark panels and 3.2:1 on the light background.
@@ -94,6 +97,77 @@ class CardStrip(Static):
         for index, (row, start, end) in enumerate(self.spans):
             if row == event.y and start <= event.x < end:
                 self.post_message(self.Clicked(self, index))
+
+
+class CaptureChoices(OptionList):
+    """The captures of the card a person chose, numbered, below the hand (shown only while they
+    choose): moving through them tells the app which capture to mark on the table (`Previewed`),
+    Enter or a click picks one (`Chosen`)."""
+
+    class Previewed(Message):
+        """The capture now highlighted."""
+
+        def __init__(self, move: Move) -> None:
+            super().__init__()
+            self.move = move
+
+    class Chosen(Message):
+        """The capture picked."""
+
+        def __init__(self, move: Move) -> None:
+            super().__init__()
+            self.move = move
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The captures on offer (none: the list is closed).
+        self.moves: list[Move] = []
+
+    def offer(self, moves: list[Move], lang: str) -> None:
+        """Open the list with these captures, the first highlighted, and take the keys."""
+        self.moves = moves
+        self.clear_options()
+        for number, move in enumerate(moves, start=1):
+            label = move_words(str(move.card), [str(taken) for taken in move.take], lang)
+            self.add_option(Option(f"{number_text(number, lang)}) {label}"))
+        self.add_class("open")
+        self.highlighted = 0
+        self.focus()
+
+    def numbered(self, number: int) -> Move | None:
+        """The capture shown with this number, if there is one."""
+        return self.moves[number - 1] if 1 <= number <= len(self.moves) else None
+
+    def close(self) -> None:
+        """Hide the list and give the keys back to the game."""
+        self.moves = []
+        self.remove_class("open")
+        self.screen.set_focus(None)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.moves):
+            self.post_message(self.Previewed(self.moves[event.option_index]))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.moves):
+            self.post_message(self.Chosen(self.moves[event.option_index]))
+
+
+class MoveEntry(Input):
+    """A move typed in the short notation (``7Cx4H``), shown only while it is typed."""
+
+    def open(self) -> None:
+        """Show it empty and take the keys."""
+        self.add_class("open")
+        self.value = ""
+        self.focus()
+
+    def close(self) -> None:
+        """Hide it and give the keys back to the game."""
+        self.remove_class("open")
+        self.screen.set_focus(None)
 
 
 class MessageScreen(ModalScreen[None]):
