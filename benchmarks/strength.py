@@ -12,8 +12,9 @@ are left out. ``--steps`` plays only the steps named (``upper-lower``).
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
-then each level's rating (``beginner`` anchored at 800, each level above it by the Elo of its
-step) to src/pasur/server/bot-ratings.json, which the server reads.
+then each level's rating at each rated table (two players, four in partnership) whose ladder is
+complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per seat of
+a side) to src/pasur/server/bot-ratings.json, which the server reads.
 About an hour on two cores with the defaults.
 """
 
@@ -51,6 +52,9 @@ TABLES = {
     "4": (Rules(players=4), "-4p"),
     "4-each": (Rules(players=4, partnership=False), "-4each"),
 }
+#: The tables people are rated at (two players, four in partnership): the server rates its bots at
+#: each by the ladder measured there.
+RATED_TABLES = ("2", "4")
 #: Where the server reads each level's rating.
 RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 
@@ -84,29 +88,46 @@ def row(report: dict[str, Any], levels: tuple[str, str], ms: dict[str, float]) -
     )
 
 
-def bot_ratings(out: Path, seed: int) -> dict[str, Any]:
-    """Each level's rating from the ladder's reports in ``out``: the anchor's, plus the Elo
-    difference (from match wins) of every step up the ladder to it."""
+def ladder_report(out: Path, upper: str, lower: str, seed: int, table: str) -> Path | None:
+    """The stored report of one step at ``table`` (the one of most deals, if several), or None."""
+    suffix = TABLES[table][1]
+    found = out.glob(f"{upper}-vs-{lower}-*-seed{seed}{suffix}.json")
+    return max(found, key=lambda path: json.loads(path.read_text())["rounds"], default=None)
+
+
+def bot_ratings(out: Path, seed: int, table: str = "2") -> dict[str, Any] | None:
+    """Each level's rating at ``table`` from the ladder's reports in ``out``: the anchor's, plus the
+    Elo difference (from match wins) of every step up the ladder to it, shared by the seats of a
+    side (the rating model gives a side the sum of its players' ratings, so a side of two bots one
+    level up is two seats' differences ahead). None while a step has no report at that table."""
+    rules = TABLES[table][0]
+    seats = rules.players // rules.sides
     rating = {ANCHOR[0]: float(ANCHOR[1])}
     steps = []
     for upper, lower in LADDER:
         if upper not in LEVELS or lower not in rating:
             continue
-        (found,) = out.glob(f"{upper}-vs-{lower}-*-seed{seed}.json")
+        found = ladder_report(out, upper, lower, seed, table)
+        if found is None:
+            return None
         elo = json.loads(found.read_text())["elo"]
-        rating[upper] = rating[lower] + elo["diff"]
+        rating[upper] = rating[lower] + elo["diff"] / seats
         steps.append({"level": upper, "over": lower, "elo": elo["diff"], "ci95": elo["ci95"], "report": found.name})
-    return {
-        "anchor": {ANCHOR[0]: ANCHOR[1]},
-        "ratings": {level: round(value) for level, value in rating.items()},
-        "steps": steps,
-    }
+    return {"seats": seats, "ratings": {level: round(value) for level, value in rating.items()}, "steps": steps}
 
 
 def write_ratings(out: Path, seed: int) -> None:
-    table = bot_ratings(out, seed)
-    RATINGS.write_text(json.dumps(table, indent=1) + "\n")
-    print(f"wrote {RATINGS.name}: {table['ratings']}")
+    """The levels' ratings at each rated table whose ladder is measured, for the server."""
+    tables = {}
+    for table in RATED_TABLES:
+        found = bot_ratings(out, seed, table)
+        if found is None:
+            print(f"the ladder at table {table} misses a step: the server rates its bots as at 2 players")
+            continue
+        tables[table] = found
+        print(f"table {table}: {found['ratings']}")
+    RATINGS.write_text(json.dumps({"anchor": dict([ANCHOR]), "tables": tables}, indent=1) + "\n")
+    print(f"wrote {RATINGS.name}")
 
 
 def main() -> None:
@@ -141,7 +162,7 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for pair in ladder:
         print(rows[pair])
-    if args.table == "2" and ladder == LADDER:
+    if args.table in RATED_TABLES:
         write_ratings(out, args.seed)
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, text
 from pasur.coach.analysis import accuracy
 from pasur.core import Match, Rules
 from pasur.server.app import create_app
-from pasur.server.bots import BOT_RATINGS
+from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
 from pasur.server.players import week_start
 from pasur.server.ratings import PROVISIONAL, START, Rating, bot_rating, rate
 from pasur.server.seats import Seat, TableSettings, TableStatus
@@ -92,6 +92,9 @@ def test_the_model_puts_people_on_the_bots_elo_scale():
     [[over_strong], _] = rate([[Rating()], [bot_rating("grandmaster")]], winner=0)
     [[over_weak], _] = rate([[Rating()], [bot_rating("beginner")]], winner=0)
     assert over_strong.value - START > over_weak.value - START > 0
+    # a bot is rated at each rated table by that table's ladder (the 2-player one where it is unmeasured)
+    for players in (2, 4):
+        assert bot_rating("master", players).value == BOT_RATINGS_AT[players]["master"]
     # partners share a side: both rise when it wins
     [[first, second], _] = rate([[Rating(), Rating(1600, 100)], [bot_rating("easy"), bot_rating("hard")]], winner=0)
     assert first.value > START and second.value > 1600

@@ -864,22 +864,28 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
 
 def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
-    from pasur.server.bots import BOT_RATINGS
+    from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
 
-    table = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
-    rating = {level: float(value) for level, value in table["anchor"].items()}
-    for step in table["steps"]:  # each step up is the Elo its stored ladder report measured
-        report = json.loads((Path(__file__).parent.parent / "docs" / "strength" / step["report"]).read_text())
-        assert report["elo"]["diff"] == step["elo"] and step["over"] in rating
-        rating[step["level"]] = rating[step["over"]] + step["elo"]
-    assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS
+    measured = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
+    for players, table in measured["tables"].items():
+        rating = {level: float(value) for level, value in measured["anchor"].items()}
+        for step in table["steps"]:  # each step up is the Elo its stored ladder report measured, per seat
+            report = json.loads((Path(__file__).parent.parent / "docs" / "strength" / step["report"]).read_text())
+            assert report["rules"]["players"] == int(players) and report["rules"].get("partnership", True)
+            assert report["elo"]["diff"] == step["elo"] and step["over"] in rating
+            rating[step["level"]] = rating[step["over"]] + step["elo"] / table["seats"]
+        assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS_AT[int(players)]
+        assert list(rating) == list(LEVELS)  # every level measured at this table
+    assert BOT_RATINGS_AT[2] == BOT_RATINGS
     settings = dataclasses.replace(TEST_SETTINGS, extra_levels={"champion": "solver:samples=64"})
     with TestClient(create_app(database, settings)) as client:
         offered = client.get("/api/levels").json()["levels"]
     builtin = [entry["rating"] for entry in offered if entry["level"] in LEVELS]
     assert [entry["level"] for entry in offered][: len(LEVELS)] == list(LEVELS)  # weakest first
     assert builtin == sorted(builtin) and builtin[0] == 800  # the anchor, then ever stronger
-    assert {"level": "champion", "rating": None} in offered  # never measured: no rating claimed
+    assert {"level": "champion", "rating": None, "ratings": None} in offered  # never measured: no rating claimed
+    for entry in offered[: len(LEVELS)]:  # and at each rated table, the rating the server rates with
+        assert entry["ratings"] == {str(players): BOT_RATINGS_AT[players][entry["level"]] for players in (2, 4)}
 
 
 def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(database, monkeypatch):

@@ -30,12 +30,17 @@ from ..host import STAND_IN, bot_turn
 from .errors import TooManyRequests
 from .settings import SERVER_DEFAULTS
 
-#: Each built-in level's rating, on the scale people are rated on: measured on duplicate deals by
-#: benchmarks/strength.py (``beginner`` anchored at 800, each level above it by the Elo of its
-#: step up the ladder), which writes bot-ratings.json beside this file.
-BOT_RATINGS: dict[str, int] = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))[
-    "ratings"
-]
+#: Each built-in level's rating at each rated table (by its number of players), on the scale people
+#: are rated on: measured on duplicate deals by benchmarks/strength.py (``beginner`` anchored at
+#: 800, each level above it by the Elo of its step up that table's ladder), which writes
+#: bot-ratings.json beside this file. A table whose ladder is not all measured takes the 2-player
+#: ratings.
+_MEASURED = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))["tables"]
+BOT_RATINGS_AT: dict[int, dict[str, int]] = {
+    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in (2, 4)
+}
+#: The ratings at two players: the ones a level is offered with, and a puzzle's difficulty's.
+BOT_RATINGS = BOT_RATINGS_AT[2]
 
 log = logging.getLogger("pasur.server")
 

@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ..coach.analysis import accuracy
-from .bots import BOT_RATINGS
+from .bots import BOT_RATINGS_AT
 from .errors import NoSuchTable, TableError
 from .names import account_named
 from .ratings import PROVISIONAL, Rating
@@ -187,7 +187,8 @@ def leaderboard(store: Store, period: str, players: int, now: datetime | None = 
         raise TableError("bad_period")
     if players not in RATED_COUNTS:
         raise TableError("bad_player_count")
-    bots = [{"level": level, "rating": rating} for level, rating in sorted(BOT_RATINGS.items(), key=lambda i: -i[1])]
+    measured = BOT_RATINGS_AT[players]
+    bots = [{"level": level, "rating": rating} for level, rating in sorted(measured.items(), key=lambda i: -i[1])]
     board: dict[str, Any] = {"period": period, "players": players, "bots": bots}
     with Session(store.engine) as session:
         if period == "all":

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from openskill.models import BradleyTerryFull
 
 from ..core import Rules
-from .bots import BOT_RATINGS
+from .bots import BOT_RATINGS_AT
 from .errors import NotSignedIn, TableError
 
 #: A new player's rating and deviation.
@@ -30,7 +30,7 @@ PROVISIONAL = 150.0
 #: The deviation a bot plays with: its measured rating is known to about this.
 BOT_DEVIATION = 25.0
 #: The rating of a bot level the operator added (never measured): the bottom of the ladder.
-UNMEASURED_BOT = min(BOT_RATINGS.values())
+UNMEASURED_BOT = min(min(ratings.values()) for ratings in BOT_RATINGS_AT.values())
 
 #: The rules a rated match is played by: the standard ones, two players or four in partnership.
 RATED_RULES = (Rules(players=2), Rules(players=4))
@@ -70,9 +70,9 @@ def expected_score(sides: list[list[Rating]], side: int) -> float:
     return float(MODEL.predict_win(teams)[side])
 
 
-def bot_rating(level: str) -> Rating:
-    """A bot level's fixed rating."""
-    return Rating(float(BOT_RATINGS.get(level, UNMEASURED_BOT)), BOT_DEVIATION)
+def bot_rating(level: str, players: int = 2) -> Rating:
+    """A bot level's fixed rating at a rated table of ``players``."""
+    return Rating(float(BOT_RATINGS_AT[players].get(level, UNMEASURED_BOT)), BOT_DEVIATION)
 
 
 def rate(sides: list[list[Rating]], winner: int) -> list[list[Rating]]:

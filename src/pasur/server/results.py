@@ -211,7 +211,7 @@ def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow]
     before = [
         Rating(rows[seat.account_id].value, rows[seat.account_id].deviation)
         if seat.account_id in rows
-        else bot_rating(seat.bot)
+        else bot_rating(seat.bot, players)
         if seat.bot
         else Rating()  # an account deleted before its result was kept: as a new player
         for seat in seats

@@ -12,7 +12,7 @@ from fastapi import Path as PathParameter
 from fastapi.responses import FileResponse
 
 from ..i18n import LANGUAGES, RULES_EXAMPLES, RULES_SUMMARY, text
-from .bots import BOT_RATINGS
+from .bots import BOT_RATINGS, BOT_RATINGS_AT
 from .offline import offline_about
 from .players import leaderboard, player_record
 from .store import Store
@@ -69,9 +69,21 @@ def site_routes(store: Store, levels: list[str]) -> APIRouter:
 
     @router.get("/api/levels")
     async def bot_levels() -> dict[str, Any]:
-        """The bot levels a table may seat, weakest first, each with its rating (on the people's
-        scale; none for a level the operator added, which was never measured)."""
-        return {"levels": [{"level": level, "rating": BOT_RATINGS.get(level)} for level in levels]}
+        """The bot levels a table may seat, weakest first, each with its rating at two players and
+        at each rated table (on the people's scale; none for a level the operator added, which
+        was never measured)."""
+        return {
+            "levels": [
+                {
+                    "level": level,
+                    "rating": BOT_RATINGS.get(level),
+                    "ratings": {str(players): measured[level] for players, measured in BOT_RATINGS_AT.items()}
+                    if level in BOT_RATINGS
+                    else None,
+                }
+                for level in levels
+            ]
+        }
 
     @router.get("/api/players/{name}")
     def player(name: Annotated[str, PathParameter(max_length=200)]) -> dict[str, Any]:

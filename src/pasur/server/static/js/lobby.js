@@ -7,7 +7,7 @@ import { startOfflineLesson } from "./offline-lobby.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
 
-/** Each bot level's rating, as the server measured it (on the scale people are rated on). */
+/** Each bot level's rating at each rated table ("2", "4"), as the server measured it (on the scale people are rated on). */
 const ratings = {};
 /** Where the page keeps the last game set up against bots alone: the quick game plays it again. */
 const LAST_GAME = "pasur-last-game";
@@ -34,14 +34,15 @@ const LESSON = "/api/lesson";
 async function loadRatings() {
   const response = await fetch("/api/levels").catch(() => null);
   const answer = response && response.ok ? await response.json() : { levels: [] };
-  for (const { level, rating } of answer.levels) if (rating !== null) ratings[level] = rating;
+  for (const { level, ratings: byTable } of answer.levels) if (byTable) ratings[level] = byTable;
   seatChoices();
 }
 
-/** How a level is offered: its name and, where measured, its rating. */
-function levelChoice(level) {
+/** How a level is offered: its name and, at a rated table ("2" or "4"), its rating there. */
+function levelChoice(level, table) {
   const name = LEVEL_NAMES[lang][level];
-  return level in ratings ? t("bot_rated", { level: name, rating: persianIf(ratings[level]) }) : t("bot", { level: name });
+  const rating = ratings[level]?.[table];
+  return rating !== undefined ? t("bot_rated", { level: name, rating: persianIf(rating) }) : t("bot", { level: name });
 }
 
 /** A rated table takes the standard rules (two players or four in partnership), a turn timer
@@ -65,13 +66,14 @@ export function seatChoices() {
   const form = $("#create-form");
   const players = Number(form.players.value);
   $("#partnership-row").hidden = players !== 4;
+  const table = players === 2 ? "2" : players === 4 && form.partnership.checked ? "4" : ""; // the rated kinds
   const box = $("#seat-choices");
   const previous = [...box.querySelectorAll("select")].map((select) => select.value);
   box.querySelectorAll("label").forEach((label) => label.remove());
   for (let seat = 1; seat < players; seat++) {
     const label = document.createElement("label");
     const options = [`<option value="friend">${t("friend")}</option>`]
-      .concat(Object.keys(LEVEL_NAMES.en).map((level) => `<option value="${level}">${levelChoice(level)}</option>`));
+      .concat(Object.keys(LEVEL_NAMES.en).map((level) => `<option value="${level}">${levelChoice(level, table)}</option>`));
     label.innerHTML = `<span>${t("seat", { n: seat + 1 })}</span> <select name="seat${seat}">${options.join("")}</select>`;
     box.append(label);
     label.querySelector("select").value = previous[seat - 1] || "medium";
@@ -184,6 +186,7 @@ export function wireLobby() {
   const form = $("#create-form");
   form.addEventListener("submit", createTable);
   form.players.addEventListener("change", seatChoices);
+  form.partnership.addEventListener("change", seatChoices); // the bots' ratings are those of the table
   form.rated.addEventListener("change", ratedChoice);
   accountWatchers.push(ratedChoice, loadInvitations);
   ratedChoice();
