@@ -243,20 +243,12 @@ def test_net_prefers_what_its_network_scores_highest():
         game.play_code(game.legal_codes()[0])
     view, legal = game.view(game.turn), game.legal_moves()
     bot = NetBot(ties=0)
-    scores = bot.network.scores(move_features(view.masks(), [move.code for move in legal]))
+    network = bot.networks["2"]
+    scores = network.scores(move_features(view.masks(), [move.code for move in legal]))
     assert bot.choose(view, legal) == legal[int(np.argmax(scores))]
     # with the network's last layer negated, it plays the move it scored lowest
-    bot.network = Network(
-        {
-            "w1": bot.network.w1,
-            "b1": bot.network.b1,
-            "w2": bot.network.w2,
-            "b2": bot.network.b2,
-            "w3": -bot.network.w3,
-            "b3": -bot.network.b3,
-        },
-        bot.network.meta,
-    )
+    negated = {"w1": network.w1, "b1": network.b1, "w2": network.w2, "b2": network.b2, "w3": -network.w3}
+    bot.networks["2"] = Network({**negated, "b3": -network.b3}, network.meta)
     assert bot.choose(view, legal) == legal[int(np.argmin(scores))]
 
 
@@ -425,6 +417,37 @@ def test_a_short_training_run_makes_weights_that_play(tmp_path):
     match = [sys.executable, "-m", "pasur", "match", f"net:weights={weights}", "random", "--rounds", "2", "--jobs", "1"]
     done = subprocess.run(match, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "net" in done.stdout, done.stderr
+
+
+@pytest.mark.skipif(not native.available(), reason="making targets needs the native core")
+def test_a_network_trained_at_three_players_plays_there_and_expert_plays_elsewhere(tmp_path):
+    pytest.importorskip("torch", reason="the train extra is installed by scripts/test.sh")
+    data, other, weights = tmp_path / "3p.jsonl.gz", tmp_path / "2p.jsonl.gz", tmp_path / "net-3p.npz"
+    train = [sys.executable, "-m", "pasur.train"]
+    for table, out, positions in (("3", data, "120"), ("2", other, "20")):
+        made = [*train, "targets", "--table", table, "--positions", positions, "--samples", "4", "--jobs", "1"]
+        done = subprocess.run([*made, "--out", str(out)], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    with gzip.open(data, "rt", encoding="utf-8") as stream:
+        assert json.loads(stream.readline())["rules"]["players"] == 3
+    fit = [*train, "fit", "--out", str(weights), "--epochs", "1", "--hidden", "16"]
+    done = subprocess.run([*fit, str(data)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    # targets of two tables cannot be fitted into one set of weights
+    mixed = subprocess.run([*fit, str(data), str(other)], capture_output=True, text=True, timeout=600)
+    assert mixed.returncode != 0 and "one table" in mixed.stderr and "Traceback" not in mixed.stderr
+    bot = NetBot(weights=str(weights), ties=0, late=0)
+    assert list(bot.networks) == ["3"] and Network.load(weights).table == "3"
+    for rules in (Rules(players=3), Rules()):
+        game = Round(rules, deal_deck(random.Random(9), rules), check_deck=False)
+        while len(game.legal_codes()) < 3:
+            game.play_code(game.legal_codes()[0])
+        view, legal = game.view(game.turn), game.legal_moves()
+        if rules.players == 3:  # its network chooses
+            scores = bot.networks["3"].scores(move_features(view.masks(), [move.code for move in legal]))
+            assert bot.choose(view, legal) == legal[int(np.argmax(scores))]
+        else:  # no network for two players in this file: expert's move
+            assert bot.choose(view, legal) == ExpertBot(seed=0).choose(view, legal)
 
 
 @pytest.mark.skipif(not native.available(), reason="making targets needs the native core")

@@ -10,8 +10,9 @@ network was trained (``python -m pasur.train``, docs/TRAINING.md) to give each m
 moves are learned. Those values end with the deal, so moves the network scores nearly alike are
 told apart by ``expert``'s judgement, which looks past it, as ``solver`` tells apart its equal
 values. In the last deal at two players nothing is hidden any more, and it solves the deal
-exactly instead (`NetBot`). It was trained at two players; with more it plays as
-``expert`` (its fallback, said in docs/STRENGTH.md).
+exactly instead (`NetBot`). It plays with the network trained at its table (`SHIPPED_AT`, or
+a weights file's own table); at a table with none it plays as ``expert`` (its fallback, said in
+docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ REPLY_COUNT = 13 * len(REPLIES) + 13
 FEATURE_COUNT = CARD_VALUES + len(COUNTS) + REPLY_COUNT
 #: The weights shipped with the package (two players).
 SHIPPED = "net-2p.npz"
+#: The shipped weights of each table they were trained at (`Rules.table`); at any other table
+#: ``net`` plays as ``expert``.
+SHIPPED_AT = {"2": SHIPPED}
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,11 +294,16 @@ class Network:
         """The six arrays, in `LAYERS` order."""
         return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3
 
+    @property
+    def table(self) -> str:
+        """The table it was trained at (`Rules.table`; weights that do not say are of two players)."""
+        return str(self.meta.get("table", "2"))
+
     @classmethod
-    def load(cls, path: str | Path | None = None) -> Network:
-        """The network in a weights file (``.npz``; the shipped one by default); ValueError for a
-        file that is not one."""
-        source = resources.files(__package__).joinpath(SHIPPED) if path is None else Path(path)
+    def load(cls, path: str | Path | None = None, shipped: str = SHIPPED) -> Network:
+        """The network in a weights file (``.npz``; without ``path`` the shipped file ``shipped``);
+        ValueError for a file that is not one."""
+        source = resources.files(__package__).joinpath(shipped) if path is None else Path(path)
         try:
             with source.open("rb") as stream, np.load(stream, allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
@@ -321,11 +330,21 @@ class Network:
 _loaded: dict[str, Network] = {}
 
 
-def network_from(weights: str = "") -> Network:
-    """The network in a weights file (the shipped one for ""), read once in a process."""
-    if weights not in _loaded:
-        _loaded[weights] = Network.load(weights or None)
-    return _loaded[weights]
+def network_from(weights: str = "", table: str = "2") -> Network:
+    """The network in a weights file (for "", the one shipped for ``table``), read once in a process."""
+    key = weights or f"shipped:{table}"
+    if key not in _loaded:
+        _loaded[key] = Network.load(weights) if weights else Network.load(shipped=SHIPPED_AT[table])
+    return _loaded[key]
+
+
+def networks_from(weights: str = "") -> dict[str, Network]:
+    """The networks a bot plays with, by table: those of a weights file at its table, else every
+    shipped one."""
+    if weights:
+        network = network_from(weights)
+        return {network.table: network}
+    return {table: network_from("", table) for table in SHIPPED_AT}
 
 
 def all_known(view: SeatMasks) -> bool:
@@ -334,7 +353,7 @@ def all_known(view: SeatMasks) -> bool:
 
 
 class NetBot:
-    """Plays the legal move the network scores highest (at two players; with more, ``expert``).
+    """Plays the legal move the network of its table scores highest (``expert`` at a table with none).
     With ``endgame`` "solve" (the default), once every card it has not seen is in the others'
     hands (the last deal at two players) it solves the rest exactly instead: a single deal,
     nothing left to sample (needs the native core; without it the network plays on). With
@@ -356,7 +375,8 @@ class NetBot:
         if not 0 <= ties <= 1:
             raise ValueError("ties must be from 0 to 1 point")
         self.ties = ties
-        self.network = network_from(weights)
+        #: The network of each table it plays at with one (at the others it plays as ``expert``).
+        self.networks = networks_from(weights)
         self._fallback = ExpertBot(seed=seed)
         self._exact = SolverBot(samples=1, temper=0, seed=seed) if endgame == "solve" else None
         self._late = SolverBot(samples=late, seed=seed) if late else None
@@ -367,11 +387,14 @@ class NetBot:
         ``expert`` judges best (the higher score of equals)."""
         if len(legal) == 1:
             return legal[0]
-        if view.rules.players != 2:
+        if view.rules.table not in self.networks:
             return self._fallback.choose(view, legal)
         masks = view.masks()
-        deal_before_last = masks.pack == 2 * CARDS_A_HAND  # at two players: one more hand each to come
-        solver = self._exact if all_known(masks) else self._late if deal_before_last else None
+        if view.rules.players == 2:
+            deal_before_last = masks.pack == 2 * CARDS_A_HAND  # one more hand each to come
+            solver = self._exact if all_known(masks) else self._late if deal_before_last else None
+        else:  # who holds which of the unseen cards stays hidden to the end: the last deal sampled
+            solver = self._late if masks.pack == 0 else None
         if solver is not None:
             values = solver.mean_values(view, legal)
             if values is not None:  # None without the native core; the network tells apart equal values
@@ -396,6 +419,7 @@ class NetBot:
     def scores(self, view: SeatMasks, codes: Sequence[MoveCode]) -> list[float]:
         """The network's score of each move of ``codes``: features and network in native code
         when it runs, else the NumPy reference."""
+        network = self.networks[view.rules.table]
         if native.available():
-            return native.net_scores(Decision.of(view).fields(), codes, self.network.layers)
-        return [float(score) for score in self.network.scores(move_features(view, codes))]
+            return native.net_scores(Decision.of(view).fields(), codes, network.layers)
+        return [float(score) for score in network.scores(move_features(view, codes))]

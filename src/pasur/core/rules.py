@@ -59,6 +59,11 @@ class Rules:
         return seat % self.sides
 
     @property
+    def table(self) -> str:
+        """The kind of table: "2", "3", "4" (in partnership) or "4-each" (each for themselves)."""
+        return "4-each" if self.players == 4 and not self.partnership else str(self.players)
+
+    @property
     def deals(self) -> int:
         """Deals in a round: 6 with 2 players, 4 with 3, 3 with 4."""
         return 12 // self.players

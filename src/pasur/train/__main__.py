@@ -19,6 +19,11 @@ import click
 from ..core import Rules
 from ..core.errors import MissingExtra
 
+#: The tables targets can be made at, by `Rules.table` name.
+TABLES = {
+    rules.table: rules for rules in (Rules(), Rules(players=3), Rules(players=4), Rules(players=4, partnership=False))
+}
+
 if TYPE_CHECKING:
     from ..bots.net import Network
 
@@ -46,6 +51,13 @@ def main() -> None:
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
+    "--table",
+    type=click.Choice(sorted(TABLES)),
+    default="2",
+    show_default=True,
+    help="2 or 3 players, 4 in partnership or 4 each for themselves",
+)
+@click.option(
     "--player",
     type=click.Choice(["solver", "net"]),
     default="solver",
@@ -65,6 +77,7 @@ def targets(
     explore: float,
     jobs: int,
     seed: int,
+    table: str,
     player: str,
     net_weights: Path | None,
     out: Path,
@@ -82,7 +95,7 @@ def targets(
     if net_weights is not None:
         load_weights(net_weights)  # refused here, before any process starts
         weights = str(net_weights.resolve())
-    plan = Plan(Rules(), samples=samples, explore=explore, seed=seed, player=player, weights=weights)
+    plan = Plan(TABLES[table], samples=samples, explore=explore, seed=seed, player=player, weights=weights)
     began = time.perf_counter()
     with click.progressbar(length=positions, label="positions", file=sys.stderr) as bar:
         written = generate(plan, positions, out, jobs, bar.update)
@@ -147,7 +160,11 @@ def fit(
             f"picks a best move {entry['agreement']:.1%}, gives up {entry['points_lost']:.3f} points a decision"
         )
 
+    tables = {Rules.from_dict(header["rules"]).table for header in headers}
+    if len(tables) != 1 or (started is not None and started.meta.get("table", "2") not in tables):
+        raise click.ClickException("the targets (and --start's weights) must all be of one table")
     meta: dict[str, Any] = {
+        "table": tables.pop(),
         "targets": [
             {key: header.get(key) for key in ("samples", "horizon", "explore", "seed", "player")} for header in headers
         ],
@@ -155,6 +172,7 @@ def fit(
     }
     if started is not None:  # what the start was trained on comes first
         meta = {
+            "table": meta["table"],
             "targets": [*started.meta.get("targets", []), *meta["targets"]],
             "positions": started.meta.get("positions", 0) + positions.count,
             "started_from": str(start),
