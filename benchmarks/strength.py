@@ -150,7 +150,7 @@ def main() -> None:
         named = {tuple(step.split("-", 1)) for step in args.steps.split(",")}
         ladder = [pair for pair in ladder if pair in named]
     levels = {level for pair in ladder for level in pair if level in LEVELS}
-    ms = {level: bot_speed(LEVELS[level], 48)["median_ms"] for level in sorted(levels)}
+    ms = {level: bot_speed(LEVELS[level], 48, rules=TABLES[args.table][0])["median_ms"] for level in sorted(levels)}
     rows = {}
     for first, second in sorted(ladder, key=lambda pair: pair != ("grandmaster", "master")):  # the top first
         slow = {LEVELS.get(first, first), LEVELS.get(second, second)} & SLOW

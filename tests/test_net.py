@@ -31,6 +31,7 @@ from pasur.bots.net import (  # noqa: E402
     FEATURES_VERSION,
     REPLIES,
     SHIPPED,
+    SHIPPED_AT,
     Decision,
     NetBot,
     Network,
@@ -58,11 +59,15 @@ def count(row, name):
 
 
 def test_the_shipped_weights_load_and_are_small():
-    shipped = resources.files("pasur.bots").joinpath(SHIPPED)
-    assert shipped.is_file() and len(shipped.read_bytes()) < 5 * 1024 * 1024
-    network = Network.load()
-    assert network.w1.shape[0] == FEATURE_COUNT and network.meta["positions"] > 0
-    assert network.scores(np.zeros((3, FEATURE_COUNT), np.float32)).shape == (3,)
+    assert SHIPPED_AT["2"] == SHIPPED
+    for table, name in SHIPPED_AT.items():
+        shipped = resources.files("pasur.bots").joinpath(name)
+        assert shipped.is_file() and len(shipped.read_bytes()) < 5 * 1024 * 1024
+        network = Network.load(shipped=name)
+        assert network.table == table and network.meta["positions"] > 0  # trained at the table it serves
+        assert network.w1.shape[0] == FEATURE_COUNT
+        assert network.scores(np.zeros((3, FEATURE_COUNT), np.float32)).shape == (3,)
+    assert set(NetBot().networks) == set(SHIPPED_AT)
 
 
 def features_of(engine, view, codes):

@@ -98,10 +98,10 @@ def can_make(spec: str) -> bool:
     return True
 
 
-def bot_speed(spec: str, positions: int, seed: int = 1) -> dict[str, float]:
+def bot_speed(spec: str, positions: int, seed: int = 1, rules: Rules | None = None) -> dict[str, float]:
     """Median milliseconds per decision, and decisions per second, over positions met in
-    random 2-player play."""
-    times = decision_times(spec, positions, seed)
+    random play (2 players unless ``rules`` say otherwise)."""
+    times = decision_times(spec, positions, seed, rules)
     return {
         "median_ms": round(1000 * statistics.median(times), 3),
         "decisions_per_second": round(len(times) / sum(times), 1),

@@ -74,11 +74,18 @@ COUNTS = (
 REPLIES = ("points", "cards", "clubs", "clears")
 REPLY_COUNT = 13 * len(REPLIES) + 13
 FEATURE_COUNT = CARD_VALUES + len(COUNTS) + REPLY_COUNT
+
+
+def weights_name(table: str) -> str:
+    """The weights file of a table (`Rules.table`): net-2p.npz, net-3p.npz, net-4p.npz, net-4each.npz."""
+    return f"net-{table.replace('-', '')}{'' if table == '4-each' else 'p'}.npz"
+
+
 #: The weights shipped with the package (two players).
-SHIPPED = "net-2p.npz"
+SHIPPED = weights_name("2")
 #: The shipped weights of each table they were trained at (`Rules.table`); at any other table
 #: ``net`` plays as ``expert``.
-SHIPPED_AT = {"2": SHIPPED}
+SHIPPED_AT = {table: weights_name(table) for table in ("2", "3")}
 
 
 @dataclass(frozen=True, slots=True)

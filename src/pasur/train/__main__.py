@@ -204,27 +204,39 @@ def fit(
     "--policy", type=click.FloatRange(0), default=1.0, show_default=True, help="both fits' (see fit --policy)"
 )
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--table", type=click.Choice(sorted(TABLES)), default="2", show_default=True, help="as targets'")
 @click.pass_context
 def reproduce(
-    ctx: click.Context, folder: Path, positions: int, own_play: int, samples: int, jobs: int, policy: float, seed: int
+    ctx: click.Context,
+    folder: Path,
+    positions: int,
+    own_play: int,
+    samples: int,
+    jobs: int,
+    policy: float,
+    seed: int,
+    table: str,
 ) -> None:
     """Make the net bot's weights from nothing, in the shipped weights' two rounds.
 
     Round 1: solver's own play, fitted 12 epochs. Round 2: round 1's network playing (still valued
-    by solver), fitted 4 more epochs from round 1's weights. Writes FOLDER/net-2p.npz."""
+    by solver), fitted 4 more epochs from round 1's weights. Writes FOLDER/net-2p.npz (net-3p.npz,
+    net-4p.npz or net-4each.npz at another table)."""
+    from ..bots.net import weights_name
+
     began = time.perf_counter()
     first, second = folder / "round1.jsonl.gz", folder / "round2.jsonl.gz"
-    round1, weights = folder / "net-round1.npz", folder / "net-2p.npz"
+    round1, weights = folder / "net-round1.npz", folder / weights_name(table)
+    at_table = {"table": table, "samples": samples, "jobs": jobs}
     steps = [
-        (targets, {"positions": positions, "samples": samples, "jobs": jobs, "seed": seed, "out": first}),
+        (targets, {"positions": positions, "seed": seed, "out": first} | at_table),
         (
             fit,
             {"data": (first,), "out": round1, "epochs": 12, "policy": policy, "plot": folder / "net-round1-loss.png"},
         ),
         (
             targets,
-            {"positions": own_play, "samples": samples, "jobs": jobs, "seed": seed + 1, "out": second}
-            | {"player": "net", "net_weights": round1},
+            {"positions": own_play, "seed": seed + 1, "out": second, "player": "net", "net_weights": round1} | at_table,
         ),
         (
             fit,
@@ -235,7 +247,12 @@ def reproduce(
     for step, arguments in steps:
         ctx.invoke(step, **arguments)
         click.echo(f"{time.perf_counter() - began:.0f} s so far")
-    click.echo(f"the weights: {weights}; measure them with: pasur match net:weights={weights} expert --rounds 2000")
+    players = f" expert --players {TABLES[table].players}" if table != "2" else ""
+    partnership = " --no-partnership" if table == "4-each" else ""
+    click.echo(
+        f"the weights: {weights}; measure them with: "
+        f"pasur match net:weights={weights} expert{players}{partnership} --rounds 2000"
+    )
 
 
 @main.command()
