@@ -514,12 +514,18 @@ def test_an_account_made_in_the_page_lasts_across_reloads_and_browsers_until_log
 
 
 def test_the_lobby_offers_each_bot_level_with_its_rating(server, browser):
-    from pasur.server.bots import BOT_RATINGS
+    from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
 
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
     option = "select[name=seat1] option[value=grandmaster]"
     page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{BOT_RATINGS['grandmaster']}')")
+    # at four in partnership the rating measured there; at an unrated table none
+    page.select_option("#create-form select[name=players]", "4")
+    assert str(BOT_RATINGS_AT[4]["grandmaster"]) in page.locator(option).text_content()
+    page.locator("#create-form input[name=partnership]").uncheck()
+    assert not any(character.isdigit() for character in page.locator(option).text_content())
+    page.select_option("#create-form select[name=players]", "2")
     in_language(page, server.base, "fa")  # in Persian digits
     persian = str(BOT_RATINGS["grandmaster"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
     page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{persian}')")
