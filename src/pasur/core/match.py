@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from .deal import deal_deck
 from .errors import IllegalMove
-from .game import Played, Round
+from .game import Round
 from .moves import Move, MoveCode
+from .round_moves import Played
 from .rules import Rules
 
 __all__ = ["Match"]
