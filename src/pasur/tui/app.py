@@ -10,19 +10,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ..core import Card, IllegalMove, Move, Played, SeatView
+from ..core import IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
 from ..i18n import refusal, rules_help, text
-from .session import (
-    DEFAULT_SAVE,
-    PERSIAN_LAYOUT,
-    LocalGame,
-    breakdown_lines,
-    describe,
-    winner_text,
-)
+from .choosing import ChoosingMoves
+from .session import DEFAULT_SAVE, PERSIAN_LAYOUT, LocalGame, round_over_text, winner_text
 from .table import TableView
-from .widgets import RED_SUITS, CaptureChoices, CardStrip, ConfirmScreen, MessageScreen, MoveEntry, key_name
+from .widgets import RED_SUITS, ConfirmScreen, MessageScreen, MoveEntry, key_name
 
 #: Seconds between a bot's moves, so people can follow them (``--fast``: none).
 BOT_PAUSE = 0.9
@@ -57,7 +51,7 @@ def _bindings(lang: str) -> list[BindingType]:
 LETTER_ACTIONS = {"h": "hint", "m": "type_move", "s": "save", "t": "toggle_theme", "q": "quit", "?": "rules"}
 
 
-class PasurApp(App[None]):
+class PasurApp(App[None], ChoosingMoves):
     """The table at a glance, the hand to play from, and the log."""
 
     TITLE = "Pasur"
@@ -110,7 +104,7 @@ class PasurApp(App[None]):
         self.title = self.t("title")
         self.advance()
         if self.game.over:  # a finished match resumed: its result, not a stale position
-            self.say(self.winner_line() + " " + self.t("match_over_keys"))
+            self.say(winner_text(self.game, self.lang) + " " + self.t("match_over_keys"))
 
     def view(self) -> SeatView:
         """The view on screen: the viewer's, else (hands hidden) the seat to play's public part."""
@@ -208,20 +202,6 @@ class PasurApp(App[None]):
             self.advance()
             return
         self.busy = True
-        # the round's last plays first (the dialog covers the table), then its breakdown
-        last_plays = [describe(self.game, one, self.lang) for one in self.game.log[-self.game.rules.players :]]
-        body = [
-            self.t("round_over", number=played.round),
-            "",
-            *last_plays,
-            "",
-            *breakdown_lines(self.game, played, self.lang),
-        ]
-        said, _ = self.game.lesson_tips(played.round, self.lang)
-        body += ["", *said] if said else []
-        if self.game.over:
-            body += ["", self.winner_line()]
-        body += ["", self.t("continue")]
         self.refresh_table()
 
         def next_round(_: None) -> None:
@@ -231,15 +211,12 @@ class PasurApp(App[None]):
             else:
                 self.advance()
 
-        self.push_screen(MessageScreen("\n".join(body)), next_round)
-
-    def winner_line(self) -> str:
-        return winner_text(self.game, self.lang)
+        self.push_screen(MessageScreen(round_over_text(self.game, played, self.lang)), next_round)
 
     def finished(self) -> None:
         """The match is over: it stays on screen with its result; saved to ``--save`` if given."""
         saved = self.game.save_reported(self.save_path, self.lang) + " " if self.save_path else ""
-        self.say(f"{self.winner_line()} {saved}{self.t('match_over_keys')}")
+        self.say(f"{winner_text(self.game, self.lang)} {saved}{self.t('match_over_keys')}")
 
     def my_turn(self) -> bool:
         """Whether a person at the screen may act now."""
@@ -247,71 +224,6 @@ class PasurApp(App[None]):
         return not self.busy and not game.over and self.viewer is not None and game.turn == self.viewer
 
     # -- actions --------------------------------------------------------------------------------
-
-    def action_select(self, step: int) -> None:
-        if self.my_turn() and not self.choosing:
-            count = len(self.view().hand)
-            self.selected = (self.selected + step) % max(count, 1)
-            self.refresh_table()
-
-    def action_pick(self, number: int) -> None:
-        if self.choosing:  # a digit picks one of the numbered captures
-            move = self.query_one(CaptureChoices).numbered(number)
-            if move is not None:
-                self.close_choices()
-                self.play(move)
-            return
-        if not self.my_turn():
-            return
-        hand = self.view().hand
-        if not 1 <= number <= len(hand):
-            self.say(self.t("no_such_card", number=number))
-            return
-        self.selected = number - 1
-        self.choose_card(hand[self.selected])
-
-    def action_play_selected(self) -> None:
-        if self.my_turn() and not self.choosing:
-            hand = self.view().hand
-            if hand:
-                self.choose_card(hand[self.selected])
-
-    @on(CardStrip.Clicked, "#hand")
-    def hand_clicked(self, event: CardStrip.Clicked) -> None:
-        self.action_pick(event.index + 1)
-
-    def choose_card(self, card: Card) -> None:
-        """Play a card: at once if it has one legal move, else ask which capture."""
-        choices = self.game.choices(card)
-        if len(choices) == 1:
-            self.play(choices[0])
-            return
-        self.query_one(CaptureChoices).offer(choices, self.lang)
-        self.say(self.t("choose_capture", card=card.symbol()))
-        self.preview(choices[0])
-
-    @property
-    def choosing(self) -> list[Move]:
-        """The captures the person is choosing among (none when not choosing)."""
-        return self.query_one(CaptureChoices).moves
-
-    @on(CaptureChoices.Previewed)
-    def capture_previewed(self, event: CaptureChoices.Previewed) -> None:
-        self.preview(event.move)
-
-    def preview(self, move: Move) -> None:
-        """Mark the table cards this capture would take."""
-        self.taken_preview = move.take_mask
-        self.refresh_table()
-
-    @on(CaptureChoices.Chosen)
-    def capture_chosen(self, event: CaptureChoices.Chosen) -> None:
-        self.close_choices()
-        self.play(event.move)
-
-    def close_choices(self) -> None:
-        self.query_one(CaptureChoices).close()
-        self.taken_preview = 0
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape":

@@ -354,6 +354,17 @@ def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
     return lines
 
 
+def round_over_text(game: LocalGame, played: Played, lang: str) -> str:
+    """What the full-screen game shows as a round ends: the round's last plays (the dialog covers
+    the table), its breakdown, a lesson's tips, the winner once the match is over, and the key on."""
+    last_plays = [describe(game, one, lang) for one in game.log[-game.rules.players :]]
+    body = [text("round_over", lang, number=played.round), "", *last_plays, "", *breakdown_lines(game, played, lang)]
+    said, _ = game.lesson_tips(played.round, lang)
+    body += ["", *said] if said else []
+    body += ["", winner_text(game, lang)] if game.over else []
+    return "\n".join([*body, "", text("continue", lang)])
+
+
 def keep_on_hang_up(game: LocalGame, path: str) -> None:
     """When the terminal goes away (SIGHUP: a closed window, a dropped SSH session), save the
     match to ``path`` and end, instead of losing it (where the system has the signal)."""
