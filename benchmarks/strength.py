@@ -29,7 +29,7 @@ from typing import Any
 from pasur.arena import Plan, run
 from pasur.bench import bot_speed
 from pasur.bots import LEVELS
-from pasur.core import Rules
+from pasur.core.rules import TABLES as RULES_AT
 
 #: Each level against the one below it, then the cheat against the top two.
 LADDER = [
@@ -46,12 +46,7 @@ SLOW = {"ismcts"}
 #: The rating the ladder is anchored at: the weakest level's, on the scale people are rated on.
 ANCHOR = ("beginner", 800)
 #: The tables the ladder can be played at, and how their reports are named.
-TABLES = {
-    "2": (Rules(), ""),
-    "3": (Rules(players=3), "-3p"),
-    "4": (Rules(players=4), "-4p"),
-    "4-each": (Rules(players=4, partnership=False), "-4each"),
-}
+TABLES = {name: (rules, "" if name == "2" else f"-{rules.table_tag}") for name, rules in RULES_AT.items()}
 #: The tables people are rated at (two players, four in partnership): the server rates its bots at
 #: each by the ladder measured there.
 RATED_TABLES = ("2", "4")

@@ -28,6 +28,7 @@ from ..core import Move, MoveCode, SeatMasks, SeatView, native
 from ..core.captures import DECIDING, card_move_table, card_moves
 from ..core.cards import ACES, CLUB_CARDS, JACK, JACKS, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 from ..core.errors import MissingExtra
+from ..core.rules import TABLES, Rules
 from ..core.scoring import SUR_POINTS, card_points, club_count, sur_counts
 from .expert import ExpertBot
 from .judgement import Position, club_worth, expected_best, others_sur_count
@@ -76,16 +77,16 @@ REPLY_COUNT = 13 * len(REPLIES) + 13
 FEATURE_COUNT = CARD_VALUES + len(COUNTS) + REPLY_COUNT
 
 
-def weights_name(table: str) -> str:
-    """The weights file of a table (`Rules.table`): net-2p.npz, net-3p.npz, net-4p.npz, net-4each.npz."""
-    return f"net-{table.replace('-', '')}{'' if table == '4-each' else 'p'}.npz"
+def weights_name(rules: Rules) -> str:
+    """The weights file of a kind of table: net-2p.npz, net-3p.npz, net-4p.npz, net-4each.npz."""
+    return f"net-{rules.table_tag}.npz"
 
 
 #: The weights shipped with the package (two players).
-SHIPPED = weights_name("2")
+SHIPPED = weights_name(TABLES["2"])
 #: The shipped weights of each table they were trained at (`Rules.table`); at any other table
 #: ``net`` plays as ``expert``.
-SHIPPED_AT = {table: weights_name(table) for table in ("2", "3")}
+SHIPPED_AT = {table: weights_name(TABLES[table]) for table in ("2", "3")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,11 @@ class Rules:
         return "4-each" if self.players == 4 and not self.partnership else str(self.players)
 
     @property
+    def table_tag(self) -> str:
+        """The kind of table as file names carry it: "2p", "3p", "4p" or "4each"."""
+        return "4each" if self.table == "4-each" else f"{self.players}p"
+
+    @property
     def deals(self) -> int:
         """Deals in a round: 6 with 2 players, 4 with 3, 3 with 4."""
         return 12 // self.players
@@ -135,3 +140,9 @@ def _check_int(name: str, value: object) -> None:
 
 #: The options' names, in order.
 _OPTION_NAMES = tuple(field.name for field in fields(Rules))
+
+
+#: The standard rules at each kind of table, by `Rules.table`.
+TABLES = {
+    rules.table: rules for rules in (Rules(), Rules(players=3), Rules(players=4), Rules(players=4, partnership=False))
+}

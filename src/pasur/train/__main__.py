@@ -18,11 +18,7 @@ import click
 
 from ..core import Rules
 from ..core.errors import MissingExtra
-
-#: The tables targets can be made at, by `Rules.table` name.
-TABLES = {
-    rules.table: rules for rules in (Rules(), Rules(players=3), Rules(players=4), Rules(players=4, partnership=False))
-}
+from ..core.rules import TABLES
 
 if TYPE_CHECKING:
     from ..bots.net import Network
@@ -226,7 +222,7 @@ def reproduce(
 
     began = time.perf_counter()
     first, second = folder / "round1.jsonl.gz", folder / "round2.jsonl.gz"
-    round1, weights = folder / "net-round1.npz", folder / weights_name(table)
+    round1, weights = folder / "net-round1.npz", folder / weights_name(TABLES[table])
     at_table = {"table": table, "samples": samples, "jobs": jobs}
     steps = [
         (targets, {"positions": positions, "seed": seed, "out": first} | at_table),
