@@ -201,11 +201,6 @@ class Round(RoundViews, ReadableMoves):
     # -- the rules of a turn ---------------------------------------------------------------
 
     @property
-    def pack(self) -> int:
-        """How many cards are still to be dealt."""
-        return 52 - self.dealt
-
-    @property
     def last_deal(self) -> bool:
         """Whether this is the deal that emptied the pack."""
         return self.dealt == 52

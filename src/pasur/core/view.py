@@ -257,6 +257,11 @@ class RoundViews:
     _plays: list[Play]
     _side: tuple[int, ...]
 
+    @property
+    def pack(self) -> int:
+        """How many cards are still to be dealt."""
+        return 52 - self.dealt
+
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: the only way information should leave the core."""
         plays = self._plays
@@ -271,7 +276,7 @@ class RoundViews:
             captured=tuple(tuple(cards_in(pile)) for pile in self.captured),
             history=tuple(plays),
             hands=tuple(hand.bit_count() for hand in self.hands),
-            pack=52 - self.dealt,
+            pack=self.pack,
             scores=self.banked,
             surs=tuple(self.surs),
             round=self.number,
