@@ -1,7 +1,7 @@
 """The solver of this tree against another build of it, side by side in one run, on one core.
 
     git worktree add /tmp/base <commit> && (cd /tmp/base && python setup.py build_ext --inplace)
-    .venv/bin/python benchmarks/solver_versus.py --base /tmp/base/src [--deals 1000] [--four 100] [--repeats 3]
+    .venv/bin/python benchmarks/solver_versus.py --base /tmp/base/src [--deals 1000] [--four 100] [--repeats 3] [--core 0]
 
 Each build solves the same whole 2-player deals, the positions from the 4th deal on, and whole
 4-player partnership deals (benchmarks/solve.py's, seed 1), in its own process pinned to one core;
@@ -40,11 +40,11 @@ ROWS = {
 }
 
 
-def run(source: Path, deals: int, four: int) -> dict[str, dict[str, float]]:
+def run(source: Path, deals: int, four: int, core: int = 0) -> dict[str, dict[str, float]]:
     """One build's figures, from a process of its own on one core."""
     command = [sys.executable, "-c", RUN, str(deals), str(four)]
     if hasattr(os, "sched_setaffinity"):
-        command = ["taskset", "-c", "0", *command]
+        command = ["taskset", "-c", str(core), *command]
     environment = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
     figures: dict[str, dict[str, float]] = json.loads(done.stdout)
@@ -57,12 +57,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--four", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--core", type=int, default=0, help="the core both builds run on")
     parser.add_argument("--json", type=Path, help="also write every run's figures here")
     args = parser.parse_args()
     runs: dict[str, list[dict[str, dict[str, float]]]] = {"base": [], "this": []}
     for _ in range(args.repeats):
-        runs["base"].append(run(args.base, args.deals, args.four))
-        runs["this"].append(run(HERE, args.deals, args.four))
+        runs["base"].append(run(args.base, args.deals, args.four, args.core))
+        runs["this"].append(run(HERE, args.deals, args.four, args.core))
     for row, words in ROWS.items():
         medians = {name: statistics.median(r[row]["median_ms"] for r in found) for name, found in runs.items()}
         nodes = {name: found[0][row]["median_nodes"] for name, found in runs.items()}

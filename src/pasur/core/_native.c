@@ -214,7 +214,7 @@ static PyObject *workspace_new(PyTypeObject *type, PyObject *args, PyObject *kwa
 static void workspace_dealloc(workspace_t *w) {
     free(w->scratch);
     free(w->solver);
-    free(w->table.entries);
+    free_entries(&w->table);
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
@@ -400,7 +400,7 @@ static int principal_line(solver_t *S, const position_t *root, int value, uint64
     int length = 0;
     while (!at.over && !S->error && !(S->horizon && at.dealt > S->horizon) && length < MAX_PLIES) {
         uint64_t *step = S->moves[MAX_PLIES - 1];
-        int n = ordered_moves(S, &at, step, 0);
+        int n = ordered_moves(S, &at, step);
         int found = 0;
         for (int i = 0; i < n && !found && !S->error; i++) {
             position_t child = at;

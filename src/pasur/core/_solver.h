@@ -58,6 +58,8 @@ typedef struct {
  * cleared once every 255 searches. */
 typedef struct {
     entry_t *entries; /* NULL: none yet */
+    void *block;      /* the memory they lie in, and its size */
+    size_t block_size;
     int bits;         /* 2**bits entries */
     uint32_t last_tag;
 } table_t;
@@ -68,6 +70,7 @@ typedef struct {
     int side_of[4], sur_ok[4], last_deal_sur[4];
     uint8_t deck[52];
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
+    uint8_t later_surs[53][4]; /* once `dealt` are out: each seat's later plays where a Sur could count */
     scratch_t *scratch;    /* the owner's, for listing moves */
     table_t *table;        /* the owner's */
     entry_t *entries;      /* this search's view of the table; NULL: no table */
@@ -80,11 +83,23 @@ typedef struct {
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
 
-/* The pack's order, from round r. */
+/* The pack's order, from round r (S's players, first player and Surs already set): the cards
+ * still in it after each count dealt, and each seat's plays after it that could make a Sur that
+ * counts (any card but a Jack, in a deal where the seat's side scores Surs). */
 static void solver_take_deck(solver_t *S, const round_t *r) {
     memcpy(S->deck, r->deck, 52);
     S->pack_after[52] = 0;
     for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
+    memset(S->later_surs, 0, sizeof(S->later_surs));
+    int deal = 4 * S->players;
+    for (int start = 52 - deal; start >= deal; start -= deal) { /* each later deal, the last first */
+        for (int offset = 0; offset < S->players; offset++) {
+            int seat = (S->first + offset) % S->players, side = S->side_of[seat], plays = 0;
+            for (int i = 0; i < 4; i++) plays += S->deck[start + 4 * offset + i] >> 2 != JACK;
+            if ((start + deal == 52 ? S->last_deal_sur : S->sur_ok)[side])
+                for (int dealt = 0; dealt <= start; dealt++) S->later_surs[dealt][seat] += (uint8_t)plays;
+        }
+    }
 }
 
 /* `me`: the side searched for when there are more than two (ignored with two). S->scratch and

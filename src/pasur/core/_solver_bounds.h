@@ -73,13 +73,12 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
     mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
     mask_t cards = hands | p->table | (S->horizon ? 0 : S->pack_after[p->dealt]);
     int points = card_points(cards);
-    int later_deals = S->horizon ? 0 : (52 - p->dealt) / (4 * S->players);
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
     for (int seat = 0; seat < S->players; seat++) {
-        int side = S->side_of[seat], now = bits_count(p->hands[seat]);
+        int side = S->side_of[seat], now = bits_count(p->hands[seat] & ~JACKS);
         int surs = now * (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side];
-        if (later_deals) surs += 4 * (later_deals - 1) * S->sur_ok[side] + 4 * S->last_deal_sur[side];
+        if (!S->horizon) surs += S->later_surs[p->dealt][seat];
         gains[coalition(S, side)] += SUR_POINTS * surs;
     }
     int haft = 0, decided = -1; /* Haft Khaj, for me's coalition, once a side holds 7 clubs */

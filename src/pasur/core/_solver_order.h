@@ -36,8 +36,8 @@ static int move_priority(const solver_t *S, const position_t *p, uint64_t code) 
     return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK);
 }
 
-/* The moves to search at a node: the legal ones, one of each equivalent set, best first. */
-static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint64_t hint) {
+/* The moves to search at a node: the legal ones, one of each equivalent set, the likeliest best first. */
+static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes) {
     int count = hand_moves(S->scratch, p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
     if (count < 0) {
         S->error = 1;
@@ -53,7 +53,7 @@ static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes, uint
         if (seen) continue;
         signatures[kept] = signature;
         codes[kept] = codes[i];
-        priorities[kept] = codes[i] == hint ? 1 << 20 : move_priority(S, p, codes[i]);
+        priorities[kept] = move_priority(S, p, codes[i]);
         kept++;
     }
     for (int i = 1; i < kept; i++) { /* insertion sort: a handful of moves */

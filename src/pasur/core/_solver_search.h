@@ -30,15 +30,17 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         if (!S->error) S->error = 2;
         return 0;
     }
+    mask_t hands = hands_key(S, p);
+    uint32_t small = small_key(S, p);
+    mask_t table = table_key(p->table, haft_khaj_decided(S, p));
+    if (S->entries) prefetch_bucket(S, hands, table, small); /* its read overlaps the bounds' work */
     int lower, upper;
     value_bounds(S, p, &lower, &upper);
     if (upper <= alpha) return upper;
     if (lower >= beta) return lower;
-    mask_t hands = hands_key(S, p);
-    uint32_t small = small_key(S, p);
     uint64_t hint = 0;
     if (S->entries) {
-        entry_t *e = find_entry(S, hands, p, small);
+        entry_t *e = find_entry(S, hands, table, small);
         if (e) {
             if (e->lower >= beta) return e->lower;
             if (e->upper <= alpha) return e->upper;
@@ -51,10 +53,27 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (lower > alpha) alpha = lower;
     if (upper < beta) beta = upper;
     uint64_t *codes = S->moves[ply];
-    int count = ordered_moves(S, p, codes, hint);
+    /* The table's best move first, alone: the others are listed only when it does not cut off. It
+     * is legal when its cards are here (it was found here, or where the table differs only by
+     * equivalent cards: the same ranks, so the same captures and the same compulsion). */
+    mask_t hint_take = hint >> 6;
+    int staged = hint && (p->hands[p->turn] >> (hint & 63) & 1) && (hint_take & p->table) == hint_take;
+    int count = staged ? 2 : ordered_moves(S, p, codes); /* staged: the count is found at the second */
+    if (staged) codes[0] = hint;
     int best = -UNBOUNDED, floor = alpha;
     uint64_t best_code = 0;
     for (int i = 0; i < count; i++) {
+        if (i == 1 && staged) { /* the rest, the hint's equivalents left out, after it */
+            uint64_t signature = move_signature(hint);
+            int listed = ordered_moves(S, p, codes), kept = 0;
+            for (int j = 0; j < listed; j++)
+                if (move_signature(codes[j]) != signature) codes[kept++] = codes[j];
+            if (kept == MAX_NODE_MOVES) kept--;
+            memmove(codes + 1, codes, (size_t)kept * sizeof(*codes));
+            codes[0] = hint;
+            count = kept + 1;
+            if (count == 1) break;
+        }
         position_t child = *p;
         int gain = solver_play(S, &child, codes[i]);
         int value;
@@ -76,11 +95,11 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (S->error) return 0;
     if (S->entries) {
         if (best <= alpha)
-            store_entry(S, hands, p, small, -UNBOUNDED, best, 0);
+            store_entry(S, hands, table, p->dealt, small, -UNBOUNDED, best, 0);
         else if (best >= beta)
-            store_entry(S, hands, p, small, best, UNBOUNDED, best_code);
+            store_entry(S, hands, table, p->dealt, small, best, UNBOUNDED, best_code);
         else
-            store_entry(S, hands, p, small, best, best, best_code);
+            store_entry(S, hands, table, p->dealt, small, best, best, best_code);
     }
     return best;
 }

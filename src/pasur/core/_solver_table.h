@@ -10,18 +10,34 @@
 #include <sys/mman.h>
 #endif
 
-/* Zeroed room for `count` entries (calloc: the pages a search never reaches are never touched); on
- * Linux the large table's whole 2 MB pages are asked to be huge pages (a probe of a 16 MB table is
- * otherwise a TLB miss as well as a cache miss). */
-static entry_t *new_entries(size_t count) {
-    entry_t *entries = calloc(count, sizeof(entry_t));
+/* Zeroed room for `count` entries in t, whose pages are touched only when a search reaches them.
+ * On Linux it is mapped from a 2 MB boundary and asked to be huge pages, so that the first part a
+ * search uses lies in one page (a probe is otherwise a TLB miss as well as a cache miss). */
+static entry_t *new_entries(table_t *t, size_t count) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t huge = (size_t)2 << 20;
-    uintptr_t start = ((uintptr_t)entries + huge - 1) & ~(uintptr_t)(huge - 1);
-    uintptr_t end = ((uintptr_t)entries + count * sizeof(entry_t)) & ~(uintptr_t)(huge - 1);
-    if (entries && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+    size_t huge = (size_t)2 << 20, bytes = count * sizeof(entry_t), size = bytes + huge;
+    void *block = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED) return NULL;
+    uintptr_t start = ((uintptr_t)block + huge - 1) & ~(uintptr_t)(huge - 1);
+    madvise((void *)start, (bytes + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);
+    t->block = block;
+    t->block_size = size;
+    return (entry_t *)start;
+#else
+    t->block = calloc(count, sizeof(entry_t));
+    return t->block;
 #endif
-    return entries;
+}
+
+/* Give t's entries back. */
+static void free_entries(table_t *t) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (t->block) munmap(t->block, t->block_size);
+#else
+    free(t->block);
+#endif
+    t->block = NULL;
+    t->entries = NULL;
 }
 
 #ifndef FIRST_ENTRIES
@@ -37,9 +53,9 @@ static int take_table(solver_t *S, int table_bits) {
     if (table_bits <= 0) return 0;
     size_t count = (size_t)1 << table_bits;
     if (table_bits != t->bits || !t->entries) {
-        free(t->entries);
+        free_entries(t);
         t->bits = 0;
-        t->entries = new_entries(count);
+        t->entries = new_entries(t, count);
         if (!t->entries) return -1;
         t->bits = table_bits;
         t->last_tag = 0;
@@ -63,6 +79,13 @@ static int club_state(const position_t *p) {
     if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 14;
     if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 15;
     return p->clubs[0];
+}
+
+/* Whether a side holds 7 clubs (Haft Khaj is then decided, scored either way). */
+static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
+    for (int side = 0; side < S->sides; side++)
+        if (p->clubs[side] >= HAFT_KHAJ_CLUBS) return 1;
+    return 0;
 }
 
 #define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
@@ -90,6 +113,15 @@ static inline entry_t *bucket_of(const solver_t *S, mask_t hands, mask_t table, 
     return S->entries + ((entry_hash(hands, table, small) & S->entry_mask) & ~1ULL);
 }
 
+/* Ask for a bucket's cache line ahead of its probe (a hint; nothing where the compiler has none). */
+static inline void prefetch_bucket(const solver_t *S, mask_t hands, mask_t table, uint32_t small) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(bucket_of(S, hands, table, small));
+#else
+    (void)S, (void)hands, (void)table, (void)small;
+#endif
+}
+
 /* Double the part of the table this search uses, moving its entries to where the larger part
  * hashes them (each bucket's entries stay in it or move to the one `size` above, which no entry
  * of this search uses yet). */
@@ -109,23 +141,46 @@ static void grow_table(solver_t *S) {
     }
 }
 
-static entry_t *find_entry(const solver_t *S, mask_t hands, const position_t *p, uint32_t small) {
-    entry_t *bucket = bucket_of(S, hands, p->table, small);
+/* The table as the key holds it: cards that nothing tells apart (_solver_order.h's classes) told
+ * apart on it by their number alone, each class's cards counted into its lowest suits. Once Haft
+ * Khaj is decided (`clubs_decided`) a club scores as its rank's other suits do, the 2 of clubs
+ * (2 points) and the 10 of diamonds (3) aside. */
+static inline mask_t table_key(mask_t table, int clubs_decided) {
+    const mask_t low = 0x1111111111111ULL, tens = 0xFULL << 36, twos = 0xFULL << 4;
+    if (!clubs_decided) { /* each rank's suits but the club (the 10s': but the club and the diamond) */
+        mask_t kept = table & (CLUB_CARDS | 1ULL << TEN_OF_DIAMONDS), group = table & ~kept;
+        mask_t count = (group >> 1 & low) + (group >> 2 & low) + (group >> 3 & low);
+        mask_t one = (count | count >> 1) & low, two = count >> 1 & low, three = count & count >> 1 & low;
+        mask_t counted = one << 1 | two << 2 | three << 3;
+        return kept | (counted & ~tens) | ((one << 2 | two << 3) & tens);
+    }
+    /* every rank's four suits but the 2 of clubs and the 10 of diamonds */
+    mask_t kept = table & (1ULL << TWO_OF_CLUBS | 1ULL << TEN_OF_DIAMONDS), group = table & ~kept;
+    mask_t count = (group & low) + (group >> 1 & low) + (group >> 2 & low) + (group >> 3 & low);
+    mask_t c0 = count & low, c1 = count >> 1 & low, c2 = count >> 2 & low;
+    mask_t one = c0 | c1 | c2, two = c1 | c2, three = c2 | (c1 & c0), four = c2;
+    mask_t counted = one | two << 1 | three << 2 | four << 3;
+    mask_t twos_counted = (one << 1 | two << 2 | three << 3) & twos, tens_counted = (one | two << 2 | three << 3) & tens;
+    return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
+}
+
+static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small) {
+    entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < 2; i++) {
         entry_t *e = bucket + i;
-        if (e->hands == hands && e->table == p->table && (e->small & KEY_BITS) == small) return e;
+        if (e->hands == hands && e->table == table && (e->small & KEY_BITS) == small) return e;
     }
     return NULL;
 }
 
-static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t small, int lower, int upper,
+static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int lower, int upper,
                         uint64_t best) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
-    entry_t *bucket = bucket_of(S, hands, p->table, small);
-    uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - p->dealt);
+    entry_t *bucket = bucket_of(S, hands, table, small);
+    uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - dealt);
     entry_t *e = NULL;
     for (int i = 0; i < 2 && !e; i++)
-        if (bucket[i].hands == hands && bucket[i].table == p->table && (bucket[i].small & KEY_BITS) == small)
+        if (bucket[i].hands == hands && bucket[i].table == table && (bucket[i].small & KEY_BITS) == small)
             e = bucket + i;
     if (e) {
         /* every stored bound is a true bound of the same position: keep the tightest */
@@ -145,7 +200,7 @@ static void store_entry(solver_t *S, mask_t hands, const position_t *p, uint32_t
         if ((e->small & 0xFF000000u) != S->search_tag) S->stored++;
     }
     e->hands = hands;
-    e->table = p->table;
+    e->table = table;
     e->small = small | left << 16;
     e->lower = (int16_t)lower;
     e->upper = (int16_t)upper;
