@@ -1,7 +1,8 @@
 """The solver of this tree against another build of it, side by side in one run, on one core.
 
     git worktree add /tmp/base <commit> && (cd /tmp/base && python setup.py build_ext --inplace)
-    .venv/bin/python benchmarks/solver_versus.py --base /tmp/base/src [--deals 1000] [--four 100] [--repeats 3] [--core 0]
+    .venv/bin/python benchmarks/solver_versus.py --base /tmp/base/src [--deals 1000] [--four 100] \
+        [--repeats 3] [--core 0]
 
 Each build solves the same whole 2-player deals, the positions from the 4th deal on, and whole
 4-player partnership deals (benchmarks/solve.py's, seed 1), in its own process pinned to one core;
