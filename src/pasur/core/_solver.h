@@ -21,7 +21,8 @@
  * the stored values hold whatever the path. Techniques: principal-variation (null-window) search,
  * a two-way bucketed table of bounds with its size an option, moves ordered by the table's best
  * move and then by what they take, cheap bounds on the points still to win, and equivalent cards
- * (same rank, both plain or both clubs: nothing scores them apart) searched once.
+ * (same rank, both plain or both clubs: nothing scores them apart) searched once and counted, not
+ * named, on the table in the key.
  * Included by _native.c after _engine.h.
  */
 #ifndef PASUR_SOLVER_H
