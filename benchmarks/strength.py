@@ -12,9 +12,9 @@ are left out. ``--steps`` plays only the steps named (``upper-lower``).
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
-then each level's rating at each rated table (two players, four in partnership) whose ladder is
-complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per seat of
-a side) to src/pasur/server/bot-ratings.json, which the server reads.
+then each level's rating at each rated table (two players, three, four in partnership) whose
+ladder is complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per
+seat of a side) to src/pasur/server/bot-ratings.json, which the server reads.
 About an hour on two cores with the defaults.
 """
 
@@ -30,6 +30,7 @@ from pasur.arena import Plan, run
 from pasur.bench import bot_speed
 from pasur.bots import LEVELS
 from pasur.core.rules import TABLES as RULES_AT
+from pasur.server.ratings import match_wins_elo
 
 #: Each level against the one below it, then the cheat against the top two.
 LADDER = [
@@ -47,9 +48,9 @@ SLOW = {"ismcts"}
 ANCHOR = ("beginner", 800)
 #: The tables the ladder can be played at, and how their reports are named.
 TABLES = {name: (rules, "" if name == "2" else f"-{rules.table_tag}") for name, rules in RULES_AT.items()}
-#: The tables people are rated at (two players, four in partnership): the server rates its bots at
-#: each by the ladder measured there.
-RATED_TABLES = ("2", "4")
+#: The tables people are rated at (two players, three, four in partnership): the server rates its
+#: bots at each by the ladder measured there.
+RATED_TABLES = ("2", "3", "4")
 #: Where the server reads each level's rating.
 RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 
@@ -105,10 +106,22 @@ def bot_ratings(out: Path, seed: int, table: str = "2") -> dict[str, Any] | None
         found = ladder_report(out, upper, lower, seed, table)
         if found is None:
             return None
-        elo = json.loads(found.read_text())["elo"]
-        rating[upper] = rating[lower] + elo["diff"] / seats
-        steps.append({"level": upper, "over": lower, "elo": elo["diff"], "ci95": elo["ci95"], "report": found.name})
+        elo, ci95 = step_elo(json.loads(found.read_text()), rules.sides)
+        rating[upper] = rating[lower] + elo / seats
+        steps.append({"level": upper, "over": lower, "elo": elo, "ci95": ci95, "report": found.name})
     return {"seats": seats, "ratings": {level: round(value) for level, value in rating.items()}, "steps": steps}
+
+
+def step_elo(report: dict[str, Any], sides: int) -> tuple[float, list[float]]:
+    """A step's Elo difference and its 95% interval: with two sides the report's (from match wins),
+    with more (each playing alone) the upper level's share of match wins as the rating model reads
+    a match of that many (`match_wins_elo`)."""
+    if sides == 2:
+        return report["elo"]["diff"], report["elo"]["ci95"]
+    upper = report["bots"][0]
+    return round(match_wins_elo(upper["win_rate"], sides), 4), [
+        round(match_wins_elo(bound, sides), 4) for bound in upper["win_rate_ci95"]
+    ]
 
 
 def write_ratings(out: Path, seed: int) -> None:

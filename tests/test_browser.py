@@ -520,7 +520,9 @@ def test_the_lobby_offers_each_bot_level_with_its_rating(server, browser):
     page.goto(server.base + "/")
     option = "select[name=seat1] option[value=grandmaster]"
     page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{BOT_RATINGS['grandmaster']}')")
-    # at four in partnership the rating measured there; at an unrated table none
+    # at three and at four in partnership the rating measured there; at an unrated table none
+    page.select_option("#create-form select[name=players]", "3")
+    assert str(BOT_RATINGS_AT[3]["grandmaster"]) in page.locator(option).text_content()
     page.select_option("#create-form select[name=players]", "4")
     assert str(BOT_RATINGS_AT[4]["grandmaster"]) in page.locator(option).text_content()
     page.locator("#create-form input[name=partnership]").uncheck()
@@ -1335,9 +1337,9 @@ def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_a
     use_the_account_dialog(page, "#sign-up")
     page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
     page.check("#create-form input[name=rated]")
-    # the form holds what a rated table needs: the standard rules, a timer, no hints
+    # the form holds what a rated table needs: the standard rules, a timer, no hints (any of 2, 3, 4 players)
     assert page.input_value("select[name=timer]") == "60" and page.is_disabled("input[name=target]")
-    assert not page.is_checked("input[name=hints]") and page.is_disabled(
+    assert not page.is_checked("input[name=hints]") and not page.is_disabled(
         "#create-form select[name=players] option[value='3']"
     )
     page.select_option("select[name=seat1]", "easy")

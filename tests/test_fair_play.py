@@ -360,6 +360,23 @@ def test_beating_the_weakest_bot_again_and_again_gains_nothing():
     assert 1232 < rating.value < 1232 + 500
 
 
+def test_beating_two_weak_bots_at_three_players_again_and_again_gains_nothing():
+    from pasur.server.ratings import rate
+
+    rating = Rating()
+    for _ in range(200):  # the model's own win chance at three is at most 2/3: the cap reads each bot alone
+        sides = [[rating], [bot_rating("beginner", 3)], [bot_rating("beginner", 3)]]
+        if expected_score(sides, 0) <= EXPECTED_CAP:
+            rating = rate(sides, 0)[0][0]
+    assert rating == Rating()
+    for _ in range(200):  # against two mediums the wins count until well above them, then stop
+        sides = [[rating], [bot_rating("medium", 3)], [bot_rating("medium", 3)]]
+        if expected_score(sides, 0) <= EXPECTED_CAP:
+            rating = rate(sides, 0)[0][0]
+    medium = bot_rating("medium", 3).value
+    assert medium < rating.value < medium + 500
+
+
 def test_a_rated_win_over_a_bot_one_was_sure_to_beat_changes_no_rating(database):
     with browser(database) as client:
         sign_up(client, "Ava")

@@ -24,7 +24,7 @@ from pasur.core import Match, Rules
 from pasur.server.app import create_app
 from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
 from pasur.server.players import week_start
-from pasur.server.ratings import PROVISIONAL, START, Rating, bot_rating, rate
+from pasur.server.ratings import PROVISIONAL, START, Rating, bot_rating, match_wins_elo, rate
 from pasur.server.seats import Seat, TableSettings, TableStatus
 from pasur.server.store import StoredMove
 from pasur.server.tables import TableRoom
@@ -93,8 +93,22 @@ def test_the_model_puts_people_on_the_bots_elo_scale():
     [[over_weak], _] = rate([[Rating()], [bot_rating("beginner")]], winner=0)
     assert over_strong.value - START > over_weak.value - START > 0
     # a bot is rated at each rated table by that table's ladder (the 2-player one where it is unmeasured)
-    for players in (2, 4):
+    for players in (2, 3, 4):
         assert bot_rating("master", players).value == BOT_RATINGS_AT[players]["master"]
+    # at three players, a bot's step up the ladder (match_wins_elo of its share of wins) is where
+    # the model's update expects no change: a player that far above two equals, winning that share
+    # of matches, neither gains nor loses on average
+    for ahead in (0, 50, 150, 300):
+        low, high = 0.0, 1.0
+        for _ in range(60):  # the share of wins whose Elo at three is `ahead`
+            share = (low + high) / 2
+            low, high = (share, high) if match_wins_elo(share, 3) < ahead else (low, share)
+        player, other = Rating(1500 + ahead, 10), Rating(1500, 0.001)
+        [[won], *_] = rate([[player], [other], [other]], winner=0)
+        [[lost], *_] = rate([[player], [other], [other]], winner=1)
+        expected = share * (won.value - player.value) + (1 - share) * (lost.value - player.value)
+        assert abs(expected) < 0.002 * (won.value - lost.value)
+    assert match_wins_elo(1 / 3, 3) == pytest.approx(0) and match_wins_elo(10 / 11, 2) == pytest.approx(400)
     # partners share a side: both rise when it wins
     [[first, second], _] = rate([[Rating(), Rating(1600, 100)], [bot_rating("easy"), bot_rating("hard")]], winner=0)
     assert first.value > START and second.value > 1600
@@ -110,11 +124,13 @@ def test_a_rated_table_needs_an_account_the_standard_rules_and_a_timer(database)
         refused(client.post("/api/tables", json=body), 401, "rated_needs_account")
         sign_up(client, "Ava")
         refused(client.post("/api/tables", json={**body, "timer": 0}), 400, "rated_timer")
-        for rules in ({"target": 30}, {"players": 3}, {"players": 4, "partnership": False}, {"sur_cancel": False}):
+        for rules in ({"target": 30}, {"players": 4, "partnership": False}, {"sur_cancel": False}):
             seats = ["easy"] * (rules.get("players", 2) - 1)
             refused(client.post("/api/tables", json={**body, "rules": rules, "seats": seats}), 400, "rated_rules")
         four = rated_table(client, ["friend", "easy", "friend"], rules={"players": 4})
         assert client.get(f"/api/tables/{four['id']}").json()["rated"] is True
+        three = rated_table(client, ["friend", "medium"], rules={"players": 3})
+        assert client.get(f"/api/tables/{three['id']}").json()["rated"] is True
         table = rated_table(client, ["friend"], hints=True)
         info = client.get(f"/api/tables/{table['id']}").json()
         assert info["rated"] is True and info["hints"] is False  # no bot's advice in a rated match
@@ -156,7 +172,26 @@ def test_a_rated_match_against_a_bot_changes_the_rating_once_and_shows_it(databa
         assert leader == {"rank": 1, "name": "Ava", "games": 1, "wins": int(won), "gained": rating["value"] - START}
         assert week["last_week"] == [] and client.get("/api/leaderboard?players=4").json()["leaders"] == []
         refused(client.get("/api/leaderboard?period=month"), 400, "bad_period")
-        refused(client.get("/api/leaderboard?players=3"), 400, "bad_player_count")
+        assert client.get("/api/leaderboard?players=3").json()["leaders"] == []
+        refused(client.get("/api/leaderboard?players=5"), 400, "bad_player_count")
+
+
+def test_a_rated_match_of_three_rates_the_person_at_three_players_against_the_bots_there(database):
+    with browser(database) as client:
+        sign_up(client, "Ava")
+        table = rated_table(client, ["easy", "easy"], rules={"players": 3})
+        with seated(client, table["id"], table["token"]) as socket:
+            socket.send_json({"type": "start"})
+            final = play_to_the_end(socket, [])
+        record = client.get("/api/players/Ava").json()
+        rating = record["ratings"]["3"]
+        assert rating["games"] == 1 and record["ratings"]["2"]["games"] == 0
+        # the winner gains against each bot (rated as measured at three), the others lose
+        assert (rating["value"] > START) is (final["winner"] == 0) and rating["value"] != START
+        assert len(record["graph"]["3"]) == 2 and record["graph"]["2"] == []
+        board = client.get("/api/leaderboard?period=all&players=3").json()
+        assert [leader["name"] for leader in board["leaders"]] == ["Ava"]
+        assert board["bots"][0] == {"level": "grandmaster", "rating": BOT_RATINGS_AT[3]["grandmaster"]}
 
 
 def test_the_profile_shows_the_accuracy_of_the_reviewed_rated_matches(database):

@@ -865,6 +865,7 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
 def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
     from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
+    from pasur.server.ratings import match_wins_elo
 
     measured = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
     for players, table in measured["tables"].items():
@@ -872,7 +873,10 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
         for step in table["steps"]:  # each step up is the Elo its stored ladder report measured, per seat
             report = json.loads((Path(__file__).parent.parent / "docs" / "strength" / step["report"]).read_text())
             assert report["rules"]["players"] == int(players) and report["rules"].get("partnership", True)
-            assert report["elo"]["diff"] == step["elo"] and step["over"] in rating
+            sides = 2 if int(players) != 3 else 3  # four in partnership: two sides
+            upper = report["bots"][0]
+            elo = report["elo"]["diff"] if sides == 2 else round(match_wins_elo(upper["win_rate"], sides), 4)
+            assert elo == step["elo"] and step["over"] in rating
             rating[step["level"]] = rating[step["over"]] + step["elo"] / table["seats"]
         assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS_AT[int(players)]
         assert list(rating) == list(LEVELS)  # every level measured at this table
@@ -885,7 +889,7 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
     assert builtin == sorted(builtin) and builtin[0] == 800  # the anchor, then ever stronger
     assert {"level": "champion", "rating": None, "ratings": None} in offered  # never measured: no rating claimed
     for entry in offered[: len(LEVELS)]:  # and at each rated table, the rating the server rates with
-        assert entry["ratings"] == {str(players): BOT_RATINGS_AT[players][entry["level"]] for players in (2, 4)}
+        assert entry["ratings"] == {str(players): BOT_RATINGS_AT[players][entry["level"]] for players in (2, 3, 4)}
 
 
 def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(database, monkeypatch):

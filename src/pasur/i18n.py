@@ -662,8 +662,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "player_here": ("the player in seat {seat} is here", "بازیکن جای {seat} اینجاست"),
     "rated_needs_account": ("sign in to play rated matches", "برای بازی رتبه‌دار وارد حساب خود شوید"),
     "rated_rules": (
-        "a rated match has the standard rules, for two players or four in partnership",
-        "بازی رتبه‌دار با قوانین استاندارد است، دونفره یا چهارنفره دوبه‌دو",
+        "a rated match has the standard rules, for two players, three, or four in partnership",
+        "بازی رتبه‌دار با قوانین استاندارد است، دونفره، سه‌نفره یا چهارنفره دوبه‌دو",
     ),
     "rated_same_network": (
         "two players from one network cannot play a rated match together: make it a casual table",

@@ -37,7 +37,7 @@ from .settings import SERVER_DEFAULTS
 #: ratings.
 _MEASURED = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))["tables"]
 BOT_RATINGS_AT: dict[int, dict[str, int]] = {
-    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in (2, 4)
+    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in (2, 3, 4)
 }
 #: The ratings at two players: the ones a level is offered with, and a puzzle's difficulty's.
 BOT_RATINGS = BOT_RATINGS_AT[2]

@@ -26,7 +26,7 @@ GRAPH = 200
 #: The most players a leaderboard lists.
 BOARD = 100
 #: The player counts rated matches are played at.
-RATED_COUNTS = (2, 4)
+RATED_COUNTS = (2, 3, 4)
 #: The places of a podium.
 PODIUM = 3
 

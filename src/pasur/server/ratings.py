@@ -1,10 +1,11 @@
-"""Ratings: one model, from the ``openskill`` library, for two players and for partnerships.
+"""Ratings: one model, from the ``openskill`` library, for two players, three and partnerships.
 
-We use OpenSkill's Bradley–Terry model (Weng & Lin 2011) for both kinds of rated table rather than
-Glicko-2 for one and a team model for the other: one model keeps a player's 2-player and
-4-player ratings comparable in meaning, it rates a partnership as a team without a rule of our own,
-and its win chance is Elo's logistic curve, so the bots' ratings — Elo differences measured on
-duplicate deals (docs/STRENGTH.md) — sit on the same scale. Its parameters put it on that scale:
+We use OpenSkill's Bradley–Terry model (Weng & Lin 2011) for every kind of rated table rather than
+Glicko-2 for one and a team model for another: one model keeps a player's 2-, 3- and 4-player
+ratings comparable in meaning, it rates a partnership as a team and a match of three as the
+winner ahead of each other player (the other two level) without a rule of our own, and its win
+chance is Elo's logistic curve, so the bots' ratings — Elo differences measured on duplicate deals
+(docs/STRENGTH.md) — sit on the same scale. Its parameters put it on that scale:
 ``beta`` is chosen so that two settled ratings 400 apart give the stronger a 10-to-1 chance, as in
 Elo. A rating is shown as its mean (``value``) and deviation; a new one starts at 1500 ± 350 and is
 provisional (shown "1500?") while its deviation is above `PROVISIONAL`. A bot's rating is
@@ -32,8 +33,8 @@ BOT_DEVIATION = 25.0
 #: The rating of a bot level the operator added (never measured): the bottom of the ladder.
 UNMEASURED_BOT = min(min(ratings.values()) for ratings in BOT_RATINGS_AT.values())
 
-#: The rules a rated match is played by: the standard ones, two players or four in partnership.
-RATED_RULES = (Rules(players=2), Rules(players=4))
+#: The rules a rated match is played by: the standard ones, two players, three, or four in partnership.
+RATED_RULES = (Rules(players=2), Rules(players=3), Rules(players=4))
 
 MODEL = BradleyTerryFull(mu=START, sigma=START_DEVIATION, beta=ELO_SCALE / math.sqrt(2), tau=START / 300)
 
@@ -54,7 +55,7 @@ class Rating:
 
 
 def check_rated(rules: Rules, timer: int, account: int | None) -> None:
-    """A rated table needs the standard rules of two players or four in partnership, a turn
+    """A rated table needs the standard rules of two players, three, or four in partnership, a turn
     timer (an absent player cannot hold it up), and its people signed in."""
     if account is None:
         raise NotSignedIn("rated_needs_account")
@@ -65,9 +66,22 @@ def check_rated(rules: Rules, timer: int, account: int | None) -> None:
 
 
 def expected_score(sides: list[list[Rating]], side: int) -> float:
-    """The model's chance that ``side`` wins a match between ``sides`` (two of them)."""
+    """The model's chance that ``side`` wins a match between ``sides``; with more than two, the
+    least of its chances against each other side alone (the model's own figure for three is at
+    most 2/3, so a player all but sure to beat each of two bots is still, by it, unsure)."""
     teams = [[MODEL.rating(mu=rating.value, sigma=rating.deviation) for rating in team] for team in sides]
-    return float(MODEL.predict_win(teams)[side])
+    return min(float(MODEL.predict_win([teams[side], team])[0]) for index, team in enumerate(teams) if index != side)
+
+
+def match_wins_elo(wins: float, sides: int) -> float:
+    """The Elo difference, as the rating model reads matches of ``sides`` sides, of a player who
+    wins a share ``wins`` of them against equal others: a match's winner ahead of each other
+    player, the others level with one another, so its score against each other player is
+    ``wins + (1 - wins)(sides - 2) / (2 (sides - 1))``, and the Elo that score's, as between two.
+    With two sides, the Elo of the share of matches won."""
+    score = wins + (1 - wins) * (sides - 2) / (2 * (sides - 1))
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return 400 * math.log10(score / (1 - score))
 
 
 def bot_rating(level: str, players: int = 2) -> Rating:

@@ -150,7 +150,7 @@ class ResultSeatRow(Base):
 
 
 class RatingRow(Base):
-    """An account's rating at one player count (2, or 4 in partnership): its value, deviation,
+    """An account's rating at one player count (2, 3, or 4 in partnership): its value, deviation,
     rated matches and when it last changed."""
 
     __tablename__ = "ratings"

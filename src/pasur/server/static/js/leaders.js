@@ -1,5 +1,5 @@
 // The leaderboard (/leaders): all time by rating, or this week's league by rating gained (with
-// last week's podium), at 2 players or 4 in partnership; the bots' fixed ratings apart.
+// last week's podium), at 2 players, 3, or 4 in partnership; the bots' fixed ratings apart.
 
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, signedText, t } from "./words.js";

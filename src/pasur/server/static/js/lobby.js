@@ -7,7 +7,7 @@ import { startOfflineLesson } from "./offline-lobby.js";
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, readNumber, sep, t } from "./words.js";
 
-/** Each bot level's rating at each rated table ("2", "4"), as the server measured it (on the scale people are rated on). */
+/** Each bot level's rating at each rated table ("2", "3", "4"), as the server measured it (on the scale people are rated on). */
 const ratings = {};
 /** Where the page keeps the last game set up against bots alone: the quick game plays it again. */
 const LAST_GAME = "pasur-last-game";
@@ -38,14 +38,14 @@ async function loadRatings() {
   seatChoices();
 }
 
-/** How a level is offered: its name and, at a rated table ("2" or "4"), its rating there. */
+/** How a level is offered: its name and, at a rated table ("2", "3" or "4"), its rating there. */
 function levelChoice(level, table) {
   const name = LEVEL_NAMES[lang][level];
   const rating = ratings[level]?.[table];
   return rating !== undefined ? t("bot_rated", { level: name, rating: persianIf(rating) }) : t("bot", { level: name });
 }
 
-/** A rated table takes the standard rules (two players or four in partnership), a turn timer
+/** A rated table takes the standard rules (two players, three, or four in partnership), a turn timer
  * and no hints: the form holds those while "rated" is ticked, and offers it only when signed in. */
 export function ratedChoice() {
   const form = $("#create-form");
@@ -54,8 +54,6 @@ export function ratedChoice() {
   form.rated.disabled = !signedIn;
   $("#rated-note").hidden = signedIn;
   const rated = form.rated.checked;
-  form.querySelector("select[name=players] option[value='3']").disabled = rated;
-  if (rated && form.players.value === "3") { form.players.value = "2"; seatChoices(); }
   form.querySelector("select[name=timer] option[value='0']").disabled = rated;
   if (rated && form.timer.value === "0") form.timer.value = "60";
   if (rated) { form.target.value = persianIf(62); form.sur_cancel.checked = true; form.partnership.checked = true; form.hints.checked = false; }
@@ -66,7 +64,7 @@ export function seatChoices() {
   const form = $("#create-form");
   const players = Number(form.players.value);
   $("#partnership-row").hidden = players !== 4;
-  const table = players === 2 ? "2" : players === 4 && form.partnership.checked ? "4" : ""; // the rated kinds
+  const table = players < 4 ? String(players) : form.partnership.checked ? "4" : ""; // the rated kinds
   const box = $("#seat-choices");
   const previous = [...box.querySelectorAll("select")].map((select) => select.value);
   box.querySelectorAll("label").forEach((label) => label.remove());

@@ -32,7 +32,7 @@ export function renderProfile() {
 }
 
 function renderRatings() {
-  $("#profile-ratings").replaceChildren(...["2", "4"].map((players) => {
+  $("#profile-ratings").replaceChildren(...["2", "3", "4"].map((players) => {
     const rating = record.ratings[players];
     const box = document.createElement("div");
     box.className = "rating-box";
