@@ -297,25 +297,26 @@ def finished_moves(rules: Rules, seed: int) -> list[StoredMove]:
     return moves
 
 
-@pytest.mark.parametrize("rated", [True, False])
-def test_a_person_the_timer_played_for_to_the_end_loses_a_rated_match(rated):
-    rules = Rules(players=2)
+@pytest.mark.parametrize(("rated", "players"), [(True, 2), (False, 2), (True, 3)])
+def test_a_person_the_timer_played_for_to_the_end_loses_a_rated_match(rated, players):
+    rules = Rules(players=players)
     moves = finished_moves(rules, seed=11)
-    seats = (Seat(name="Ava", token_hash="a", account=1), Seat(name="easy", bot="easy"))
+    seats = (Seat(name="Ava", token_hash="a", account=1), *[Seat(name="easy", bot="easy")] * (players - 1))
     settings = TableSettings(rules, 11, seats, "a", timer=60, rated=rated)
     by_score = TableRoom("t", settings, TableStatus.PLAYING, match=Match(rules, seed=11))
     by_score.replay(moves)
-    winner = by_score.match.winner
+    winner, scores = by_score.match.winner, by_score.match.scores
     # the turn timer played the last turns of the side that won by the score
-    leaver = next(seat for seat in (0, 1) if rules.side_of(seat) == winner)
+    leaver = next(seat for seat in range(players) if rules.side_of(seat) == winner)
     theirs = [index for index, move in enumerate(moves) if move.seat == leaver][-ABANDONED_TURNS:]
     timed = [dataclasses.replace(move, timed=index in theirs) for index, move in enumerate(moves)]
     room = TableRoom("t", settings, TableStatus.PLAYING, match=Match(rules, seed=11))
     room.replay(timed)
     outcome = room.outcome()
     assert outcome is not None
-    if rated:
-        assert (outcome.winner, outcome.ended) == (1 - winner, "abandoned")
+    if rated:  # the leaver's side loses; of the others, the one with the most points wins
+        runner_up = max((side for side in range(rules.sides) if side != winner), key=lambda side: scores[side])
+        assert (outcome.winner, outcome.ended) == (runner_up, "abandoned")
     else:  # a casual table: the score decides
         assert (outcome.winner, outcome.ended) == (winner, None)
     # one turn fewer is not leaving

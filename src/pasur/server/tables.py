@@ -251,7 +251,8 @@ class TableRoom:
 
             async def finish() -> None:  # the result and the table's end in one transaction
                 finished = replace(self.settings, resigned=seat)
-                await self.replication.store_result(finished, self.turns.ended_early(finished, seat, Ended.RESIGNED))
+                outcome = self.turns.ended_early(finished, seat, Ended.RESIGNED, self.match)
+                await self.replication.store_result(finished, outcome)
                 self.settings, self.status, self.waiting = finished, TableStatus.FINISHED, None
 
             await self.again_if_changed(finish)

@@ -65,20 +65,24 @@ class Turns:
         person the turn timer played for to the end (`ABANDONED_TURNS`) left it; else
         the score decided."""
         if settings.resigned is not None:
-            return self.ended_early(settings, settings.resigned, Ended.RESIGNED)
+            return self.ended_early(settings, settings.resigned, Ended.RESIGNED, match)
         if match is None or match.winner is None:
             return None
         seat, turns = max(self.timed.items(), key=lambda item: item[1], default=(0, 0))
         if settings.rated and turns >= ABANDONED_TURNS:
-            return self.ended_early(settings, seat, Ended.ABANDONED)
+            return self.ended_early(settings, seat, Ended.ABANDONED, match)
         return Outcome(match.winner)
 
-    def ended_early(self, settings: TableSettings, seat: int, how: Ended) -> Outcome:
-        """The match lost by ``seat``'s side ``how``: aborted, and so never rated, while a seat
-        has made fewer than `results.MOVES_TO_COUNT` moves itself."""
+    def ended_early(self, settings: TableSettings, seat: int, how: Ended, match: Match | None) -> Outcome:
+        """The match lost by ``seat``'s side ``how``, won by the other side (of more than two, the
+        one with the most points banked, the earlier of two level): aborted, and so never rated,
+        while a seat has made fewer than `results.MOVES_TO_COUNT` moves itself."""
         rules = settings.rules
         early = any(self.own.get(other, 0) < MOVES_TO_COUNT for other in range(rules.players))
-        return Outcome(1 - rules.side_of(seat), how, aborted=early)
+        lost = rules.side_of(seat)
+        scores = match.scores if match is not None else [0] * rules.sides
+        winner = max((side for side in range(rules.sides) if side != lost), key=lambda side: (scores[side], -side))
+        return Outcome(winner, how, aborted=early)
 
 
 def _spelled(text: str) -> str:
