@@ -36,8 +36,10 @@ from .settings import SERVER_DEFAULTS
 #: bot-ratings.json beside this file. A table whose ladder is not all measured takes the 2-player
 #: ratings.
 _MEASURED = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))["tables"]
+#: The player counts rated matches are played at (four: in partnership).
+RATED_PLAYERS = (2, 3, 4)
 BOT_RATINGS_AT: dict[int, dict[str, int]] = {
-    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in (2, 3, 4)
+    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in RATED_PLAYERS
 }
 #: The ratings at two players: the ones a level is offered with, and a puzzle's difficulty's.
 BOT_RATINGS = BOT_RATINGS_AT[2]

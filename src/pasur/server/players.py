@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ..coach.analysis import accuracy
-from .bots import BOT_RATINGS_AT
+from .bots import BOT_RATINGS_AT, RATED_PLAYERS
 from .errors import NoSuchTable, TableError
 from .names import account_named
 from .ratings import PROVISIONAL, Rating
@@ -26,7 +26,7 @@ GRAPH = 200
 #: The most players a leaderboard lists.
 BOARD = 100
 #: The player counts rated matches are played at.
-RATED_COUNTS = (2, 3, 4)
+RATED_COUNTS = RATED_PLAYERS
 #: The places of a podium.
 PODIUM = 3
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from openskill.models import BradleyTerryFull
 
 from ..core import Rules
-from .bots import BOT_RATINGS_AT
+from .bots import BOT_RATINGS_AT, RATED_PLAYERS
 from .errors import NotSignedIn, TableError
 
 #: A new player's rating and deviation.
@@ -34,7 +34,7 @@ BOT_DEVIATION = 25.0
 UNMEASURED_BOT = min(min(ratings.values()) for ratings in BOT_RATINGS_AT.values())
 
 #: The rules a rated match is played by: the standard ones, two players, three, or four in partnership.
-RATED_RULES = (Rules(players=2), Rules(players=3), Rules(players=4))
+RATED_RULES = tuple(Rules(players=players) for players in RATED_PLAYERS)
 
 MODEL = BradleyTerryFull(mu=START, sigma=START_DEVIATION, beta=ELO_SCALE / math.sqrt(2), tau=START / 300)
 
