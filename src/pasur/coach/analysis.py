@@ -85,7 +85,7 @@ class Precision:
 
     width: float = 0.3
     least: int = 128
-    most: int = 2048
+    most: int = 8192
     ms: float | None = 2000.0
 
     @classmethod
