@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import itertools
 import json
 import os
 import re
@@ -880,6 +881,8 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
             rating[step["level"]] = rating[step["over"]] + step["elo"] / table["seats"]
         assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS_AT[int(players)]
         assert list(rating) == list(LEVELS)  # every level measured at this table
+        climbing = list(rating.values())
+        assert all(low < high for low, high in itertools.pairwise(climbing)), players  # each above the one below
     assert BOT_RATINGS_AT[2] == BOT_RATINGS
     settings = dataclasses.replace(TEST_SETTINGS, extra_levels={"champion": "solver:samples=64"})
     with TestClient(create_app(database, settings)) as client:

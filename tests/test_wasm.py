@@ -215,8 +215,8 @@ def test_the_browser_engine_plays_every_match_as_the_reference_does():
 @pytest.mark.skipif(not native.available(), reason="the Python ismcts plays out in the native core")
 def test_the_browser_search_bots_choose_as_the_python_ones():
     """Every seat an ismcts or pimc bot or a person, one-round matches: the same moves at every
-    budget (their defaults, 1,000 iterations and 300 playouts, too), so the browser's ``hard`` and
-    ``master`` are the server's."""
+    budget (ismcts's default of 1,000 iterations too; pimc's 1,200 playouts run the same code as
+    its 300, four times over), so the browser's ``hard`` and ``master`` are the server's."""
     rng = random.Random(20261206)
     kinds = (None, "ismcts:1", "ismcts:5", "ismcts:40", "ismcts:200", "ismcts:1000", "pimc:1", "pimc:30", "pimc:300")
     made = [python_match(rng, index, kinds) for index in range(ISMCTS_MATCHES)]

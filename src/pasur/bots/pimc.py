@@ -18,10 +18,10 @@ from .playout import budget, deadline, outcome, playout
 
 
 class PimcBot:
-    """A budget of ``playouts`` (default 300) or ``ms`` per decision, spread over the moves."""
+    """A budget of ``playouts`` (default 1,200) or ``ms`` per decision, spread over the moves."""
 
     name = "pimc"
-    DEFAULT_PLAYOUTS = 300
+    DEFAULT_PLAYOUTS = 1200
 
     def __init__(
         self,

@@ -211,7 +211,7 @@ export class Engine {
 
   /** The pimc bot's move (a code) for the seat to play: ``playouts`` shared among the legal moves,
    *  a sample at a time while ``ms`` milliseconds have not passed (at least one, as PimcBot). */
-  pimcMove({ playouts = 300, ms = Infinity, greedy = 0.9 }, now = () => performance.now()) {
+  pimcMove({ playouts = 1200, ms = Infinity, greedy = 0.9 }, now = () => performance.now()) {
     const samples = this.exports.pasur_pimc_start(playouts, greedy);
     if (samples < 0) throw new Error("nobody is to play");
     const stop = now() + ms;
