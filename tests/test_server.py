@@ -865,8 +865,15 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
 
 def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
-    from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT
+    from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT, SEARCHING
     from pasur.server.ratings import match_wins_elo
+
+    def plays_as(spec: str, level: str) -> bool:
+        """Whether a report's bot is ``level`` as it plays today (by name, or its bot at the default
+        budget): a default changed without the ladder measured again fails here."""
+        bot = LEVELS[level]
+        option, default = SEARCHING.get(bot, ("", None))
+        return spec in (level, bot, f"{bot}:{option}={default}")
 
     measured = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
     for players, table in measured["tables"].items():
@@ -876,6 +883,7 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
             assert report["rules"]["players"] == int(players) and report["rules"].get("partnership", True)
             sides = 2 if int(players) != 3 else 3  # four in partnership: two sides
             upper = report["bots"][0]
+            assert plays_as(upper["name"], step["level"]) and plays_as(report["bots"][1]["name"], step["over"])
             elo = report["elo"]["diff"] if sides == 2 else round(match_wins_elo(upper["win_rate"], sides), 4)
             assert elo == step["elo"] and step["over"] in rating
             rating[step["level"]] = rating[step["over"]] + step["elo"] / table["seats"]
