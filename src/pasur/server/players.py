@@ -25,8 +25,6 @@ HISTORY = 50
 GRAPH = 200
 #: The most players a leaderboard lists.
 BOARD = 100
-#: The player counts rated matches are played at.
-RATED_COUNTS = RATED_PLAYERS
 #: The places of a podium.
 PODIUM = 3
 
@@ -61,7 +59,7 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
         return {
             "name": account.name,
             "rating": _rating_json(ratings.get(2)),
-            "ratings": {str(players): _rating_json(ratings.get(players)) for players in RATED_COUNTS},
+            "ratings": {str(players): _rating_json(ratings.get(players)) for players in RATED_PLAYERS},
             "games": games,
             "wins": wins,
             "figures": {
@@ -121,7 +119,7 @@ def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]
         .order_by(ResultRow.finished.desc(), ResultRow.table_id.desc())
         .limit(GRAPH)
     ).all()
-    graph: dict[str, list[dict[str, Any]]] = {str(players): [] for players in RATED_COUNTS}
+    graph: dict[str, list[dict[str, Any]]] = {str(players): [] for players in RATED_PLAYERS}
     for finished, players, before, after in reversed(rows):
         line = graph.setdefault(str(players), [])
         if not line:
@@ -185,7 +183,7 @@ def leaderboard(store: Store, period: str, players: int, now: datetime | None = 
     The bots' fixed ratings come apart, under ``bots``."""
     if period not in ("all", "week"):
         raise TableError("bad_period")
-    if players not in RATED_COUNTS:
+    if players not in RATED_PLAYERS:
         raise TableError("bad_player_count")
     measured = BOT_RATINGS_AT[players]
     bots = [{"level": level, "rating": rating} for level, rating in sorted(measured.items(), key=lambda i: -i[1])]
