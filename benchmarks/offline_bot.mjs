@@ -4,7 +4,7 @@
 //   .venv/bin/pasur match "exec:node benchmarks/offline_bot.mjs" grandmaster --deals 500
 //
 // It plays what the page's worker plays: engine.wasm's solver sampling with /api/offline's options
-// (server/offline.py), each move from the view alone. Options: --samples N, --ms N.
+// (server/offline.py), each move from the view alone. Options: --samples N, --ms N, --playouts N.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { CARDS, Engine, cardsOf } from "../src/pasur/server/static/js/engine.js";
@@ -14,7 +14,10 @@ const option = (name, fallback) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const ms = option("ms", 800);
-const options = { samples: option("samples", 256), ms, nodeLimit: ms * 5000, temper: 2.0, gift: 1.0 };
+const options = {
+  samples: option("samples", 256), ms, nodeLimit: ms * 5000, temper: 2.0, gift: 1.0, playouts: option("playouts", 1200),
+  greedy: 0.9,
+};
 const engine = await Engine.load(readFileSync(new URL("../src/pasur/server/static/engine.wasm", import.meta.url)));
 let state = 0x5EEDn;
 const nextSeed = () => (state = BigInt.asUintN(64, state * 6364136223846793005n + 1442695040888963407n));

@@ -361,6 +361,25 @@ def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_l
     assert move in game.legal_moves() and asked == [1]
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_solver_adds_pimcs_playouts_to_its_values_with_more_than_two_sides(players):
+    rules = Rules(players=players)
+    game = Round(rules, deal_deck(random.Random(6), rules), check_deck=False)
+    view, legal = game.view(game.turn), game.legal_moves()
+    added = make_bot("solver:playouts=90", seed=3).playout_points(view, legal)
+    if players == 2:
+        assert added == {}  # two sides: the exact values alone
+        return
+    rewards = make_bot("pimc:playouts=90", seed=3).totals(view, legal)
+    assert added == pytest.approx({code: (reward - 0.5) * 60 for code, reward in rewards.items()})
+    # the playouts' points decide between moves the deals value the same, and outweigh a small edge
+    first, second = legal[0], legal[1]
+    found = Samples({move.code: [1.0 if move == first else 0.0] for move in legal}, [1.0])
+    assert solver_bot.SolverBot.best_moves(legal, found, None) == [first]
+    lift = {move.code: 2.0 if move == second else 0.0 for move in legal}
+    assert solver_bot.SolverBot.best_moves(legal, found, None, lift) == [second]
+
+
 def test_a_hint_names_what_the_move_takes_and_the_known_edge_over_the_next_move():
     game = position("10D 5H", "AC 6S 9C")
     advice = hint(game.view(0), game.legal_moves(), seed=1)

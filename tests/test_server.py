@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import inspect
 import itertools
 import json
 import os
@@ -865,15 +866,21 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
 
 def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
+    from pasur.bots import IsmctsBot, PimcBot, SolverBot, validate_spec
     from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT, SEARCHING
     from pasur.server.ratings import match_wins_elo
 
     def plays_as(spec: str, level: str) -> bool:
-        """Whether a report's bot is ``level`` as it plays today (by name, or its bot at the default
-        budget): a default changed without the ladder measured again fails here."""
+        """Whether a report's bot is ``level`` as it plays today (by name, or its bot with every
+        option it names at its default): a default changed without the ladder measured again fails."""
         bot = LEVELS[level]
-        option, default = SEARCHING.get(bot, ("", None))
-        return spec in (level, bot, f"{bot}:{option}={default}")
+        if spec in (level, bot):
+            return True
+        name, options = validate_spec(spec)
+        made = {"solver": SolverBot, "pimc": PimcBot, "ismcts": IsmctsBot}.get(bot)
+        defaults = {key: value.default for key, value in inspect.signature(made).parameters.items()} if made else {}
+        defaults |= dict([SEARCHING[bot]]) if bot in SEARCHING else {}  # a budget's default is the class's
+        return name == bot and all(key in defaults and defaults[key] == value for key, value in options.items())
 
     measured = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
     for players, table in measured["tables"].items():

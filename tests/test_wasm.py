@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pasur.bots import Bot, ExpertBot, GreedyBot, IsmctsBot, PimcBot, RandomBot
-from pasur.bots.solver_bot import deal_plays
+from pasur.bots.solver_bot import SolverBot, deal_plays
 from pasur.core import IllegalMove, Match, Rules, SeatView, native
 from pasur.core.cards import JACK, KING, QUEEN
 from pasur.core.deal import deck_problem
@@ -226,6 +226,32 @@ def test_the_browser_search_bots_choose_as_the_python_ones():
         assert mine == theirs, f"{case['rules']} seed {case['seed']}, bots {case['bots']}"
     searched = [entry for trace in expected for entry in trace if entry[0] == "bot"]
     assert len(searched) > 500
+
+
+@needs_node
+@pytest.mark.skipif(not native.available(), reason="the Python pimc plays out in the native core")
+def test_the_browser_solver_adds_pimcs_playouts_as_the_python_one_with_more_than_two_sides():
+    """The browser's grandmaster adds to each move's solved value what the Python one adds:
+    ``pimc``'s mean points over its playouts, drawn alike from the same seed (none at two sides)."""
+    rng = random.Random(20261207)
+    cases, expected = [], []
+    for index in range(12):
+        rules = Rules(players=(2, 3, 4)[index % 3], partnership=index % 2 == 0)
+        match = Match(rules, seed=index)
+        for _ in range(rng.randrange(0, 20)):
+            match.play(rng.choice(match.legal_moves()))
+        game = match.rounds[-1]
+        if game.over or len(game.legal_moves()) < 2:
+            continue
+        view, legal = game.view(game.turn), game.legal_moves()
+        cases.append({"view": view.to_json(), "bot_seed": index, "playouts": 60})
+        bot = SolverBot(playouts=60, seed=index)
+        added = bot.playout_points(view, legal)
+        expected.append([added.get(code, 0.0) for code in game.legal_codes()])
+    seen = run_in_node(cases)
+    assert any(any(points) for points in expected) and any(not any(points) for points in expected)
+    for mine, theirs in zip(expected, seen, strict=True):
+        assert theirs == pytest.approx(mine, abs=1e-9)
 
 
 def test_the_committed_engine_is_what_the_sources_build(tmp_path):

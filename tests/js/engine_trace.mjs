@@ -69,5 +69,23 @@ function evidenceText() {
   return JSON.stringify(engine.evidence(), (key, value) => (typeof value === "bigint" ? String(value) : value));
 }
 
-const traces = cases.map((item) => (item.view ? fromView(item) : item.deck ? dealDeck(item) : playMatch(item)));
+/** What pimc's playouts add to each move's value in the solver bot's decision from a view (its
+ *  means with ``playouts`` less its means without, the same deals solved): a number a legal move. */
+function playoutPoints(item) {
+  const means = (playouts) => {
+    engine.fromView(item.view);
+    engine.seedBot(item.view.seat, item.bot_seed);
+    const count = engine.legal().length; // before the decision: the legal moves are listed in io too
+    let seed = 7n;
+    engine.solverMove({ samples: 8, playouts }, () => seed++);
+    const io = engine.io();
+    const data = new DataView(io.buffer, io.byteOffset);
+    return [...Array(count).keys()].map((index) => data.getFloat64(8 + 8 * index, true));
+  };
+  const alone = means(0);
+  return means(item.playouts).map((mean, index) => mean - alone[index]);
+}
+
+const traces = cases.map((item) => (item.playouts ? playoutPoints(item) : item.view ? fromView(item)
+  : item.deck ? dealDeck(item) : playMatch(item)));
 process.stdout.write(JSON.stringify(traces));

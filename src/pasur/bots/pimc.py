@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..core import Move, Round, SeatView
+from ..core import Move, MoveCode, Round, SeatView
 from .playout import budget, deadline, outcome, playout
 
 
@@ -41,6 +41,12 @@ class PimcBot:
         """The move with the best total over the sampled deals."""
         if len(legal) == 1:
             return legal[0]
+        totals = self.totals(view, legal)
+        best = max(totals, key=totals.__getitem__)
+        return next(move for move in legal if move.code == best)
+
+    def totals(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float]:
+        """Each legal move's mean reward (`playout.outcome()`, in [0, 1]) over the sampled deals."""
         rng = self._rng
         base = Round.from_view(view, rng)
         codes = [move.code for move in legal]
@@ -58,5 +64,4 @@ class PimcBot:
                 playout(game, random.Random(luck), self.greedy)
                 totals[code] += outcome(game)[view.side]
             done += 1
-        best = max(codes, key=totals.__getitem__)
-        return legal[codes.index(best)]
+        return {code: total / done for code, total in totals.items()}

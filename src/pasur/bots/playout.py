@@ -42,10 +42,14 @@ def python_playout(game: Round, rng: random.Random, greedy: float) -> None:
             game.play_code(codes[int(random_float() * len(codes))])
 
 
+#: The round points against the others' mean that span a playout's reward from 0 to 1.
+REWARD_SPAN = 60
+
+
 def outcome(game: Round) -> list[float]:
     """Each side's reward in [0, 1]: its round points against the mean of the others'."""
     points = game.points()
-    return [min(1.0, max(0.0, 0.5 + relative_points(points, side) / 60)) for side in range(len(points))]
+    return [min(1.0, max(0.0, 0.5 + relative_points(points, side) / REWARD_SPAN)) for side in range(len(points))]
 
 
 def budget(count: int | None, ms: float | None, default: int, name: str) -> int | None:

@@ -6,6 +6,9 @@
 
 #include <math.h>
 
+/* The round points against the others' mean that span a playout's reward from 0 to 1. */
+#define REWARD_SPAN 60.0
+
 #include "_engine.h"
 #include "_scoring.h"
 #include "_twister.h"
@@ -64,7 +67,7 @@ static void playout_outcome(const round_t *r, int sides, int most_clubs, int sur
     for (int side = 0; side < sides; side++) sum += score_total(scores + side);
     for (int side = 0; side < sides; side++) {
         int own = score_total(scores + side);
-        double reward = 0.5 + (own - (sum - own) / (sides - 1)) / 60;
+        double reward = 0.5 + (own - (sum - own) / (sides - 1)) / REWARD_SPAN;
         rewards[side] = reward < 0.0 ? 0.0 : reward > 1.0 ? 1.0 : reward;
     }
 }

@@ -346,17 +346,27 @@ EXPORT(pasur_solver_sample) int pasur_solver_sample(int samples, double node_lim
     return decision.solved;
 }
 
-/* The decision's move into io[0..1]: the best weighted mean over the deals solved, equal means told
- * apart by the greedy bot's immediate value, then the engine's order; -1 when no deal weighed
- * anything (the caller plays the greedy bot's move then). Each move's mean goes to io as doubles
- * from word 2. */
-EXPORT(pasur_solver_choose) int pasur_solver_choose(void) {
+/* The round points against the others' mean that `playouts` samples of the pimc decision under way
+ * give the move `code` (SolverBot.playout_points); 0 when there are none. */
+static double playout_points(uint64_t code, int playouts) {
+    for (int j = 0; playouts > 0 && j < sampled.count; j++)
+        if (sampled.codes[j] == code) return (sampled.totals[j] / playouts - 0.5) * REWARD_SPAN;
+    return 0.0;
+}
+
+/* The decision's move into io[0..1]: the best weighted mean over the deals solved, to which
+ * `playouts` samples of a pimc decision for the same position (pasur_pimc_start; 0: none) add
+ * their mean points, equal means told apart by the greedy bot's immediate value, then the engine's
+ * order; -1 when no deal weighed anything (the caller plays the greedy bot's move then). Each
+ * move's mean goes to io as doubles from word 2. */
+EXPORT(pasur_solver_choose) int pasur_solver_choose(int playouts) {
     if (!(decision.weight > 0)) return -1;
     const round_t *r = &match.round;
     int best = 0;
     double best_mean = -1e300, best_value = -1e300;
     for (int i = 0; i < decision.count; i++) {
-        double mean = decision.sums[i] / decision.weight, value = immediate_value(r, decision.codes[i]);
+        double mean = decision.sums[i] / decision.weight + playout_points(decision.codes[i], playouts);
+        double value = immediate_value(r, decision.codes[i]);
         if (2 + 2 * i + 1 < IO_WORDS) memcpy(io + 2 + 2 * i, &mean, sizeof(mean));
         if (mean > best_mean + 1e-9 || (mean >= best_mean - 1e-9 && value > best_value)) {
             best = i;

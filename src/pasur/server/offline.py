@@ -29,6 +29,8 @@ SOLVER_OPTIONS = {
     "nodeLimit": OFFLINE_BOT_MS * NODES_A_MILLISECOND,
     "temper": 2.0,
     "gift": 1.0,
+    "playouts": inspect.signature(SolverBot).parameters["playouts"].default,  # with 3 or more sides
+    "greedy": inspect.signature(PimcBot).parameters["greedy"].default,
 }
 #: The ismcts bot's options as IsmctsBot plays them (the ``hard`` level), bounded in time.
 ISMCTS_OPTIONS = {

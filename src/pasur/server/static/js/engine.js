@@ -212,14 +212,23 @@ export class Engine {
   /** The pimc bot's move (a code) for the seat to play: ``playouts`` shared among the legal moves,
    *  a sample at a time while ``ms`` milliseconds have not passed (at least one, as PimcBot). */
   pimcMove({ playouts = 1200, ms = Infinity, greedy = 0.9 }, now = () => performance.now()) {
+    this._pimcSamples(playouts, greedy, ms, now);
+    this.exports.pasur_pimc_choose();
+    return this._mask(this.io(), 0);
+  }
+
+  /** The pimc bot's samples for the seat to play, as many as ``playouts`` spread over the moves
+   *  allow or ``ms`` milliseconds (at least one): how many were played. */
+  _pimcSamples(playouts, greedy, ms, now) {
     const samples = this.exports.pasur_pimc_start(playouts, greedy);
     if (samples < 0) throw new Error("nobody is to play");
     const stop = now() + ms;
-    for (let done = 0; done < samples && (done === 0 || now() < stop); done++) {
+    let done = 0;
+    while (done < samples && (done === 0 || now() < stop)) {
       if (this.exports.pasur_pimc_sample(1) < 0) break;
+      done++;
     }
-    this.exports.pasur_pimc_choose();
-    return this._mask(this.io(), 0);
+    return done;
   }
 
   /** The others' plays in this deal as the solver bot of the seat to play weighs them: each as
@@ -250,8 +259,14 @@ export class Engine {
 
   /** The solver bot's move (a code) for the seat to play: up to ``samples`` deals solved, in batches
    *  of 8 until ``ms`` milliseconds have passed (at least one batch), each batch dealt from
-   *  ``nextSeed()`` (a 64-bit BigInt); the greedy bot's move when no deal weighed anything. */
-  solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0 }, nextSeed, now = () => performance.now()) {
+   *  ``nextSeed()`` (a 64-bit BigInt); the greedy bot's move when no deal weighed anything. With
+   *  more than two sides, ``playouts`` of pimc's (with ``greedy``) add their mean points to each
+   *  move's value, taking half of ``ms`` and of ``nodeLimit`` (SolverBot's ``playouts``). */
+  solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0, playouts = 0, greedy = 0.9 },
+    nextSeed, now = () => performance.now()) {
+    const blend = playouts > 0 && this.sides > 2;
+    if (blend) { ms /= 2; nodeLimit /= 2; }
+    const played = blend ? this._pimcSamples(playouts, greedy, ms, now) : 0;
     if (this.exports.pasur_solver_start(temper, gift) < 0) throw new Error("nobody is to play");
     const stop = now() + ms;
     let solved = 0;
@@ -262,7 +277,7 @@ export class Engine {
       solved = this.exports.pasur_solver_sample(batch, nodeLimit);
       if (solved < 0 || solved - before < batch) break;
     } while (solved < samples && now() < stop);
-    if (this.exports.pasur_solver_choose() < 0) return this.simpleBot(false);
+    if (this.exports.pasur_solver_choose(played) < 0) return this.simpleBot(false);
     return this._mask(this.io(), 0);
   }
 }
