@@ -34,7 +34,7 @@ from sqlalchemy import create_engine
 from starlette.websockets import WebSocketDisconnect
 
 from pasur import Match, Rules
-from pasur.bots import SolverBot
+from pasur.bots import SolverBot, make_bot
 from pasur.server.app import create_app
 from pasur.server.bots import BotPool, Level, server_levels
 from pasur.server.guard import guarded_http
@@ -136,6 +136,11 @@ def test_every_level_thinks_within_the_ceiling():
         server_levels(40, {"evil": "exec:sh"})
     with pytest.raises(ValueError, match="playouts"):
         server_levels(40, {"odd": "pimc:playouts=many"})
+    with pytest.raises(ValueError, match="playouts must be 0"):
+        server_levels(40, {"odd": "solver:playouts=-1"})
+    # the solver's playouts (with three or more sides) think within the ceiling too: half of it
+    vast = server_levels(40, {"vast": "solver:playouts=1000000000"})["vast"]
+    assert "ms=40" in vast.spec and make_bot(vast.spec)._playouts.ms == 20
 
 
 def test_searching_bots_run_in_a_worker_process_taken_fairly_by_address():

@@ -135,14 +135,16 @@ class SolverBot:
     def playout_points(self, view: SeatView, legal: Sequence[Move]) -> dict[MoveCode, float]:
         """Each move's mean round points against the others' average over ``pimc``'s playouts,
         where they count (``playouts``, more than two sides); else none."""
-        if self._playouts is None or not self.adds_playouts(view):
+        pimc = self.playouts_at(view)
+        if pimc is None:
             return {}
-        rewards = self._playouts.totals(view, legal)
+        rewards = pimc.totals(view, legal)
         return {code: (reward - 0.5) * REWARD_SPAN for code, reward in rewards.items()}
 
-    def adds_playouts(self, view: SeatView) -> bool:
-        """Whether ``pimc``'s playouts count in this seat's values (``playouts``, more than two sides)."""
-        return self._playouts is not None and view.rules.sides > 2
+    def playouts_at(self, view: SeatView) -> PimcBot | None:
+        """The ``pimc`` whose playouts count in this seat's values (``playouts``, more than two
+        sides), or None."""
+        return self._playouts if view.rules.sides > 2 else None
 
     @staticmethod
     def best_moves(
@@ -188,7 +190,7 @@ class SolverBot:
         if not native.available():
             return None
         base = Round.from_view(view, self._rng)
-        ms = self.ms / 2 if self.ms is not None and self.adds_playouts(view) else self.ms
+        ms = self.ms / 2 if self.ms is not None and self.playouts_at(view) else self.ms
         evidence, contexts = deal_plays(view) if self.temper else ([], [])
         # with a time budget, one deal may take at most about that long (the solver searches some
         # 5 million nodes a second); one that takes longer ends the sampling
