@@ -22,6 +22,8 @@ const engine = await Engine.load(readFileSync(new URL("../src/pasur/server/stati
 let state = 0x5EEDn;
 const nextSeed = () => (state = BigInt.asUintN(64, state * 6364136223846793005n + 1442695040888963407n));
 const say = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+// each seat's bot draws its playouts from a generator of its own, as the table's seeds them
+for (let seat = 0; seat < 4; seat++) engine.seedBot(seat, nextSeed());
 
 for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line);

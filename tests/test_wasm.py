@@ -254,6 +254,31 @@ def test_the_browser_solver_adds_pimcs_playouts_as_the_python_one_with_more_than
         assert theirs == pytest.approx(mine, abs=1e-9)
 
 
+@needs_node
+@pytest.mark.skipif(not native.available(), reason="the Python pimc plays out in the native core")
+def test_a_browser_engine_whose_bots_nobody_seeded_plays_out_at_random():
+    """A new engine's bots draw from generators seeded with their seat's number (an unseeded one
+    would draw zeros for ever: every playout the same deal), so its playouts add what the Python
+    bot seeded with the seat's number adds."""
+    rng = random.Random(20261208)
+    cases, expected = [], []
+    while len(cases) < 6:
+        match = Match(Rules(players=3), seed=len(cases))
+        for _ in range(rng.randrange(0, 20)):
+            match.play(rng.choice(match.legal_moves()))
+        game = match.rounds[-1]
+        if game.over or len(game.legal_moves()) < 3:
+            continue
+        view, legal = game.view(game.turn), game.legal_moves()
+        cases.append({"view": view.to_json(), "playouts": 60})
+        added = SolverBot(playouts=60, seed=view.seat).playout_points(view, legal)
+        expected.append([added[code] for code in game.legal_codes()])
+    seen = run_in_node(cases)
+    assert len({round(points, 9) for case in expected for points in case}) > 10
+    for mine, theirs in zip(expected, seen, strict=True):
+        assert theirs == pytest.approx(mine, abs=1e-9)
+
+
 def test_the_committed_engine_is_what_the_sources_build(tmp_path):
     if shutil.which("clang-14") is None or not Path("/usr/bin/wasm-ld-14").exists():
         pytest.skip("no clang-14 and wasm-ld-14 here (scripts/build-wasm.sh says what to install)")

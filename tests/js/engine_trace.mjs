@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { Engine, cardsOf } from "../../src/pasur/server/static/js/engine.js";
 
 const here = new URL(".", import.meta.url);
-const engine = await Engine.load(readFileSync(new URL("../../src/pasur/server/static/engine.wasm", here)));
+const wasm = new WebAssembly.Module(readFileSync(new URL("../../src/pasur/server/static/engine.wasm", here)));
+const engine = new Engine(new WebAssembly.Instance(wasm));
 const cases = JSON.parse(readFileSync(0, "utf8"));
 
 function playMatch(item) {
@@ -70,15 +71,17 @@ function evidenceText() {
 }
 
 /** What pimc's playouts add to each move's value in the solver bot's decision from a view (its
- *  means with ``playouts`` less its means without, the same deals solved): a number a legal move. */
+ *  means with ``playouts`` less its means without, the same deals solved): a number a legal move.
+ *  Without ``bot_seed`` each count is asked of a new engine, whose bots nobody seeded. */
 function playoutPoints(item) {
   const means = (playouts) => {
-    engine.fromView(item.view);
-    engine.seedBot(item.view.seat, item.bot_seed);
-    const count = engine.legal().length; // before the decision: the legal moves are listed in io too
+    const fresh = item.bot_seed === undefined ? new Engine(new WebAssembly.Instance(wasm)) : engine;
+    fresh.fromView(item.view);
+    if (item.bot_seed !== undefined) fresh.seedBot(item.view.seat, item.bot_seed);
+    const count = fresh.legal().length; // before the decision: the legal moves are listed in io too
     let seed = 7n;
-    engine.solverMove({ samples: 8, playouts }, () => seed++);
-    const io = engine.io();
+    fresh.solverMove({ samples: 8, playouts }, () => seed++);
+    const io = fresh.io();
     const data = new DataView(io.buffer, io.byteOffset);
     return [...Array(count).keys()].map((index) => data.getFloat64(8 + 8 * index, true));
   };

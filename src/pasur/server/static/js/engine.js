@@ -50,6 +50,9 @@ export class Engine {
     this.exports = instance.exports;
     this.exports._initialize?.();
     this.io = () => new Uint32Array(this.exports.memory.buffer, this.exports.pasur_io(), 4096);
+    // a generator never seeded is all zeros and draws the same number for ever: seed each seat's
+    // with its number until the caller seeds it (seedBot)
+    for (let seat = 0; seat < 4; seat++) this.seedBot(seat, seat);
   }
 
   /** Load engine.wasm's bytes (or a Response) into a ready engine. */
