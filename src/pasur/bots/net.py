@@ -86,7 +86,7 @@ def weights_name(rules: Rules) -> str:
 SHIPPED = weights_name(TABLES["2"])
 #: The shipped weights of each table they were trained at (`Rules.table`); at any other table
 #: ``net`` plays as ``expert``.
-SHIPPED_AT = {table: weights_name(TABLES[table]) for table in ("2", "3", "4")}
+SHIPPED_AT = {table: weights_name(TABLES[table]) for table in ("2", "3", "4", "4-each")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ BOT_DESCRIPTIONS = {
     "keeps Jacks and Aces, plays the clubs race and the last capture",
     "net": "a small network trained to give each move solver's value, run with NumPy; solver with 16 "
     "samples chooses in the deal before the last, which it solves exactly (at two players; at three "
-    "and four in partnership a network of its own, the last deal sampled; four each for themselves "
-    "it plays as expert) (options: "
+    "and four, in partnership or each for themselves, a network of each table's own, the last deal "
+    "sampled) (options: "
     "ties=X: expert's judgement chooses among the moves scored within X points of the best, 0.08 by "
     "default, 0 for none; endgame=solve|net: the last deal solved or played by the network; late=N: "
     "solver's samples in the deal before it, 16 by default, 0 for none; weights=FILE on the command "
