@@ -84,9 +84,9 @@ def weights_name(rules: Rules) -> str:
 
 #: The weights shipped with the package (two players).
 SHIPPED = weights_name(TABLES["2"])
-#: The shipped weights of each table they were trained at (`Rules.table`); at any other table
-#: ``net`` plays as ``expert``.
-SHIPPED_AT = {table: weights_name(TABLES[table]) for table in ("2", "3", "4", "4-each")}
+#: The shipped weights of every table, each trained there (`Rules.table`); with a weights file of
+#: one table, ``net`` plays as ``expert`` at the others.
+SHIPPED_AT = {table: weights_name(TABLES[table]) for table in TABLES}
 
 
 @dataclass(frozen=True, slots=True)
