@@ -21,7 +21,7 @@ import pytest
 
 from pasur.bots import Bot, ExpertBot, GreedyBot, IsmctsBot, PimcBot, RandomBot
 from pasur.bots.solver_bot import SolverBot, deal_plays
-from pasur.core import IllegalMove, Match, Rules, SeatView, native
+from pasur.core import IllegalMove, Match, Round, Rules, SeatView, native
 from pasur.core.cards import JACK, KING, QUEEN
 from pasur.core.deal import deck_problem
 from pasur.core.notation import find_code
@@ -228,6 +228,14 @@ def test_the_browser_search_bots_choose_as_the_python_ones():
     assert len(searched) > 500
 
 
+def round_in_play(rules: Rules, seed: int, rng: random.Random) -> Round:
+    """The round of a match (dealt from ``seed``) after up to 19 random moves."""
+    match = Match(rules, seed=seed)
+    for _ in range(rng.randrange(0, 20)):
+        match.play(rng.choice(match.legal_moves()))
+    return match.rounds[-1]
+
+
 @needs_node
 @pytest.mark.skipif(not native.available(), reason="the Python pimc plays out in the native core")
 def test_the_browser_solver_adds_pimcs_playouts_as_the_python_one_with_more_than_two_sides():
@@ -236,11 +244,7 @@ def test_the_browser_solver_adds_pimcs_playouts_as_the_python_one_with_more_than
     rng = random.Random(20261207)
     cases, expected = [], []
     for index in range(12):
-        rules = Rules(players=(2, 3, 4)[index % 3], partnership=index % 2 == 0)
-        match = Match(rules, seed=index)
-        for _ in range(rng.randrange(0, 20)):
-            match.play(rng.choice(match.legal_moves()))
-        game = match.rounds[-1]
+        game = round_in_play(Rules(players=(2, 3, 4)[index % 3], partnership=index % 2 == 0), index, rng)
         if game.over or len(game.legal_moves()) < 2:
             continue
         view, legal = game.view(game.turn), game.legal_moves()
@@ -263,10 +267,7 @@ def test_a_browser_engine_whose_bots_nobody_seeded_plays_out_at_random():
     rng = random.Random(20261208)
     cases, expected = [], []
     while len(cases) < 6:
-        match = Match(Rules(players=3), seed=len(cases))
-        for _ in range(rng.randrange(0, 20)):
-            match.play(rng.choice(match.legal_moves()))
-        game = match.rounds[-1]
+        game = round_in_play(Rules(players=3), len(cases), rng)
         if game.over or len(game.legal_moves()) < 3:
             continue
         view, legal = game.view(game.turn), game.legal_moves()
