@@ -39,7 +39,8 @@ BOT_DESCRIPTIONS = {
     "the end of the deal (with 3 or more sides against the others as one) (options: samples=N, ms=N, "
     "nodes=N, horizon=deal|round, infer=solver|greedy, temper=X, gift=X, match=0|1: play for the round's "
     "points or the match, ties=expert|net: who tells apart moves of equal value, playouts=N: with 3 or more "
-    "sides pimc's mean over N playouts, 1,200 by default, added to each move's value)",
+    "sides pimc's mean over N playouts, 1,200 by default, added to each move's value, others=coalition|each: "
+    "with 3 or more sides the others searched as one or each for itself)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 

@@ -82,13 +82,16 @@ class SolverBot:
         ties: str = "expert",
         judge: Bot | None = None,
         playouts: int = PimcBot.DEFAULT_PLAYOUTS,
+        others: str = "coalition",
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
         solved: when not even the first one is, the decision is ``pimc``'s. ``judge`` is the bot
         that tells apart equal moves when ``ties`` names another than expert (the registry makes
         it: `registry.solver_bot()`). With more than two sides, ``playouts`` (0: none) of
-        ``pimc``'s, to the round's end, add their mean points to each move's value."""
+        ``pimc``'s, to the round's end, add their mean points to each move's value; ``others``
+        says how the search plays them there: as one ``coalition``, or ``each`` for itself (at
+        the deal's horizon)."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
         if nodes < 0:
             raise ValueError("nodes must be 0 (no bound) or more")
@@ -120,6 +123,11 @@ class SolverBot:
         if playouts < 0:
             raise ValueError("playouts must be 0 (none) or more")
         # with a time budget, the playouts take half of it and the solved deals the other half
+        if others not in ("coalition", "each"):
+            raise ValueError('others must be "coalition" or "each"')
+        if others == "each" and not self.deal_only:
+            raise ValueError("others=each searches to the deal's end (horizon=deal)")
+        self.each = others == "each"
         self._playouts = PimcBot(playouts=playouts, ms=ms / 2 if ms else None, seed=seed) if playouts else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
@@ -209,6 +217,7 @@ class SolverBot:
                 temper=self.temper or 1.0,
                 gift=self.gift,
                 contexts=tuple(contexts) if self.infer_by_solver(view.rules.players) else None,
+                each=self.each,
             ),
         )
         return found if sum(found.weights) > 0 else None

@@ -20,6 +20,7 @@
 #include "_solver_order.h"
 #include "_solver_table.h"
 #include "_solver_search.h"
+#include "_solver_maxn.h"
 #include "_model.h"
 #include "_sampling.h"
 #include "_vector.h"
@@ -418,16 +419,18 @@ static int principal_line(solver_t *S, const position_t *root, int value, uint64
     return length;
 }
 
-/* solve(fields, most_clubs, table_bits, node_limit[, deal_only]) -> (value, [(move, value)], line,
- * nodes): values are the round's final points under perfect play, side 0 minus side 1; with more
- * than two sides the mover's side's points times (sides - 1) minus the others' together, the
- * others playing as one. The search runs without the GIL. */
+/* solve(fields, most_clubs, table_bits, node_limit[, deal_only, each]) -> (value, [(move, value)],
+ * line, nodes): values are the round's final points under perfect play, side 0 minus side 1; with
+ * more than two sides the mover's side's points times (sides - 1) minus the others' together, the
+ * others playing as one, or with `each` every player for itself (_solver_maxn.h; no line). The
+ * search runs without the GIL. */
 static PyObject *py_solve_body(workspace_t *w, PyObject *args) {
     PyObject *fields;
     int most_clubs, table_bits;
     unsigned long long node_limit;
-    int deal_only = 0;
-    if (!PyArg_ParseTuple(args, "OpiK|p", &fields, &most_clubs, &table_bits, &node_limit, &deal_only)) return NULL;
+    int deal_only = 0, each = 0;
+    if (!PyArg_ParseTuple(args, "OpiK|pp", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &each))
+        return NULL;
     round_t r;
     solver_t *S = read_solver(w, fields, most_clubs, table_bits, node_limit, &r);
     if (!S) return NULL;
@@ -437,11 +440,12 @@ static PyObject *py_solve_body(workspace_t *w, PyObject *args) {
     uint64_t codes[MAX_NODE_MOVES], line[MAX_PLIES];
     int values[MAX_NODE_MOVES], count = 0, best, length;
     Py_BEGIN_ALLOW_THREADS;
-    count = root.over ? 0 : root_values(S, &root, r.compulsory, codes, values);
+    each = each && S->sides > 2;
+    count = root.over ? 0 : (each ? maxn_root_values : root_values)(S, &root, r.compulsory, codes, values);
     best = root.over ? final_value(S, &root) : -UNBOUNDED;
     for (int i = 0; i < count; i++)
         if (values[i] > best) best = values[i];
-    length = S->error ? 0 : principal_line(S, &root, best, line);
+    length = S->error || each ? 0 : principal_line(S, &root, best, line);
     Py_END_ALLOW_THREADS;
     if (solver_failed(S)) return NULL;
     if (length < 0) return PyErr_Format(PyExc_RuntimeError, "the solver lost its principal line");
@@ -512,7 +516,7 @@ static int read_evidence(PyObject *evidence_list, double temper, evidence_t *evi
 }
 
 /* solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed
- * [, evidence, temper, node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights):
+ * [, evidence, temper, node_budget, gift, contexts, each]) -> (codes, values, solved, nodes, weights):
  * the legal moves, and for each of `samples` deals of the cards `seat` (the mover) cannot see,
  * dealt again at random from `seed`, every move's value as solve() gives it (int32s, deal by deal)
  * and the deal's weight (doubles): how likely the plays of `evidence` ((seat, table, later, move)
@@ -520,14 +524,16 @@ static int read_evidence(PyObject *evidence_list, double temper, evidence_t *evi
  * a table one card could sweep giving up `gift` times a Sur more); with `contexts`
  * (read_contexts), what each play gave up is what the solver finds it lost instead. Stops early,
  * with the deals solved so far, at a deal that reaches the node limit, and after the deal with
- * which the nodes searched reach `node_budget` (0: none). The deals are solved without the GIL. */
+ * which the nodes searched reach `node_budget` (0: none). With `each` (more than two sides, the
+ * deal's horizon) every player plays for itself in the search (_solver_maxn.h). The deals are
+ * solved without the GIL. */
 static PyObject *py_solve_samples_body(workspace_t *w, PyObject *args) {
     PyObject *fields, *evidence_list = NULL, *context_list = NULL;
-    int most_clubs, table_bits, deal_only, seat, samples;
+    int most_clubs, table_bits, deal_only, seat, samples, each = 0;
     unsigned long long node_limit, seed, node_budget = 0;
     double temper = 1, gift = 0;
-    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdKdO", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
-                          &samples, &seed, &evidence_list, &temper, &node_budget, &gift, &context_list))
+    if (!PyArg_ParseTuple(args, "OpiKpiiK|OdKdOp", &fields, &most_clubs, &table_bits, &node_limit, &deal_only, &seat,
+                          &samples, &seed, &evidence_list, &temper, &node_budget, &gift, &context_list, &each))
         return NULL;
     int judged = context_list && context_list != Py_None;
     evidence_t evidence[MAX_EVIDENCE];
@@ -560,7 +566,7 @@ static PyObject *py_solve_samples_body(workspace_t *w, PyObject *args) {
         free(weights);
         return PyErr_NoMemory();
     }
-    sampling_t how = {table_bits, deal_only, judged, evidence_count, temper, gift, node_budget};
+    sampling_t how = {table_bits, deal_only, judged, evidence_count, temper, gift, node_budget, each};
     int solved;
     uint64_t nodes = 0;
     Py_BEGIN_ALLOW_THREADS;
@@ -899,11 +905,11 @@ static PyMethodDef workspace_methods[] = {
      "play_mixed(fields, seed, greedy) -> the fields at the round's end and the moves, played as bots/playout.py plays"},
     {"random_rounds", py_random_rounds, METH_VARARGS, "random_rounds(fields, seed, rounds) -> moves played"},
     {"solve", py_solve, METH_VARARGS,
-     "solve(fields, most_clubs, table_bits, node_limit[, deal_only]) -> (value, [(move, value)], line, nodes), side 0 "
-     "minus side 1"},
+     "solve(fields, most_clubs, table_bits, node_limit[, deal_only, each]) -> (value, [(move, value)], line, nodes), "
+     "side 0 minus side 1 (more sides: the mover's margin; with each, every player for itself, no line)"},
     {"solve_samples", py_solve_samples, METH_VARARGS,
      "solve_samples(fields, most_clubs, table_bits, node_limit, deal_only, seat, samples, seed[, evidence, temper, "
-     "node_budget, gift, contexts]) -> (codes, values, solved, nodes, weights)"},
+     "node_budget, gift, contexts, each]) -> (codes, values, solved, nodes, weights)"},
     {"minimax", py_minimax, METH_VARARGS, "minimax(fields, most_clubs, node_limit) -> (value, [(move, value)], nodes)"},
     {"episode_reset", py_episode_reset, METH_VARARGS,
      "episode_reset(episodes, index, fields, agent, policies, keys, most_clubs, sur_cancel)"},

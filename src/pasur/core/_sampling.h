@@ -6,6 +6,7 @@
 #define PASUR_SAMPLING_H
 
 #include "_model.h"
+#include "_solver_maxn.h"
 #include "_solver_table.h"
 
 /* Points taken so far this round that the rest cannot change (cards and Surs) as me's coalition
@@ -22,11 +23,14 @@ static int result_sign(const solver_t *S, const round_t *r) { return coalition(S
 
 /* How deals are sampled: the table's size, the deal or round horizon, the others' plays weighed by
  * the solver's judgement (`judged`: their contexts are in the evidence) or by greedy gains, the
- * plays counted, their temper and gift, and the nodes after which sampling stops (0: never). */
+ * plays counted, their temper and gift, the nodes after which sampling stops (0: never), and with
+ * more than two sides whether each deal is searched with every player for itself (`each`:
+ * _solver_maxn.h) or the others as one coalition. */
 typedef struct {
     int table_bits, deal_only, judged, evidence_count;
     double temper, gift;
     uint64_t node_budget;
+    int each;
 } sampling_t;
 
 /* solver_bot.deal_plays: the plays the other seats made in round `r`'s current deal (the round's
@@ -82,7 +86,10 @@ static int sample_deals(solver_t *S, const round_t *r, int seat, int samples, ui
         S->nodes = 0;
         S->horizon = how->deal_only ? deal.dealt : 0;
         position_t root = position_of(&deal);
-        root_values(S, &root, r->compulsory, codes, values);
+        if (how->each && S->sides > 2)
+            maxn_root_values(S, &root, r->compulsory, codes, values);
+        else
+            root_values(S, &root, r->compulsory, codes, values);
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
         int plays = how->evidence_count;

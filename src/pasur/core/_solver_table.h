@@ -173,8 +173,10 @@ static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32
     return NULL;
 }
 
-static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int lower, int upper,
-                        uint64_t best) {
+/* The entry a search stores a position in: its own if there (*found set), else the one it
+ * replaces: one of an earlier search, else the one with the fewer cards left to play (the cheaper
+ * one to find again). Its key is written; its values are the caller's to write. */
+static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small);
     uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - dealt);
@@ -182,14 +184,8 @@ static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint
     for (int i = 0; i < 2 && !e; i++)
         if (bucket[i].hands == hands && bucket[i].table == table && (bucket[i].small & KEY_BITS) == small)
             e = bucket + i;
-    if (e) {
-        /* every stored bound is a true bound of the same position: keep the tightest */
-        if (e->lower > lower) lower = e->lower;
-        if (e->upper < upper) upper = e->upper;
-        if (!best) best = e->best;
-    } else {
-        /* replace an entry of an earlier search, else the one with the fewer cards left to play
-         * (the cheaper one to find again) */
+    *found = e != NULL;
+    if (!e) {
         uint32_t tag = S->search_tag;
         if ((bucket[0].small & 0xFF000000u) != tag)
             e = bucket;
@@ -202,6 +198,19 @@ static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint
     e->hands = hands;
     e->table = table;
     e->small = small | left << 16;
+    return e;
+}
+
+static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int lower, int upper,
+                        uint64_t best) {
+    int found;
+    entry_t *e = claim_entry(S, hands, table, dealt, small, &found);
+    if (found) {
+        /* every stored bound is a true bound of the same position: keep the tightest */
+        if (e->lower > lower) lower = e->lower;
+        if (e->upper < upper) upper = e->upper;
+        if (!best) best = e->best;
+    }
     e->lower = (int16_t)lower;
     e->upper = (int16_t)upper;
     e->best = best;

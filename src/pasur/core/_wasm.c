@@ -313,7 +313,7 @@ EXPORT(pasur_solver_start) int pasur_solver_start(double temper, double gift) {
     decision.count = hand_moves(&scratch, r->hands[r->turn], r->table, r->compulsory, decision.codes, MAX_NODE_MOVES);
     int judged = r->players == 2;
     int plays = temper > 0 ? deal_evidence(r, match.plays, match.played, r->turn, decision.evidence) : 0;
-    sampling_t how = {SAMPLING_TABLE_BITS, 1, judged, plays, temper > 0 ? temper : 1.0, gift, 0};
+    sampling_t how = {SAMPLING_TABLE_BITS, 1, judged, plays, temper > 0 ? temper : 1.0, gift, 0, 0};
     decision.how = how;
     solver.scratch = &scratch;
     solver.table = &table;

@@ -98,13 +98,16 @@ def random_round_moves(game: Round, seed: int, rounds: int) -> int:
 
 
 def solve(
-    game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool = False
+    game: Round, most_clubs: bool, table_bits: int, node_limit: int, deal_only: bool = False, each: bool = False
 ) -> tuple[int, list[tuple[int, int]], list[int], int]:
     """The exact solver (see `pasur.core.solver`), without the GIL: value, each legal move's
     value, a principal line and the nodes searched; ``deal_only`` stops at the end of the current
     deal. Values are side 0 minus side 1; with more than two sides, the mover's points times
-    (sides - 1) minus the others' together, the others playing as one."""
-    value, moves, line, nodes = workspace().solve(game.native_fields(), most_clubs, table_bits, node_limit, deal_only)
+    (sides - 1) minus the others' together, the others playing as one, or with ``each`` every
+    player for itself (then no line)."""
+    value, moves, line, nodes = workspace().solve(
+        game.native_fields(), most_clubs, table_bits, node_limit, deal_only, each
+    )
     return value, moves, line, nodes
 
 
@@ -129,6 +132,7 @@ def solve_samples(
         sampling.node_budget,
         sampling.gift,
         sampling.contexts,
+        sampling.each,
     )
     return codes, values, weights
 

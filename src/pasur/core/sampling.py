@@ -30,7 +30,8 @@ class Sampling:
     passing up an immediate gain of g points with likelihood exp(-g / ``temper``), a play that
     leaves a table one card could sweep giving up ``gift`` times a Sur more; with ``contexts`` (one
     for each play), a play gives up what the solver finds it lost to the end of the deal with that
-    deal's hands seen."""
+    deal's hands seen. With more than two sides, ``each`` searches each deal (to the end of the
+    current deal) with every player playing for itself, else the others as one coalition."""
 
     deal_only: bool = False
     node_limit: int = 0
@@ -40,6 +41,7 @@ class Sampling:
     temper: float = 1.0
     gift: float = 0.0
     contexts: tuple[Context, ...] | None = None
+    each: bool = False
 
 
 #: The defaults: each deal solved to the round's end with the default table, weighing nothing.
