@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
-from pasur import Round, Rules
+from pasur import Round, Rules, deal_deck
 from pasur.bots.registry import make_bot
-from pasur.bots.solver_bot import SolverBot
+from pasur.bots.solver_bot import SolverBot, deal_plays
 from pasur.core import CARDS, Card, native
 from pasur.core.captures import capture_takes
 from pasur.core.cards import JACK
@@ -160,6 +161,25 @@ def test_sampled_deals_each_for_themselves_are_the_search_of_each_deal():
         assert found == {code: [value / (rules.sides - 1)] * 3 for code, value in moves.items()}, index
         checked += 1
     assert checked >= 15
+
+
+@pytest.mark.parametrize("rules", PARANOID_OPTIONS, ids=str)
+def test_judging_the_others_plays_weighs_the_same_deals_each_for_themselves(rules):
+    """The solver's judgement of the others' plays (a bound search) weighs each sampled deal as it
+    does when the deal is searched with the others as one: the two searches share no entries."""
+    rng = random.Random(65)
+    weighed = 0
+    for index in range(10):
+        game = Round(rules, deal_deck(rng, rules), check_deck=False)
+        for _ in range(rng.randint(rules.players, 3 * rules.players)):
+            game.play_code(rng.choice(game.legal_codes()))
+        evidence, contexts = deal_plays(game.view(game.turn))
+        sampling = Sampling(deal_only=True, evidence=tuple(evidence), temper=2.0, contexts=tuple(contexts))
+        coalition = sampled_values(game, 4, index, sampling)
+        each_for_itself = sampled_values(game, 4, index, replace(sampling, each=True))
+        assert each_for_itself.weights == coalition.weights, index
+        weighed += any(weight < 1 for weight in coalition.weights)
+    assert weighed >= 3
 
 
 def test_the_solver_bot_plays_the_others_each_for_themselves_on_request():

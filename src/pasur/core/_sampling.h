@@ -86,10 +86,13 @@ static int sample_deals(solver_t *S, const round_t *r, int seat, int samples, ui
         S->nodes = 0;
         S->horizon = how->deal_only ? deal.dealt : 0;
         position_t root = position_of(&deal);
-        if (how->each && S->sides > 2)
+        if (how->each && S->sides > 2) {
             maxn_root_values(S, &root, r->compulsory, codes, values);
-        else
+            /* the judgement's search keeps bounds, not the max-n's vectors: a table of its own */
+            if (how->judged && take_table(S, how->table_bits) < 0) return -1;
+        } else {
             root_values(S, &root, r->compulsory, codes, values);
+        }
         if (S->error) break;
         for (int i = 0; i < count; i++) out[(size_t)solved * count + i] = base + sign * values[i];
         int plays = how->evidence_count;
