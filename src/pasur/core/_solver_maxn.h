@@ -107,7 +107,7 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
         }
     }
     uint64_t *codes = S->moves[ply];
-    int count = ordered_moves(S, p, codes), mover = S->side_of[p->turn];
+    int count = distinct_moves(S, p, codes), mover = S->side_of[p->turn];
     for (int i = 0; i < count && !S->error; i++) {
         position_t child = *p;
         int32_t found[4];

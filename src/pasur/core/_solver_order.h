@@ -36,15 +36,14 @@ static int move_priority(const solver_t *S, const position_t *p, uint64_t code) 
     return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK);
 }
 
-/* The moves to search at a node: the legal ones, one of each equivalent set, the likeliest best first. */
-static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes) {
+/* The legal moves at a node, one of each equivalent set, in the order listed; their count. */
+static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
     int count = hand_moves(S->scratch, p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
     if (count < 0) {
         S->error = 1;
         return 0;
     }
     uint64_t signatures[MAX_NODE_MOVES];
-    int priorities[MAX_NODE_MOVES];
     int kept = 0;
     for (int i = 0; i < count; i++) {
         uint64_t signature = move_signature(codes[i]);
@@ -52,10 +51,16 @@ static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes) {
         for (int j = 0; j < kept && !seen; j++) seen = signatures[j] == signature;
         if (seen) continue;
         signatures[kept] = signature;
-        codes[kept] = codes[i];
-        priorities[kept] = move_priority(S, p, codes[i]);
-        kept++;
+        codes[kept++] = codes[i];
     }
+    return kept;
+}
+
+/* The moves to search at a node: the legal ones, one of each equivalent set, the likeliest best first. */
+static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes) {
+    int kept = distinct_moves(S, p, codes);
+    int priorities[MAX_NODE_MOVES];
+    for (int i = 0; i < kept; i++) priorities[i] = move_priority(S, p, codes[i]);
     for (int i = 1; i < kept; i++) { /* insertion sort: a handful of moves */
         uint64_t code = codes[i];
         int priority = priorities[i], j = i - 1;
