@@ -25,6 +25,7 @@ from pasur.core import IllegalMove, Match, Round, Rules, SeatView, native
 from pasur.core.cards import JACK, KING, QUEEN
 from pasur.core.deal import deck_problem
 from pasur.core.notation import find_code
+from pasur.core.solver import Sampling, sampled_values
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "src" / "pasur" / "server" / "static" / "engine.wasm"
@@ -303,3 +304,28 @@ def test_the_offline_grandmaster_plays_as_a_program_in_the_match_runner():
     result = json.loads(done.stdout)
     assert result["faults"] == [] and result["bots"][0]["rounds"] >= 4
     assert result["bots"][0]["points_per_round"] > 2
+
+
+@needs_node
+@pytest.mark.skipif(not native.available(), reason="the Python solver is the native core")
+def test_the_browser_solver_searches_the_others_each_for_themselves_as_the_python_one():
+    """From the same view and seed the browser's solver means are the Python sampler's, with the
+    others as one and each for itself (``others=each``), and the two differ somewhere."""
+    rng = random.Random(20261208)
+    cases, expected = [], []
+    for index in range(10):
+        game = round_in_play(Rules(players=(3, 4)[index % 2], partnership=False), index, rng)
+        if game.over or len(game.legal_moves()) < 2:
+            continue
+        view = game.view(game.turn)
+        evidence, _contexts = deal_plays(view)
+        for each in (False, True):
+            cases.append({"view": view.to_json(), "samples": 8, "seed": 100 + index, "each": each})
+            sampling = Sampling(deal_only=True, evidence=tuple(evidence), temper=2.0, gift=1.0, each=each)
+            means = sampled_values(Round.from_view(view, rng), 8, 100 + index, sampling).means()
+            expected.append([means[code] for code in game.legal_codes()])
+    seen = run_in_node(cases)
+    assert len(expected) >= 12
+    for mine, theirs in zip(expected, seen, strict=True):
+        assert theirs == pytest.approx(mine, abs=1e-9)
+    assert any(expected[i] != expected[i + 1] for i in range(0, len(expected), 2))

@@ -89,6 +89,18 @@ function playoutPoints(item) {
   return means(item.playouts).map((mean, index) => mean - alone[index]);
 }
 
-const traces = cases.map((item) => (item.playouts ? playoutPoints(item) : item.view ? fromView(item)
+/** The solver bot's mean value of each legal move from a view, its deals dealt from ``seed`` (one
+ *  batch of ``samples``), the others searched each for itself when ``each``; no playouts. */
+function solverMeans(item) {
+  engine.fromView(item.view);
+  const count = engine.legal().length;
+  engine.solverMove({ samples: item.samples, each: item.each }, () => BigInt(item.seed));
+  const io = engine.io();
+  const data = new DataView(io.buffer, io.byteOffset);
+  return [...Array(count).keys()].map((index) => data.getFloat64(8 + 8 * index, true));
+}
+
+const traces = cases.map((item) => (item.playouts ? playoutPoints(item) : item.samples ? solverMeans(item)
+  : item.view ? fromView(item)
   : item.deck ? dealDeck(item) : playMatch(item)));
 process.stdout.write(JSON.stringify(traces));

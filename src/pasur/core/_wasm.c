@@ -304,16 +304,17 @@ EXPORT(pasur_evidence) int pasur_evidence(void) {
 
 /* Start the solver bot's decision for the seat to play (SolverBot's defaults: the deal's horizon,
  * the others' plays in this deal weighed with `temper`, judged by the solver with two players and
- * by their greedy gains, leaving a sweep counting as `gift` Surs, with more); the legal moves'
- * count, or -1 when nobody is to play. */
-EXPORT(pasur_solver_start) int pasur_solver_start(double temper, double gift) {
+ * by their greedy gains, leaving a sweep counting as `gift` Surs, with more; with more than two
+ * sides the others searched each for itself when `each`, else as one); the legal moves' count, or
+ * -1 when nobody is to play. */
+EXPORT(pasur_solver_start) int pasur_solver_start(double temper, double gift, int each) {
     const round_t *r = &match.round;
     if (!match.number || r->over) return -1;
     memset(&decision, 0, sizeof(decision));
     decision.count = hand_moves(&scratch, r->hands[r->turn], r->table, r->compulsory, decision.codes, MAX_NODE_MOVES);
     int judged = r->players == 2;
     int plays = temper > 0 ? deal_evidence(r, match.plays, match.played, r->turn, decision.evidence) : 0;
-    sampling_t how = {SAMPLING_TABLE_BITS, 1, judged, plays, temper > 0 ? temper : 1.0, gift, 0, 0};
+    sampling_t how = {SAMPLING_TABLE_BITS, 1, judged, plays, temper > 0 ? temper : 1.0, gift, 0, each};
     decision.how = how;
     solver.scratch = &scratch;
     solver.table = &table;

@@ -264,13 +264,14 @@ export class Engine {
    *  of 8 until ``ms`` milliseconds have passed (at least one batch), each batch dealt from
    *  ``nextSeed()`` (a 64-bit BigInt); the greedy bot's move when no deal weighed anything. With
    *  more than two sides, ``playouts`` of pimc's (with ``greedy``) add their mean points to each
-   *  move's value, taking half of ``ms`` and of ``nodeLimit`` (SolverBot's ``playouts``). */
-  solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0, playouts = 0, greedy = 0.9 },
-    nextSeed, now = () => performance.now()) {
+   *  move's value, taking half of ``ms`` and of ``nodeLimit`` (SolverBot's ``playouts``), and with
+   *  ``each`` every deal is searched with the others each for itself (SolverBot's ``others``). */
+  solverMove({ samples = 256, ms = Infinity, temper = 2.0, gift = 1.0, nodeLimit = 0, playouts = 0, greedy = 0.9,
+    each = false }, nextSeed, now = () => performance.now()) {
     const blend = playouts > 0 && this.sides > 2;
     if (blend) { ms /= 2; nodeLimit /= 2; }
     const played = blend ? this._pimcSamples(playouts, greedy, ms, now) : 0;
-    if (this.exports.pasur_solver_start(temper, gift) < 0) throw new Error("nobody is to play");
+    if (this.exports.pasur_solver_start(temper, gift, each ? 1 : 0) < 0) throw new Error("nobody is to play");
     const stop = now() + ms;
     let solved = 0;
     do {
