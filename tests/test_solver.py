@@ -14,6 +14,7 @@ import math
 import os
 import random
 import statistics
+from collections.abc import Iterator
 
 import pytest
 
@@ -472,18 +473,24 @@ def test_the_paranoid_search_to_the_end_of_the_deal():
     assert checked >= 60
 
 
-def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average():
-    """With only the pack unseen (the mover holds the deal's last cards), every deal to the deal's
-    end is the position itself: its margin divided by (sides - 1)."""
-    rng = random.Random(41)
-    checked = 0
-    for index in range(160):
+def only_the_pack_unseen(rng: random.Random, count: int) -> Iterator[tuple[int, Round]]:
+    """Positions with more than two sides where the mover holds the deal's last cards (only the
+    pack is unseen, so every sampled deal to the deal's end is the position itself), numbered."""
+    for index in range(count):
         rules = PARANOID_OPTIONS[index % len(PARANOID_OPTIONS)]
         game = random_position(rng, rules, rng.randint(1, 40))
         while not game.over and any(hand for seat, hand in enumerate(game.hands) if seat != game.turn):
             game.play_code(rng.choice(game.legal_codes()))
-        if game.over or len(game.legal_codes()) < 2:
-            continue
+        if not game.over and len(game.legal_codes()) >= 2:
+            yield index, game
+
+
+def test_sampled_deals_with_more_sides_are_the_mover_against_the_others_average():
+    """With only the pack unseen, every sampled deal is the position itself: its margin divided by
+    (sides - 1)."""
+    checked = 0
+    for index, game in only_the_pack_unseen(random.Random(41), 160):
+        rules = game.rules
         _value, moves = paranoid(game, deal_only=True)
         found = sampled_values(game, 4, index, Sampling(deal_only=True)).values
         assert found == {code: [value / (rules.sides - 1)] * 4 for code, value in moves.items()}, index

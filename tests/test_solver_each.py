@@ -19,7 +19,7 @@ from pasur.core.cards import JACK
 from pasur.core.scoring import card_points
 from pasur.core.solver import Sampling, sampled_values
 
-from .test_solver import PARANOID_OPTIONS, margin, nearest, paranoid, random_position
+from .test_solver import PARANOID_OPTIONS, margin, nearest, only_the_pack_unseen, paranoid, random_position
 
 if not native.available():
     pytest.skip("the native core was not built (or PASUR_ENGINE=python)", allow_module_level=True)
@@ -145,17 +145,11 @@ def test_each_for_themselves_to_the_end_of_the_deal():
 
 
 def test_sampled_deals_each_for_themselves_are_the_search_of_each_deal():
-    """With only the pack unseen (the mover holds the deal's last cards), every sampled deal is the
-    position itself: its values each for themselves, divided by (sides - 1)."""
-    rng = random.Random(63)
+    """With only the pack unseen, every sampled deal is the position itself: its values each for
+    themselves, divided by (sides - 1)."""
     checked = 0
-    for index in range(160):
-        rules = PARANOID_OPTIONS[index % len(PARANOID_OPTIONS)]
-        game = random_position(rng, rules, rng.randint(1, 40))
-        while not game.over and any(hand for seat, hand in enumerate(game.hands) if seat != game.turn):
-            game.play_code(rng.choice(game.legal_codes()))
-        if game.over or len(game.legal_codes()) < 2:
-            continue
+    for index, game in only_the_pack_unseen(random.Random(63), 160):
+        rules = game.rules
         _value, moves = each(game, deal_only=True)
         found = sampled_values(game, 3, index, Sampling(deal_only=True, each=True)).values
         assert found == {code: [value / (rules.sides - 1)] * 3 for code, value in moves.items()}, index

@@ -203,16 +203,22 @@ static void add_haft_khaj(const solver_t *S, const int *clubs, int *points) {
             points[side] += HAFT_KHAJ_POINTS;
 }
 
-/* At the round's end: the sweep of the table to the last capturer, and Haft Khaj; for the side
- * whose turn it would be. */
-static int final_value(const solver_t *S, const position_t *p) {
-    int clubs[4], points[4] = {0};
+/* Each side's points at the round's end: the sweep of the table to the last capturer, and Haft Khaj. */
+static void final_points(const solver_t *S, const position_t *p, int *points) {
+    int clubs[4];
     memcpy(clubs, p->clubs, sizeof(clubs));
+    memset(points, 0, 4 * sizeof(*points));
     if (p->last >= 0) {
         points[p->last] += card_points(p->table);
         clubs[p->last] += bits_count(p->table & CLUB_CARDS);
     }
     add_haft_khaj(S, clubs, points);
+}
+
+/* The value at the round's end (final_points()), for the side whose turn it would be. */
+static int final_value(const solver_t *S, const position_t *p) {
+    int points[4];
+    final_points(S, p, points);
     int value = margin(S, points);
     return coalition(S, S->side_of[p->turn]) == 0 ? value : -value;
 }

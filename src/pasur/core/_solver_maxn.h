@@ -46,15 +46,10 @@ static int preferred(const solver_t *S, int mover, const int32_t *found, const i
     return difference < 0;
 }
 
-/* The shares at the round's end: the table swept to the last capturer, and Haft Khaj. */
+/* The shares at the round's end (final_points()). */
 static void final_shares(const solver_t *S, const position_t *p, int32_t *shares) {
-    int clubs[4], points[4] = {0};
-    memcpy(clubs, p->clubs, sizeof(clubs));
-    if (p->last >= 0) {
-        points[p->last] += card_points(p->table);
-        clubs[p->last] += bits_count(p->table & CLUB_CARDS);
-    }
-    add_haft_khaj(S, clubs, points);
+    int points[4];
+    final_points(S, p, points);
     for (int side = 0; side < 4; side++) shares[side] = points[side] * SHARE_UNIT;
 }
 
@@ -125,31 +120,20 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
     }
 }
 
-/* root_values() each for themselves: every legal move at the root and me's margin after it (the
- * mover is me), to the nearest point; equivalent moves searched once. */
+/* Me's margin after the root's move `code` (the mover is me), each for themselves, to the nearest
+ * point: root_moves()' value of a move. */
+static int maxn_move_value(solver_t *S, const position_t *root, uint64_t code) {
+    position_t child = *root;
+    int32_t shares[4];
+    int mover = S->side_of[root->turn], gain = solver_play(S, &child, code) / scale(S, mover);
+    maxn_search(S, &child, 1, shares);
+    shares[mover] += gain * SHARE_UNIT;
+    return (int)lround((double)share_margin(S, S->me, shares) / SHARE_UNIT);
+}
+
+/* root_values() each for themselves. */
 static int maxn_root_values(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values) {
-    int count = hand_moves(S->scratch, root->hands[root->turn], root->table, compulsory, codes, MAX_NODE_MOVES);
-    if (count < 0) {
-        S->error = 1;
-        return 0;
-    }
-    int mover = S->side_of[root->turn];
-    for (int i = 0; i < count && !S->error; i++) {
-        uint64_t signature = move_signature(codes[i]);
-        int j = 0;
-        while (j < i && move_signature(codes[j]) != signature) j++;
-        if (j < i) {
-            values[i] = values[j];
-            continue;
-        }
-        position_t child = *root;
-        int32_t shares[4];
-        int gain = solver_play(S, &child, codes[i]) / scale(S, mover);
-        maxn_search(S, &child, 1, shares);
-        shares[mover] += gain * SHARE_UNIT;
-        values[i] = (int)lround((double)share_margin(S, S->me, shares) / SHARE_UNIT);
-    }
-    return count;
+    return root_moves(S, root, compulsory, codes, values, maxn_move_value);
 }
 
 #endif

@@ -107,9 +107,10 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
 /* The exact value (the mover's side's view) by a full window. */
 static int exact_value(solver_t *S, const position_t *p) { return search(S, p, -UNBOUNDED, UNBOUNDED, 0); }
 
-/* Every legal move at the root and its exact value for the mover's side (what it takes, and the
- * rest), equivalent moves searched once; the number of moves (S->error set on failure). */
-static int root_values(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values) {
+/* Every legal move at the root and its value by `move_value` (equivalent moves valued once); the
+ * number of moves (S->error set on failure). */
+static int root_moves(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values,
+                      int (*move_value)(solver_t *, const position_t *, uint64_t)) {
     int count = hand_moves(S->scratch, root->hands[root->turn], root->table, compulsory, codes, MAX_NODE_MOVES);
     if (count < 0) {
         S->error = 1;
@@ -119,15 +120,21 @@ static int root_values(solver_t *S, const position_t *root, int compulsory, uint
         uint64_t signature = move_signature(codes[i]);
         int j = 0;
         while (j < i && move_signature(codes[j]) != signature) j++;
-        if (j < i) {
-            values[i] = values[j];
-        } else {
-            position_t child = *root;
-            int gain = solver_play(S, &child, codes[i]);
-            values[i] = combine(S, root, &child, gain, exact_value(S, &child));
-        }
+        values[i] = j < i ? values[j] : move_value(S, root, codes[i]);
     }
     return count;
+}
+
+/* The exact value of the root's move `code` for the mover's side (what it takes, and the rest). */
+static int exact_move_value(solver_t *S, const position_t *root, uint64_t code) {
+    position_t child = *root;
+    int gain = solver_play(S, &child, code);
+    return combine(S, root, &child, gain, exact_value(S, &child));
+}
+
+/* Every legal move at the root and its exact value for the mover's side; the number of moves. */
+static int root_values(solver_t *S, const position_t *root, int compulsory, uint64_t *codes, int *values) {
+    return root_moves(S, root, compulsory, codes, values, exact_move_value);
 }
 
 /* Plain minimax: every legal move, no pruning, no table, no bounds, no merging; the reference the
