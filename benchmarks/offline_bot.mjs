@@ -16,7 +16,7 @@ const option = (name, fallback) => {
 const ms = option("ms", 800);
 const options = {
   samples: option("samples", 256), ms, nodeLimit: ms * 5000, temper: 2.0, gift: 1.0, playouts: option("playouts", 1200),
-  greedy: 0.9,
+  greedy: 0.9, each: true,
 };
 const engine = await Engine.load(readFileSync(new URL("../src/pasur/server/static/engine.wasm", import.meta.url)));
 let state = 0x5EEDn;

@@ -187,5 +187,5 @@ def test_the_solver_bot_plays_the_others_each_for_themselves_on_request():
     assert bot.choose(view, legal) in legal
     with pytest.raises(ValueError, match="others"):
         SolverBot(others="together")
-    with pytest.raises(ValueError, match="horizon=deal"):
-        SolverBot(others="each", horizon="round")
+    assert SolverBot().each and not SolverBot(others="coalition").each
+    assert not SolverBot(horizon="round").each  # to the round's end: the coalition

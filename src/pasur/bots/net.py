@@ -386,8 +386,9 @@ class NetBot:
         #: The network of each table it plays at with one (at the others it plays as ``expert``).
         self.networks = networks_from(weights)
         self._fallback = ExpertBot(seed=seed)
-        self._exact = SolverBot(samples=1, temper=0, seed=seed) if endgame == "solve" else None
-        self._late = SolverBot(samples=late, seed=seed) if late else None
+        # the others as one coalition, as the networks were measured (docs/TRAINING.md)
+        self._exact = SolverBot(samples=1, temper=0, seed=seed, others="coalition") if endgame == "solve" else None
+        self._late = SolverBot(samples=late, seed=seed, others="coalition") if late else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
         """The move of the highest score (of those of the best exact value, as above); with

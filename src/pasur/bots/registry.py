@@ -36,11 +36,11 @@ BOT_DESCRIPTIONS = {
     "pimc": "sampling search: every move tried on the same sampled deals with the same luck "
     "(options: playouts=N, ms=N, greedy=X)",
     "solver": "sampled deals of the unseen cards, weighted by the others' plays, each solved exactly to "
-    "the end of the deal (with 3 or more sides against the others as one) (options: samples=N, ms=N, "
+    "the end of the deal (with 3 or more sides each of the others playing for itself) (options: samples=N, ms=N, "
     "nodes=N, horizon=deal|round, infer=solver|greedy, temper=X, gift=X, match=0|1: play for the round's "
     "points or the match, ties=expert|net: who tells apart moves of equal value, playouts=N: with 3 or more "
-    "sides pimc's mean over N playouts, 1,200 by default, added to each move's value, others=coalition|each: "
-    "with 3 or more sides the others searched as one or each for itself)",
+    "sides pimc's mean over N playouts, 1,200 by default, added to each move's value, others=each|coalition: "
+    "with 3 or more sides the others searched each for itself, the default, or as one)",
 }
 BOT_NAMES = tuple(BOT_DESCRIPTIONS)
 

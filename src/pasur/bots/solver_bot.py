@@ -21,13 +21,15 @@ sample's final round difference becomes the chance of winning the match from the
 points deciding between moves of equal chance. It is off by default: on 2,000 duplicate endgames
 it won no more matches than playing for points (docs/STRENGTH.md).
 
-With 3 players, or 4 each for themselves, each deal is solved with the others as one coalition
-against its seat (a paranoid search, docs/SOLVER.md): values are its points minus the others'
-average. That coalition is pessimistic (the others do not play together), so each move's value
-also counts ``pimc``'s mean round points over ``playouts`` playouts (1,200 by default, 0 for none),
-which play the others as each for themselves (docs/STRENGTH.md: +0.18 a round against ``master`` at
-three players, where the solved deals alone were level with it). Without the native core it plays
-as ``pimc`` (its fallback, stated in docs/STRENGTH.md).
+With 3 players, or 4 each for themselves, each deal is solved with every other player playing for
+itself (``others=each``: a max-n search of the deal, docs/SOLVER.md), or with the others as one
+coalition against its seat (``others=coalition``: a paranoid search, pessimistic, as they do not
+play together); values are its points minus the others' average. Each move's value also counts
+``pimc``'s mean round points over ``playouts`` playouts (1,200 by default, 0 for none), which play
+the others as each for themselves to the round's end (docs/STRENGTH.md: at four each for
+themselves the two together are +0.08 a round over ``master``, where the coalition with the
+playouts was level). Without the native core it plays as ``pimc`` (its fallback, stated in
+docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ class SolverBot:
         ties: str = "expert",
         judge: Bot | None = None,
         playouts: int = PimcBot.DEFAULT_PLAYOUTS,
-        others: str = "coalition",
+        others: str = "each",
     ) -> None:
         """``samples`` or ``ms`` bound each decision (both: whichever comes first), and ``nodes``
         the search (0: no bound). With ``ms``, a deal whose search would take far longer is not
@@ -90,8 +92,8 @@ class SolverBot:
         that tells apart equal moves when ``ties`` names another than expert (the registry makes
         it: `registry.solver_bot()`). With more than two sides, ``playouts`` (0: none) of
         ``pimc``'s, to the round's end, add their mean points to each move's value; ``others``
-        says how the search plays them there: as one ``coalition``, or ``each`` for itself (at
-        the deal's horizon)."""
+        says how the search plays them there: ``each`` for itself (the default; at the deal's
+        horizon only, the coalition to the round's end) or as one ``coalition``."""
         self.samples = budget(samples, ms, self.DEFAULT_SAMPLES, "samples")
         if nodes < 0:
             raise ValueError("nodes must be 0 (no bound) or more")
@@ -125,9 +127,8 @@ class SolverBot:
         # with a time budget, the playouts take half of it and the solved deals the other half
         if others not in ("coalition", "each"):
             raise ValueError('others must be "coalition" or "each"')
-        if others == "each" and not self.deal_only:
-            raise ValueError("others=each searches to the deal's end (horizon=deal)")
-        self.each = others == "each"
+        # to the round's end a search of each for themselves would be far too wide: the coalition
+        self.each = others == "each" and self.deal_only
         self._playouts = PimcBot(playouts=playouts, ms=ms / 2 if ms else None, seed=seed) if playouts else None
 
     def choose(self, view: SeatView, legal: Sequence[Move]) -> Move:

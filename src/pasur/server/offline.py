@@ -30,6 +30,7 @@ SOLVER_OPTIONS = {
     "temper": 2.0,
     "gift": 1.0,
     "playouts": inspect.signature(SolverBot).parameters["playouts"].default,  # with 3 or more sides
+    "each": inspect.signature(SolverBot).parameters["others"].default == "each",  # with 3 or more sides
     "greedy": inspect.signature(PimcBot).parameters["greedy"].default,
 }
 #: The ismcts bot's options as IsmctsBot plays them (the ``hard`` level), bounded in time.

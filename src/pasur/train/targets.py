@@ -88,7 +88,8 @@ def play_rounds(plan: Plan, task: int) -> list[str]:
     """The lines of `ROUNDS_A_TASK` rounds played by ``plan.player`` in every seat; each round
     starts from random banked scores (below the target) so that every stage of a match is seen."""
     rng = random.Random(f"{plan.seed}:{task}")
-    bot = SolverBot(samples=plan.samples, seed=rng.randrange(1 << 30))
+    # the others as one coalition: the targets the shipped networks were trained on
+    bot = SolverBot(samples=plan.samples, seed=rng.randrange(1 << 30), others="coalition")
     player = None
     if plan.player == "net":
         from ..bots.net import NetBot  # NumPy only when it plays
