@@ -12,8 +12,8 @@ are left out. ``--steps`` plays only the steps named (``upper-lower``).
 
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
-then each level's rating at each rated table (two players, three, four in partnership) whose
-ladder is complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per
+then each level's rating at each rated table (two players, three, four in partnership or each
+for themselves) whose ladder is complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per
 seat of a side) to src/pasur/server/bot-ratings.json, which the server reads.
 About an hour on two cores with the defaults.
 """
@@ -29,6 +29,7 @@ from typing import Any
 from pasur.arena import Plan, run
 from pasur.bench import bot_speed
 from pasur.bots import LEVELS
+from pasur.core import Rules
 from pasur.core.rules import TABLES as RULES_AT
 from pasur.server.ratings import match_wins_elo
 
@@ -48,9 +49,9 @@ SLOW = {"ismcts"}
 ANCHOR = ("beginner", 800)
 #: The tables the ladder can be played at, and how their reports are named.
 TABLES = {name: (rules, "" if name == "2" else f"-{rules.table_tag}") for name, rules in RULES_AT.items()}
-#: The tables people are rated at (two players, three, four in partnership): the server rates its
-#: bots at each by the ladder measured there.
-RATED_TABLES = ("2", "3", "4")
+#: The tables people are rated at (every kind): the server rates its bots at each by the ladder
+#: measured there.
+RATED_TABLES = tuple(RULES_AT)
 #: Where the server reads each level's rating.
 RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 
@@ -59,7 +60,7 @@ def measure(first: str, second: str, rounds: int, seed: int, jobs: int, out: Pat
     """One step of the ladder: ``first`` against ``second`` on duplicate deals; its report, written
     to ``out``."""
     rules, suffix = TABLES[table]
-    specs = (first, second, second) if rules.players == 3 else (first, second)
+    specs = (first, second, second) if rules.players == 3 else (first, second)  # at four, two seats each
     start = time.time()
     tally, _ = run(Plan(specs, rules, rounds=rounds, seed=seed), jobs=jobs)
     report = tally.report()
@@ -106,21 +107,27 @@ def bot_ratings(out: Path, seed: int, table: str = "2") -> dict[str, Any] | None
         found = ladder_report(out, upper, lower, seed, table)
         if found is None:
             return None
-        elo, ci95 = step_elo(json.loads(found.read_text()), rules.sides)
+        elo, ci95 = step_elo(json.loads(found.read_text()), rules)
         rating[upper] = rating[lower] + elo / seats
         steps.append({"level": upper, "over": lower, "elo": elo, "ci95": ci95, "report": found.name})
     return {"seats": seats, "ratings": {level: round(value) for level, value in rating.items()}, "steps": steps}
 
 
-def step_elo(report: dict[str, Any], sides: int) -> tuple[float, list[float]]:
+def upper_seats(rules: Rules) -> int:
+    """The seats the upper level of a step sits in: one at three players (against the lower in two),
+    else half the table."""
+    return 1 if rules.players == 3 else rules.players // 2
+
+
+def step_elo(report: dict[str, Any], rules: Rules) -> tuple[float, list[float]]:
     """A step's Elo difference and its 95% interval: with two sides the report's (from match wins),
-    with more (each playing alone) the upper level's share of match wins as the rating model reads
-    a match of that many (`match_wins_elo`)."""
-    if sides == 2:
+    with more (each playing alone) the upper level's share of match wins, over its seats, as the
+    rating model reads a match of that many (`match_wins_elo`)."""
+    if rules.sides == 2:
         return report["elo"]["diff"], report["elo"]["ci95"]
-    upper = report["bots"][0]
-    return round(match_wins_elo(upper["win_rate"], sides), 4), [
-        round(match_wins_elo(bound, sides), 4) for bound in upper["win_rate_ci95"]
+    upper, seats = report["bots"][0], upper_seats(rules)
+    return round(match_wins_elo(upper["win_rate"], rules.sides, seats), 4), [
+        round(match_wins_elo(bound, rules.sides, seats), 4) for bound in upper["win_rate_ci95"]
     ]
 
 

@@ -520,13 +520,13 @@ def test_the_lobby_offers_each_bot_level_with_its_rating(server, browser):
     page.goto(server.base + "/")
     option = "select[name=seat1] option[value=grandmaster]"
     page.wait_for_function(f"document.querySelector('{option}').textContent.includes('{BOT_RATINGS['grandmaster']}')")
-    # at three and at four in partnership the rating measured there; at an unrated table none
+    # at three, at four in partnership and at four each alone the rating measured there
     page.select_option("#create-form select[name=players]", "3")
-    assert str(BOT_RATINGS_AT[3]["grandmaster"]) in page.locator(option).text_content()
+    assert str(BOT_RATINGS_AT["3"]["grandmaster"]) in page.locator(option).text_content()
     page.select_option("#create-form select[name=players]", "4")
-    assert str(BOT_RATINGS_AT[4]["grandmaster"]) in page.locator(option).text_content()
+    assert str(BOT_RATINGS_AT["4"]["grandmaster"]) in page.locator(option).text_content()
     page.locator("#create-form input[name=partnership]").uncheck()
-    assert not any(character.isdigit() for character in page.locator(option).text_content())
+    assert str(BOT_RATINGS_AT["4-each"]["grandmaster"]) in page.locator(option).text_content()
     page.select_option("#create-form select[name=players]", "2")
     in_language(page, server.base, "fa")  # in Persian digits
     persian = str(BOT_RATINGS["grandmaster"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
@@ -1357,7 +1357,7 @@ def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_a
     snap(page, "rated-end")
     page.goto(f"{server.base}/p/Ava")
     page.wait_for_selector("#profile-ratings .rating-box")
-    assert page.inner_text("#profile-ratings .rating-box[data-players='2'] strong") == f"{after}?"  # provisional
+    assert page.inner_text("#profile-ratings .rating-box[data-table='2'] strong") == f"{after}?"  # provisional
     assert page.locator("#profile-graph path.line").count() == 1 and page.is_visible("#profile-figures")
     assert f"{after} (" in page.inner_text("#profile-games li")
     snap(page, "rated-profile")
@@ -1381,7 +1381,7 @@ def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_a
     other.wait_for_function("document.querySelector('#account-link-text').textContent === 'Ava'")
     other.goto(f"{server.base}/p/Ava")
     other.wait_for_selector("#profile-ratings .rating-box")
-    assert other.inner_text("#profile-ratings .rating-box[data-players='2'] strong") == f"{after}?"
+    assert other.inner_text("#profile-ratings .rating-box[data-table='2'] strong") == f"{after}?"
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])

@@ -365,15 +365,15 @@ def test_beating_two_weak_bots_at_three_players_again_and_again_gains_nothing():
 
     rating = Rating()
     for _ in range(200):  # the model's own win chance at three is at most 2/3: the cap reads each bot alone
-        sides = [[rating], [bot_rating("beginner", 3)], [bot_rating("beginner", 3)]]
+        sides = [[rating], [bot_rating("beginner", "3")], [bot_rating("beginner", "3")]]
         if expected_score(sides, 0) <= EXPECTED_CAP:
             rating = rate(sides, 0)[0][0]
     assert rating == Rating()
     for _ in range(200):  # against two mediums the wins count until well above them, then stop
-        sides = [[rating], [bot_rating("medium", 3)], [bot_rating("medium", 3)]]
+        sides = [[rating], [bot_rating("medium", "3")], [bot_rating("medium", "3")]]
         if expected_score(sides, 0) <= EXPECTED_CAP:
             rating = rate(sides, 0)[0][0]
-    medium = bot_rating("medium", 3).value
+    medium = bot_rating("medium", "3").value
     assert medium < rating.value < medium + 500
 
 
@@ -385,8 +385,8 @@ def test_a_rated_win_over_a_bot_one_was_sure_to_beat_changes_no_rating(database)
             account = connection.execute(text("SELECT id FROM accounts")).scalar_one()
             connection.execute(
                 text(
-                    "INSERT INTO ratings (account_id, players, value, deviation, games, updated)"
-                    " VALUES (:account, 2, 2000, 60, 30, 'x')"
+                    "INSERT INTO ratings (account_id, kind, value, deviation, games, updated)"
+                    " VALUES (:account, '2', 2000, 60, 30, 'x')"
                 ),
                 {"account": account},
             )

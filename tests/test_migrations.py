@@ -207,3 +207,56 @@ def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_st
         for look_alike in ("\u0410va", "Ava\u2800", "Host"):  # and new look-alikes are refused
             refusal = client.post("/api/account", json={"name": look_alike, "password": password})
             assert refusal.status_code == 400 and refusal.json()["reason"] == "name_taken", look_alike
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_ratings_and_results_stored_by_player_count_are_keyed_by_the_kind_of_table(kind, empty):
+    from alembic import command
+
+    from pasur.server.schema import _config
+
+    url = empty("kinds.db")
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        command.upgrade(_config(connection), "0009")
+        connection.execute(
+            text("INSERT INTO accounts (name, name_key, password, created) VALUES ('Ava', 'ava', 'x', 'x')")
+        )
+        for players, value in ((2, 1610.0), (4, 1420.0)):  # rated at four: always in partnership then
+            connection.execute(
+                text("INSERT INTO ratings VALUES (1, :players, :value, 90, 12, 'x')"),
+                {"players": players, "value": value},
+            )
+        # three finished matches: two players, four in partnership, four each for themselves
+        for table, sides in (("two", (0, 1)), ("pairs", (0, 1, 0, 1)), ("each", (0, 1, 2, 3))):
+            connection.execute(
+                text("INSERT INTO tables (id, settings, status, created) VALUES (:id, '{}', 'finished', 'x')"),
+                {"id": table},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO results (table_id, finished, players, scores, winner)"
+                    " VALUES (:id, 'x', :players, '[]', 0)"
+                ),
+                {"id": table, "players": len(sides)},
+            )
+            for seat, side in enumerate(sides):
+                connection.execute(
+                    text(
+                        "INSERT INTO result_seats (table_id, seat, name, side, won)"
+                        " VALUES (:id, :seat, 'x', :side, false)"
+                    ),
+                    {"id": table, "seat": seat, "side": side},
+                )
+    engine.dispose()
+    assert pasur("db", "upgrade", "--database", url).returncode == 0
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        kinds = dict(connection.execute(text("SELECT table_id, kind FROM results")).all())
+        ratings = dict(connection.execute(text("SELECT kind, value FROM ratings WHERE account_id = 1")).all())
+    engine.dispose()
+    assert kinds == {"two": "2", "pairs": "4", "each": "4-each"}
+    assert ratings == {"2": 1610.0, "4": 1420.0}  # the rating at four stays the partnership's
+    with TestClient(create_app(url, TEST_SETTINGS)) as client:
+        record = client.get("/api/players/Ava").json()
+        assert record["ratings"]["4"]["value"] == 1420 and record["ratings"]["4-each"]["games"] == 0

@@ -92,9 +92,10 @@ def test_the_model_puts_people_on_the_bots_elo_scale():
     [[over_strong], _] = rate([[Rating()], [bot_rating("grandmaster")]], winner=0)
     [[over_weak], _] = rate([[Rating()], [bot_rating("beginner")]], winner=0)
     assert over_strong.value - START > over_weak.value - START > 0
-    # a bot is rated at each rated table by that table's ladder (the 2-player one where it is unmeasured)
-    for players in (2, 3, 4):
-        assert bot_rating("master", players).value == BOT_RATINGS_AT[players]["master"]
+    # a bot is rated at each kind of rated table by that table's ladder, each its own
+    for kind in ("2", "3", "4", "4-each"):
+        assert bot_rating("master", kind).value == BOT_RATINGS_AT[kind]["master"]
+    assert len({BOT_RATINGS_AT[kind]["master"] for kind in BOT_RATINGS_AT}) == 4
     # at three players, a bot's step up the ladder (match_wins_elo of its share of wins) is where
     # the model's update expects no change: a player that far above two equals, winning that share
     # of matches, neither gains nor loses on average
@@ -109,6 +110,19 @@ def test_the_model_puts_people_on_the_bots_elo_scale():
         expected = share * (won.value - player.value) + (1 - share) * (lost.value - player.value)
         assert abs(expected) < 0.002 * (won.value - lost.value)
     assert match_wins_elo(1 / 3, 3) == pytest.approx(0) and match_wins_elo(10 / 11, 2) == pytest.approx(400)
+    # four each for themselves, a level in two seats against two of another: the same holds for
+    # its two seats' share of the matches
+    for ahead in (0, 50, 150):
+        low, high = 0.0, 1.0
+        for _ in range(60):
+            share = (low + high) / 2
+            low, high = (share, high) if match_wins_elo(share, 4, seats=2) < ahead else (low, share)
+        player, other = Rating(1500 + ahead, 10), Rating(1500, 0.001)
+        sides = [[player], [player], [other], [other]]
+        outcomes = [(winner, share / 2 if winner < 2 else (1 - share) / 2) for winner in range(4)]
+        expected = sum(chance * (rate(sides, winner)[0][0].value - player.value) for winner, chance in outcomes)
+        assert abs(expected) < 0.002 * (rate(sides, 0)[0][0].value - rate(sides, 2)[0][0].value)
+    assert match_wins_elo(1 / 2, 4, seats=2) == pytest.approx(0)
     # partners share a side: both rise when it wins
     [[first, second], _] = rate([[Rating(), Rating(1600, 100)], [bot_rating("easy"), bot_rating("hard")]], winner=0)
     assert first.value > START and second.value > 1600
@@ -124,11 +138,13 @@ def test_a_rated_table_needs_an_account_the_standard_rules_and_a_timer(database)
         refused(client.post("/api/tables", json=body), 401, "rated_needs_account")
         sign_up(client, "Ava")
         refused(client.post("/api/tables", json={**body, "timer": 0}), 400, "rated_timer")
-        for rules in ({"target": 30}, {"players": 4, "partnership": False}, {"sur_cancel": False}):
+        for rules in ({"target": 30}, {"players": 4, "partnership": False, "target": 100}, {"sur_cancel": False}):
             seats = ["easy"] * (rules.get("players", 2) - 1)
             refused(client.post("/api/tables", json={**body, "rules": rules, "seats": seats}), 400, "rated_rules")
         four = rated_table(client, ["friend", "easy", "friend"], rules={"players": 4})
         assert client.get(f"/api/tables/{four['id']}").json()["rated"] is True
+        each = rated_table(client, ["friend", "easy", "friend"], rules={"players": 4, "partnership": False})
+        assert client.get(f"/api/tables/{each['id']}").json()["rated"] is True
         three = rated_table(client, ["friend", "medium"], rules={"players": 3})
         assert client.get(f"/api/tables/{three['id']}").json()["rated"] is True
         table = rated_table(client, ["friend"], hints=True)
@@ -164,34 +180,45 @@ def test_a_rated_match_against_a_bot_changes_the_rating_once_and_shows_it(databa
         assert client.get(f"/api/tables/{table_id}/replay").status_code == 200
         assert client.get("/api/players/Ava").json()["ratings"]["2"] == rating
         # the leaderboards: all time by rating, this week by rating gained; the bots apart
-        board = client.get("/api/leaderboard?period=all&players=2").json()
+        board = client.get("/api/leaderboard?period=all&table=2").json()
         assert [(leader["name"], leader["value"]) for leader in board["leaders"]] == [("Ava", rating["value"])]
         assert board["bots"][0] == {"level": "grandmaster", "rating": BOT_RATINGS["grandmaster"]}
-        week = client.get("/api/leaderboard?period=week&players=2").json()
+        week = client.get("/api/leaderboard?period=week&table=2").json()
         (leader,) = week["leaders"]
         assert leader == {"rank": 1, "name": "Ava", "games": 1, "wins": int(won), "gained": rating["value"] - START}
-        assert week["last_week"] == [] and client.get("/api/leaderboard?players=4").json()["leaders"] == []
+        assert week["last_week"] == [] and client.get("/api/leaderboard?table=4").json()["leaders"] == []
         refused(client.get("/api/leaderboard?period=month"), 400, "bad_period")
-        assert client.get("/api/leaderboard?players=3").json()["leaders"] == []
-        refused(client.get("/api/leaderboard?players=5"), 400, "bad_player_count")
+        assert client.get("/api/leaderboard?table=3").json()["leaders"] == []
+        assert client.get("/api/leaderboard?table=4-each").json()["leaders"] == []
+        for unknown in ("5", "4each", "4 -each"):
+            refused(client.get("/api/leaderboard", params={"table": unknown}), 400, "bad_table_kind")
+        assert client.get("/api/leaderboard", params={"table": "4-each" * 2}).status_code == 422  # too long
 
 
-def test_a_rated_match_of_three_rates_the_person_at_three_players_against_the_bots_there(database):
+@pytest.mark.parametrize(("rules", "kind"), [({"players": 3}, "3"), ({"players": 4, "partnership": False}, "4-each")])
+def test_a_rated_match_each_for_themselves_rates_the_person_at_that_table_against_the_bots_there(database, rules, kind):
     with browser(database) as client:
         sign_up(client, "Ava")
-        table = rated_table(client, ["easy", "easy"], rules={"players": 3})
+        table = rated_table(client, ["easy"] * (rules["players"] - 1), rules=rules)
         with seated(client, table["id"], table["token"]) as socket:
             socket.send_json({"type": "start"})
             final = play_to_the_end(socket, [])
         record = client.get("/api/players/Ava").json()
-        rating = record["ratings"]["3"]
-        assert rating["games"] == 1 and record["ratings"]["2"]["games"] == 0
-        # the winner gains against each bot (rated as measured at three), the others lose
+        rating = record["ratings"][kind]
+        assert rating["games"] == 1 and all(
+            other["games"] == 0 for at, other in record["ratings"].items() if at != kind
+        )
+        # the winner gains against each bot (rated as measured at that table), the others lose
         assert (rating["value"] > START) is (final["winner"] == 0) and rating["value"] != START
-        assert len(record["graph"]["3"]) == 2 and record["graph"]["2"] == []
-        board = client.get("/api/leaderboard?period=all&players=3").json()
+        assert len(record["graph"][kind]) == 2 and all(not line for at, line in record["graph"].items() if at != kind)
+        assert record["history"][0]["kind"] == kind
+        board = client.get("/api/leaderboard", params={"period": "all", "table": kind}).json()
         assert [leader["name"] for leader in board["leaders"]] == ["Ava"]
-        assert board["bots"][0] == {"level": "grandmaster", "rating": BOT_RATINGS_AT[3]["grandmaster"]}
+        assert (
+            client.get("/api/leaderboard", params={"table": "4" if kind == "4-each" else "2"}).json()["leaders"] == []
+        )
+        measured = BOT_RATINGS_AT[kind]  # the bots at that table's own ratings, strongest first
+        assert [(bot["level"], bot["rating"]) for bot in board["bots"]] == sorted(measured.items(), key=lambda i: -i[1])
 
 
 def test_the_profile_shows_the_accuracy_of_the_reviewed_rated_matches(database):
@@ -345,8 +372,8 @@ def test_last_weeks_podium_is_kept_and_this_weeks_league_starts_empty(database):
         from pasur.server.players import leaderboard
 
         when = datetime(2000, 1, 8, 12, tzinfo=UTC)  # the Saturday after
-        assert [leader["name"] for leader in leaderboard(store, "week", 2, now=when)["leaders"]] == ["Ava"]
-        later = leaderboard(store, "week", 2, now=datetime(2000, 1, 12, tzinfo=UTC))
+        assert [leader["name"] for leader in leaderboard(store, "week", "2", now=when)["leaders"]] == ["Ava"]
+        later = leaderboard(store, "week", "2", now=datetime(2000, 1, 12, tzinfo=UTC))
         assert later["leaders"] == [] and [leader["name"] for leader in later["last_week"]] == ["Ava"]
 
 

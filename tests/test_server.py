@@ -867,6 +867,7 @@ def test_the_service_worker_keeps_every_module_of_the_page():
 
 def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database):
     from pasur.bots import IsmctsBot, PimcBot, SolverBot, validate_spec
+    from pasur.core.rules import TABLES
     from pasur.server.bots import BOT_RATINGS, BOT_RATINGS_AT, SEARCHING
     from pasur.server.ratings import match_wins_elo
 
@@ -883,22 +884,32 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
         return name == bot and all(key in defaults and defaults[key] == value for key, value in options.items())
 
     measured = json.loads((Path(pasur.server.__file__).parent / "bot-ratings.json").read_text())
-    for players, table in measured["tables"].items():
+    assert set(measured["tables"]) == set(TABLES)  # every kind of table is rated, by its own ladder
+    for kind, table in measured["tables"].items():
+        rules = TABLES[kind]
         rating = {level: float(value) for level, value in measured["anchor"].items()}
         for step in table["steps"]:  # each step up is the Elo its stored ladder report measured, per seat
             report = json.loads((Path(__file__).parent.parent / "docs" / "strength" / step["report"]).read_text())
-            assert report["rules"]["players"] == int(players) and report["rules"].get("partnership", True)
-            sides = 2 if int(players) != 3 else 3  # four in partnership: two sides
+            assert report["rules"]["players"] == rules.players
+            assert report["rules"].get("partnership", True) == rules.partnership
             upper = report["bots"][0]
             assert plays_as(upper["name"], step["level"]) and plays_as(report["bots"][1]["name"], step["over"])
-            elo = report["elo"]["diff"] if sides == 2 else round(match_wins_elo(upper["win_rate"], sides), 4)
+            seats = 1 if rules.players == 3 else 2  # the upper level's seats, each playing alone
+            elo = (
+                report["elo"]["diff"]
+                if rules.sides == 2
+                else round(match_wins_elo(upper["win_rate"], rules.sides, seats), 4)
+            )
             assert elo == step["elo"] and step["over"] in rating
             rating[step["level"]] = rating[step["over"]] + step["elo"] / table["seats"]
-        assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS_AT[int(players)]
+        assert {level: round(value) for level, value in rating.items()} == BOT_RATINGS_AT[kind]
         assert list(rating) == list(LEVELS)  # every level measured at this table
+        # each level above the one below; four each for themselves, the top three are level in match
+        # wins (docs/STRENGTH.md): no step there is measured below zero
         climbing = list(rating.values())
-        assert all(low < high for low, high in itertools.pairwise(climbing)), players  # each above the one below
-    assert BOT_RATINGS_AT[2] == BOT_RATINGS
+        assert kind == "4-each" or all(low < high for low, high in itertools.pairwise(climbing)), kind
+        assert all(step["ci95"][1] > 0 for step in table["steps"]), kind
+    assert BOT_RATINGS_AT["2"] == BOT_RATINGS
     settings = dataclasses.replace(TEST_SETTINGS, extra_levels={"champion": "solver:samples=64"})
     with TestClient(create_app(database, settings)) as client:
         offered = client.get("/api/levels").json()["levels"]
@@ -907,7 +918,7 @@ def test_each_level_is_offered_with_its_rating_from_the_measured_ladder(database
     assert builtin == sorted(builtin) and builtin[0] == 800  # the anchor, then ever stronger
     assert {"level": "champion", "rating": None, "ratings": None} in offered  # never measured: no rating claimed
     for entry in offered[: len(LEVELS)]:  # and at each rated table, the rating the server rates with
-        assert entry["ratings"] == {str(players): BOT_RATINGS_AT[players][entry["level"]] for players in (2, 3, 4)}
+        assert entry["ratings"] == {kind: BOT_RATINGS_AT[kind][entry["level"]] for kind in TABLES}
 
 
 def test_a_matchs_analysis_is_kept_once_whole_and_never_thought_out_again(database, monkeypatch):

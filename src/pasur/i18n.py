@@ -570,7 +570,10 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "bad_log_in": ("that name and password do not match an account", "این نام و گذرواژه با حسابی جور نیست"),
     "bad_origin": ("connections from that page are not accepted", "اتصال از آن صفحه پذیرفته نمی‌شود"),
     "bad_period": ("period: say all or week", "دوره یکی از all یا week است"),
-    "bad_player_count": ("players: say 2 or 4", "شمار بازیکنان ۲ یا ۴ است"),
+    "bad_table_kind": (
+        "table: say 2, 3, 4 (partners) or 4-each (no partners)",
+        "میز: 2، 3، 4 (دوبه‌دو) یا 4-each (بی‌یار)",
+    ),
     "bad_record": ("the match's record does not hold: {problem}", "پرونده بازی درست نیست: {problem}"),
     "bad_rules": ("rules: {problem}", "قوانین درست نیست: {problem}"),
     "bad_timer": (
@@ -662,8 +665,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "player_here": ("the player in seat {seat} is here", "بازیکن جای {seat} اینجاست"),
     "rated_needs_account": ("sign in to play rated matches", "برای بازی رتبه‌دار وارد حساب خود شوید"),
     "rated_rules": (
-        "a rated match has the standard rules, for two players, three, or four in partnership",
-        "بازی رتبه‌دار با قوانین استاندارد است، دونفره، سه‌نفره یا چهارنفره دوبه‌دو",
+        "a rated match has the standard rules, for two players, three, or four",
+        "بازی رتبه‌دار با قوانین استاندارد است، دونفره، سه‌نفره یا چهارنفره",
     ),
     "rated_same_network": (
         "two players from one network cannot play a rated match together: make it a casual table",
@@ -675,8 +678,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "rated_timer": ("a rated match needs a turn timer", "بازی رتبه‌دار زمان‌سنج نوبت می‌خواهد"),
     "resign_sides": (
-        "a match of three sides cannot be resigned: leave the table instead",
-        "بازی سه‌طرفه را نمی‌شود واگذار کرد: میز را ترک کنید",
+        "a match of more than two sides cannot be resigned: leave the table instead",
+        "بازی بیش از دو طرف را نمی‌شود واگذار کرد: میز را ترک کنید",
     ),
     "seat_not_free": ("seat {seat} is not free", "جای {seat} خالی نیست"),
     "seats_count": (

@@ -26,23 +26,25 @@ from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spe
 from ..coach.analysis import MoveJudgement, Precision, Task, judge_move
 from ..coach.hint import Advice, advise
 from ..core import Move, SeatView
+from ..core.rules import TABLES
 from ..host import STAND_IN, bot_turn
 from .errors import TooManyRequests
 from .settings import SERVER_DEFAULTS
 
-#: Each built-in level's rating at each rated table (by its number of players), on the scale people
+#: Each built-in level's rating at each kind of rated table (`RATED_TABLES`), on the scale people
 #: are rated on: measured on duplicate deals by benchmarks/strength.py (``beginner`` anchored at
 #: 800, each level above it by the Elo of its step up that table's ladder), which writes
 #: bot-ratings.json beside this file. A table whose ladder is not all measured takes the 2-player
 #: ratings.
 _MEASURED = json.loads((Path(__file__).parent / "bot-ratings.json").read_text(encoding="utf-8"))["tables"]
-#: The player counts rated matches are played at (four: in partnership).
-RATED_PLAYERS = (2, 3, 4)
-BOT_RATINGS_AT: dict[int, dict[str, int]] = {
-    players: _MEASURED.get(str(players), _MEASURED["2"])["ratings"] for players in RATED_PLAYERS
+#: The kinds of table rated matches are played at (`pasur.Rules.table`), each rated apart: two
+#: players, three, four in partnership and four each for themselves.
+RATED_TABLES = tuple(TABLES)
+BOT_RATINGS_AT: dict[str, dict[str, int]] = {
+    kind: _MEASURED.get(kind, _MEASURED["2"])["ratings"] for kind in RATED_TABLES
 }
 #: The ratings at two players: the ones a level is offered with, and a puzzle's difficulty's.
-BOT_RATINGS = BOT_RATINGS_AT[2]
+BOT_RATINGS = BOT_RATINGS_AT["2"]
 
 log = logging.getLogger("pasur.server")
 

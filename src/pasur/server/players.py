@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ..coach.analysis import accuracy
-from .bots import BOT_RATINGS_AT, RATED_PLAYERS
+from .bots import BOT_RATINGS_AT, RATED_TABLES
 from .errors import NoSuchTable, TableError
 from .names import account_named
 from .ratings import PROVISIONAL, Rating
@@ -31,11 +31,11 @@ PODIUM = 3
 
 @storage
 def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0) -> dict[str, Any]:
-    """A player's page: their name; their rating at 2 players (``rating``) and at each count
-    (``ratings``); games and wins and their figures over every round they played (matches played on
-    a device aside: those are listed, never counted); the course of each
-    rating (``graph``); and their matches, newest first (``history`` of them after the newest
-    ``skip``). NoSuchTable (404) for a name no account has."""
+    """A player's page: their name; their rating at 2 players (``rating``) and at each kind of
+    rated table (``ratings``: "2", "3", "4" in partnership, "4-each"); games and wins and their
+    figures over every round they played (matches played on a device aside: those are listed,
+    never counted); the course of each rating (``graph``); and their matches, newest first
+    (``history`` of them after the newest ``skip``). NoSuchTable (404) for a name no account has."""
     with Session(store.engine) as session:
         account = account_named(session, name)
         if account is None:
@@ -54,12 +54,12 @@ def player_record(store: Store, name: str, history: int = HISTORY, skip: int = 0
             .where(mine, ResultRow.device.is_(False))  # a match on a device is shown, never counted
         ).one()
         ratings = {
-            row.players: row for row in session.scalars(select(RatingRow).where(RatingRow.account_id == account.id))
+            row.kind: row for row in session.scalars(select(RatingRow).where(RatingRow.account_id == account.id))
         }
         return {
             "name": account.name,
-            "rating": _rating_json(ratings.get(2)),
-            "ratings": {str(players): _rating_json(ratings.get(players)) for players in RATED_PLAYERS},
+            "rating": _rating_json(ratings.get("2")),
+            "ratings": {kind: _rating_json(ratings.get(kind)) for kind in RATED_TABLES},
             "games": games,
             "wins": wins,
             "figures": {
@@ -113,15 +113,15 @@ def _graph(session: Session, account_id: int) -> dict[str, list[dict[str, Any]]]
     """Each rating's course, oldest first: where it stood before the first of the latest
     `GRAPH` rated matches, then after each."""
     rows = session.execute(
-        select(ResultRow.finished, ResultRow.players, ResultSeatRow.rating_before, ResultSeatRow.rating_after)
+        select(ResultRow.finished, ResultRow.kind, ResultSeatRow.rating_before, ResultSeatRow.rating_after)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
         .where(ResultSeatRow.account_id == account_id, ResultSeatRow.rating_after.is_not(None))
         .order_by(ResultRow.finished.desc(), ResultRow.table_id.desc())
         .limit(GRAPH)
     ).all()
-    graph: dict[str, list[dict[str, Any]]] = {str(players): [] for players in RATED_PLAYERS}
-    for finished, players, before, after in reversed(rows):
-        line = graph.setdefault(str(players), [])
+    graph: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RATED_TABLES}
+    for finished, kind, before, after in reversed(rows):
+        line = graph.setdefault(kind, [])
         if not line:
             line.append({"finished": None, "rating": round(before or 0)})
         line.append({"finished": finished, "rating": round(after or 0)})
@@ -149,6 +149,7 @@ def _history(session: Session, account_id: int, limit: int, skip: int) -> list[d
             "table": result.table_id,
             "finished": result.finished,
             "players": result.players,
+            "kind": result.kind,
             "seat": own.seat,
             "won": own.won,
             "scores": json.loads(result.scores),
@@ -176,34 +177,35 @@ def week_start(now: datetime) -> datetime:
 
 
 @storage
-def leaderboard(store: Store, period: str, players: int, now: datetime | None = None) -> dict[str, Any]:
-    """The leaderboard of rated matches at ``players`` (2 or 4): ``period`` "all" ranks every
+def leaderboard(store: Store, period: str, kind: str, now: datetime | None = None) -> dict[str, Any]:
+    """The leaderboard of rated matches at the kind of table ``kind`` ("2", "3", "4" in partnership
+    or "4-each"): ``period`` "all" ranks every
     rated player by rating (settled ratings first, provisional ones after); "week" ranks the
     week's league (since Monday, midnight UTC) by rating gained, and keeps last week's podium.
     The bots' fixed ratings come apart, under ``bots``."""
     if period not in ("all", "week"):
         raise TableError("bad_period")
-    if players not in RATED_PLAYERS:
-        raise TableError("bad_player_count")
-    measured = BOT_RATINGS_AT[players]
+    if kind not in RATED_TABLES:
+        raise TableError("bad_table_kind")
+    measured = BOT_RATINGS_AT[kind]
     bots = [{"level": level, "rating": rating} for level, rating in sorted(measured.items(), key=lambda i: -i[1])]
-    board: dict[str, Any] = {"period": period, "players": players, "bots": bots}
+    board: dict[str, Any] = {"period": period, "table": kind, "bots": bots}
     with Session(store.engine) as session:
         if period == "all":
-            board["leaders"] = _all_time(session, players)
+            board["leaders"] = _all_time(session, kind)
         else:
             start = week_start(now or datetime.now(UTC))
             board["week"] = {"start": start.isoformat(), "end": (start + timedelta(days=7)).isoformat()}
-            board["leaders"] = _league(session, players, start, start + timedelta(days=7), BOARD)
-            board["last_week"] = _league(session, players, start - timedelta(days=7), start, PODIUM)
+            board["leaders"] = _league(session, kind, start, start + timedelta(days=7), BOARD)
+            board["last_week"] = _league(session, kind, start - timedelta(days=7), start, PODIUM)
     return board
 
 
-def _all_time(session: Session, players: int) -> list[dict[str, Any]]:
+def _all_time(session: Session, kind: str) -> list[dict[str, Any]]:
     rows = session.execute(
         select(AccountRow.name, RatingRow)
         .join(AccountRow, AccountRow.id == RatingRow.account_id)
-        .where(RatingRow.players == players, RatingRow.games > 0)
+        .where(RatingRow.kind == kind, RatingRow.games > 0)
         .order_by(RatingRow.value.desc())
         .limit(BOARD * 4)
     ).all()
@@ -214,7 +216,7 @@ def _all_time(session: Session, players: int) -> list[dict[str, Any]]:
     ]
 
 
-def _league(session: Session, players: int, start: datetime, end: datetime, limit: int) -> list[dict[str, Any]]:
+def _league(session: Session, kind: str, start: datetime, end: datetime, limit: int) -> list[dict[str, Any]]:
     """The league of the week from ``start`` to ``end``: each player's rated matches, wins and
     rating gained, most gained first, settled ratings before provisional ones (a new account's
     first jumps never top it), as the all-time board orders them."""
@@ -225,10 +227,10 @@ def _league(session: Session, players: int, start: datetime, end: datetime, limi
         select(AccountRow.name, func.count(), wins, gained)
         .join(ResultSeatRow, ResultSeatRow.account_id == AccountRow.id)
         .join(ResultRow, ResultRow.table_id == ResultSeatRow.table_id)
-        .join(RatingRow, (RatingRow.account_id == AccountRow.id) & (RatingRow.players == players))
+        .join(RatingRow, (RatingRow.account_id == AccountRow.id) & (RatingRow.kind == kind))
         .where(
             ResultRow.rated,
-            ResultRow.players == players,
+            ResultRow.kind == kind,
             ResultRow.finished >= start.isoformat(timespec="seconds"),
             ResultRow.finished < end.isoformat(timespec="seconds"),
             ResultSeatRow.rating_after.is_not(None),

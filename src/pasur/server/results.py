@@ -88,7 +88,7 @@ def record_result(
             session.add(result)
             session.flush()  # the result first: the seats refer to it, and a second try stops here
             if rated:
-                _rate(session, rules.players, rules.sides, seats, outcome.winner, now)
+                _rate(session, rules.table, rules.sides, seats, outcome.winner, now)
             session.add_all(seats)
     except IntegrityError:
         with Session(store.engine) as session:  # kept by another process at the same moment
@@ -132,6 +132,7 @@ def result_rows(
         table_id=table_id,
         finished=now,
         players=rules.players,
+        kind=rules.table,
         scores=json.dumps(list(match.scores)),
         winner=outcome.winner,
         rated=False,
@@ -180,15 +181,15 @@ def _side_figures(match: Match) -> list[tuple[int, int, int, int]]:
     return figures
 
 
-#: A rating made the first time an account plays rated at a player count (another process may
+#: A rating made the first time an account plays rated at a kind of table (another process may
 #: make the same one at the same moment: the second does nothing).
 _NEW_RATING = text(
-    "INSERT INTO ratings (account_id, players, value, deviation, games, updated) "
-    "VALUES (:account, :players, :value, :deviation, 0, :now) ON CONFLICT (account_id, players) DO NOTHING"
+    "INSERT INTO ratings (account_id, kind, value, deviation, games, updated) "
+    "VALUES (:account, :kind, :value, :deviation, 0, :now) ON CONFLICT (account_id, kind) DO NOTHING"
 )
 
 
-def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow], winner: int, now: str) -> None:
+def _rate(session: Session, kind: str, sides: int, seats: list[ResultSeatRow], winner: int, now: str) -> None:
     """Rate a finished match: each account's rating (locked until the transaction ends) and each
     bot's fixed one, side against side; the accounts' new ratings kept, and on each seat its
     rating before and after."""
@@ -197,13 +198,13 @@ def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow]
         start = Rating()
         session.execute(
             _NEW_RATING,
-            {"account": account, "players": players, "value": start.value, "deviation": start.deviation, "now": now},
+            {"account": account, "kind": kind, "value": start.value, "deviation": start.deviation, "now": now},
         )
     rows = {
         row.account_id: row
         for row in session.scalars(
             select(RatingRow)
-            .where(RatingRow.account_id.in_(existing), RatingRow.players == players)
+            .where(RatingRow.account_id.in_(existing), RatingRow.kind == kind)
             .order_by(RatingRow.account_id)
             .with_for_update()
         )
@@ -211,7 +212,7 @@ def _rate(session: Session, players: int, sides: int, seats: list[ResultSeatRow]
     before = [
         Rating(rows[seat.account_id].value, rows[seat.account_id].deviation)
         if seat.account_id in rows
-        else bot_rating(seat.bot, players)
+        else bot_rating(seat.bot, kind)
         if seat.bot
         else Rating()  # an account deleted before its result was kept: as a new player
         for seat in seats

@@ -108,14 +108,16 @@ class AnalysisRow(Base):
 
 class ResultRow(Base):
     """A finished match's result, stored once (its table is the key: a second process that
-    finishes the same table stores nothing): when, how many players, the sides' scores, the
-    winning side, whether it was rated or played on a device."""
+    finishes the same table stores nothing): when, how many players and the kind of table, the
+    sides' scores, the winning side, whether it was rated or played on a device."""
 
     __tablename__ = "results"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     finished: Mapped[str] = mapped_column(String(40), index=True)
     players: Mapped[int] = mapped_column(Integer)
+    #: The kind of table (`pasur.Rules.table`): "2", "3", "4" (in partnership) or "4-each".
+    kind: Mapped[str] = mapped_column(String(8))
     scores: Mapped[str] = mapped_column(Text)  # JSON: a score a side
     winner: Mapped[int] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
@@ -150,14 +152,14 @@ class ResultSeatRow(Base):
 
 
 class RatingRow(Base):
-    """An account's rating at one player count (2, 3, or 4 in partnership): its value, deviation,
-    rated matches and when it last changed."""
+    """An account's rating at one kind of table (`pasur.Rules.table`: "2", "3", "4" in partnership
+    or "4-each"): its value, deviation, rated matches and when it last changed."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_players_value", "players", "value"),)
+    __table_args__ = (Index("ix_ratings_kind_value", "kind", "value"),)
 
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
-    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
     value: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)

@@ -70,14 +70,14 @@ def site_routes(store: Store, levels: list[str]) -> APIRouter:
     @router.get("/api/levels")
     async def bot_levels() -> dict[str, Any]:
         """The bot levels a table may seat, weakest first, each with its rating at two players and
-        at each rated table (on the people's scale; none for a level the operator added, which
+        at each kind of rated table (on the people's scale; none for a level the operator added, which
         was never measured)."""
         return {
             "levels": [
                 {
                     "level": level,
                     "rating": BOT_RATINGS.get(level),
-                    "ratings": {str(players): measured[level] for players, measured in BOT_RATINGS_AT.items()}
+                    "ratings": {kind: measured[level] for kind, measured in BOT_RATINGS_AT.items()}
                     if level in BOT_RATINGS
                     else None,
                 }
@@ -92,9 +92,10 @@ def site_routes(store: Store, levels: list[str]) -> APIRouter:
 
     @router.get("/api/leaderboard")
     def leaders(
-        period: Annotated[str, Query(max_length=8)] = "all", players: Annotated[int, Query()] = 2
+        period: Annotated[str, Query(max_length=8)] = "all", table: Annotated[str, Query(max_length=8)] = "2"
     ) -> dict[str, Any]:
-        """The leaderboard of rated matches: all time or this week, at 2 or 4 players (read in a thread)."""
-        return leaderboard(store, period, players)
+        """The leaderboard of rated matches: all time or this week, at a kind of table ("2", "3",
+        "4" in partnership, "4-each") (read in a thread)."""
+        return leaderboard(store, period, table)
 
     return router

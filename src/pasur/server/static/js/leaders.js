@@ -1,10 +1,11 @@
 // The leaderboard (/leaders): all time by rating, or this week's league by rating gained (with
-// last week's podium), at 2 players, 3, or 4 in partnership; the bots' fixed ratings apart.
+// last week's podium), at each kind of rated table (2 players, 3, 4 in partnership or each alone);
+// the bots' fixed ratings apart.
 
 import { $ } from "./state.js";
 import { LEVEL_NAMES, answerError, lang, persianIf, ratingText, signedText, t } from "./words.js";
 
-const chosen = { period: "all", players: "2" };
+const chosen = { period: "all", table: "2" };
 let board = null;  // the server's answer for the chosen board
 
 export async function loadLeaders() {
@@ -34,7 +35,7 @@ function playerLink(name) {
 /** Draw the chosen board (again after a language change). */
 export function renderLeaders() {
   document.querySelectorAll("#leaders-page [data-period]").forEach((tab) => tab.setAttribute("aria-selected", String(tab.dataset.period === chosen.period)));
-  document.querySelectorAll("#leaders-page [data-players]").forEach((tab) => tab.setAttribute("aria-selected", String(tab.dataset.players === chosen.players)));
+  document.querySelectorAll("#leaders-page [data-table]").forEach((tab) => tab.setAttribute("aria-selected", String(tab.dataset.table === chosen.table)));
   $("#leaders-note").textContent = t(chosen.period === "week" ? "week_note" : "all_note");
   if (!board) return;
   const week = board.period === "week";
@@ -69,8 +70,8 @@ export function renderLeaders() {
 }
 
 export function wireLeaders() {
-  document.querySelectorAll("#leaders-page [data-period], #leaders-page [data-players]").forEach((tab) => tab.addEventListener("click", () => {
-    Object.assign(chosen, tab.dataset.period ? { period: tab.dataset.period } : { players: tab.dataset.players });
+  document.querySelectorAll("#leaders-page [data-period], #leaders-page [data-table]").forEach((tab) => tab.addEventListener("click", () => {
+    Object.assign(chosen, tab.dataset.period ? { period: tab.dataset.period } : { table: tab.dataset.table });
     loadLeaders();
   }));
 }

@@ -38,15 +38,16 @@ async function loadRatings() {
   seatChoices();
 }
 
-/** How a level is offered: its name and, at a rated table ("2", "3" or "4"), its rating there. */
+/** How a level is offered: its name and, at a kind of rated table ("2", "3", "4" or "4-each"), its rating there. */
 function levelChoice(level, table) {
   const name = LEVEL_NAMES[lang][level];
   const rating = ratings[level]?.[table];
   return rating !== undefined ? t("bot_rated", { level: name, rating: persianIf(rating) }) : t("bot", { level: name });
 }
 
-/** A rated table takes the standard rules (two players, three, or four in partnership), a turn timer
- * and no hints: the form holds those while "rated" is ticked, and offers it only when signed in. */
+/** A rated table takes the standard rules (two players, three, or four in partnership or each alone),
+ * a turn timer and no hints: the form holds those while "rated" is ticked, and offers it only when
+ * signed in. */
 export function ratedChoice() {
   const form = $("#create-form");
   const signedIn = Boolean(account.name);
@@ -56,15 +57,15 @@ export function ratedChoice() {
   const rated = form.rated.checked;
   form.querySelector("select[name=timer] option[value='0']").disabled = rated;
   if (rated && form.timer.value === "0") form.timer.value = "60";
-  if (rated) { form.target.value = persianIf(62); form.sur_cancel.checked = true; form.partnership.checked = true; form.hints.checked = false; }
-  for (const field of [form.target, form.sur_cancel, form.partnership, form.hints]) field.disabled = rated;
+  if (rated) { form.target.value = persianIf(62); form.sur_cancel.checked = true; form.hints.checked = false; }
+  for (const field of [form.target, form.sur_cancel, form.hints]) field.disabled = rated;
 }
 
 export function seatChoices() {
   const form = $("#create-form");
   const players = Number(form.players.value);
   $("#partnership-row").hidden = players !== 4;
-  const table = players < 4 ? String(players) : form.partnership.checked ? "4" : ""; // the rated kinds
+  const table = players < 4 ? String(players) : form.partnership.checked ? "4" : "4-each"; // Rules.table
   const box = $("#seat-choices");
   const previous = [...box.querySelectorAll("select")].map((select) => select.value);
   box.querySelectorAll("label").forEach((label) => label.remove());
@@ -84,7 +85,7 @@ async function createTable(event) {
   const players = Number(form.players.value);
   const rated = form.rated.checked;
   const rules = rated ? { players } : { players, target: readNumber(form.target.value), sur_cancel: form.sur_cancel.checked };
-  if (players === 4 && !rated) rules.partnership = form.partnership.checked;
+  if (players === 4) rules.partnership = form.partnership.checked;
   const seats = [...$("#seat-choices").querySelectorAll("select")].map((select) => select.value);
   const body = { name: form.name.value.trim(), rules, seats, timer: Number(form.timer.value), public: form.public.checked, hints: form.hints.checked && !rated, rated };
   localStorage.setItem("pasur-name", body.name);

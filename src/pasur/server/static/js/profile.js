@@ -1,4 +1,4 @@
-// A player's page (/p/NAME): their ratings (2 players, and 4 in partnership) with a graph of each,
+// A player's page (/p/NAME): their rating at each kind of rated table with a graph of each,
 // their figures over every round played, and each finished match (when, against whom, the score,
 // won or lost, the rating's change) with links to its replay and its record.
 
@@ -32,16 +32,15 @@ export function renderProfile() {
 }
 
 function renderRatings() {
-  $("#profile-ratings").replaceChildren(...["2", "3", "4"].map((players) => {
-    const rating = record.ratings[players];
+  $("#profile-ratings").replaceChildren(...Object.entries(record.ratings).map(([kind, rating]) => {
     const box = document.createElement("div");
     box.className = "rating-box";
-    box.dataset.players = players;
+    box.dataset.table = kind;
     const value = document.createElement("strong");
     value.textContent = ratingText(rating);
     if (rating.provisional) value.title = t("provisional");
     const about = document.createElement("span");
-    about.textContent = `${t(`rating_${players}`)}${sep()}± ${persianIf(rating.deviation)}${sep()}${t("rating_games", { n: rating.games })}`;
+    about.textContent = `${t(`rating_${kind}`)}${sep()}± ${persianIf(rating.deviation)}${sep()}${t("rating_games", { n: rating.games })}`;
     box.append(value, about);
     return box;
   }));
@@ -74,7 +73,7 @@ function svgElement(name, attributes) {
   return element;
 }
 
-/** Each rating's course, one line a player count, over the latest rated matches. */
+/** Each rating's course, one line a kind of table, over the latest rated matches. */
 function renderGraph() {
   const lines = Object.entries(record.graph).filter(([, points]) => points.length > 0);
   $("#profile-graph-box").hidden = lines.length === 0;
@@ -94,14 +93,14 @@ function renderGraph() {
     label.textContent = persianIf(mark);
     graph.append(label);
   }
-  for (const [players, points] of lines) {
+  for (const [kind, points] of lines) {
     const x = (index) => left + 8 + (width - left - 16) * (index / (points.length - 1));
     const path = points.map((point, index) => `${index ? "L" : "M"}${x(index).toFixed(1)} ${y(point.rating).toFixed(1)}`).join(" ");
-    graph.append(svgElement("path", { d: path, class: `line players-${players}` }));
+    graph.append(svgElement("path", { d: path, class: `line table-${kind}` }));
     const last = points[points.length - 1];
-    graph.append(svgElement("circle", { cx: x(points.length - 1), cy: y(last.rating), r: 4, class: `dot players-${players}` }));
+    graph.append(svgElement("circle", { cx: x(points.length - 1), cy: y(last.rating), r: 4, class: `dot table-${kind}` }));
   }
-  graph.setAttribute("aria-label", lines.map(([players, points]) => `${t(`rating_${players}`)}: ${points.map((point) => persianIf(point.rating)).join(", ")}`).join("; "));
+  graph.setAttribute("aria-label", lines.map(([kind, points]) => `${t(`rating_${kind}`)}: ${points.map((point) => persianIf(point.rating)).join(", ")}`).join("; "));
 }
 
 /** The name a deleted account's seats are kept under (the server's results.DELETED). */
