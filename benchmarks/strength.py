@@ -13,8 +13,8 @@ are left out. ``--steps`` plays only the steps named (``upper-lower``).
 Pairings with ``ismcts`` (about 0.1 s a move) play ``--search-rounds`` deals, the others
 ``--rounds``. Prints the Markdown table and writes every match's JSON report to docs/strength/,
 then each level's rating at each rated table (two players, three, four in partnership or each
-for themselves) whose ladder is complete (``beginner`` anchored at 800, each level above it by the Elo of its step, per
-seat of a side) to src/pasur/server/bot-ratings.json, which the server reads.
+for themselves) whose ladder is complete (``beginner`` anchored at 800, each level above it by the
+Elo of its step, per seat of a side) to src/pasur/server/bot-ratings.json, which the server reads.
 About an hour on two cores with the defaults.
 """
 

@@ -1418,6 +1418,25 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     snap(page, f"rated-resigned-{lang}")
 
 
+def test_the_lobby_makes_a_rated_table_of_four_each_for_themselves(server, browser):
+    from pasur.server.bots import BOT_RATINGS_AT
+
+    page, _ = recorded_page(browser)
+    page.goto(server.base + "/")
+    use_the_account_dialog(page, "#sign-up")
+    page.wait_for_function("!document.querySelector('#create-form input[name=rated]').disabled")
+    page.check("#create-form input[name=rated]")
+    page.select_option("#create-form select[name=players]", "4")
+    page.locator("#create-form input[name=partnership]").uncheck()  # rated either way at four
+    for seat in (1, 2, 3):
+        page.select_option(f"select[name=seat{seat}]", "hard")
+    assert str(BOT_RATINGS_AT["4-each"]["hard"]) in page.locator("select[name=seat1] option[value=hard]").text_content()
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    table = page.request.get(f"{server.base}/api/tables/{page.url.rsplit('/', 1)[1]}").json()
+    assert table["rated"] is True and table["rules"]["players"] == 4 and table["rules"]["partnership"] is False
+
+
 @pytest.mark.parametrize("lang", ["en", "fa"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_rated_match_resigned_at_once_is_shown_aborted_and_changes_no_rating(server, browser, lang, size):

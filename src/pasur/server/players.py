@@ -179,10 +179,9 @@ def week_start(now: datetime) -> datetime:
 @storage
 def leaderboard(store: Store, period: str, kind: str, now: datetime | None = None) -> dict[str, Any]:
     """The leaderboard of rated matches at the kind of table ``kind`` ("2", "3", "4" in partnership
-    or "4-each"): ``period`` "all" ranks every
-    rated player by rating (settled ratings first, provisional ones after); "week" ranks the
-    week's league (since Monday, midnight UTC) by rating gained, and keeps last week's podium.
-    The bots' fixed ratings come apart, under ``bots``."""
+    or "4-each"): ``period`` "all" ranks every rated player by rating (settled ratings first,
+    provisional ones after); "week" ranks the week's league (since Monday, midnight UTC) by rating
+    gained, and keeps last week's podium. The bots' fixed ratings come apart, under ``bots``."""
     if period not in ("all", "week"):
         raise TableError("bad_period")
     if kind not in RATED_TABLES:
