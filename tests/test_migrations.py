@@ -22,7 +22,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 
 from pasur import from_record
 from pasur.server.app import create_app
@@ -171,16 +171,32 @@ def test_asking_the_version_never_makes_a_database(tmp_path):
     assert said.returncode == 0 and "no such file" in said.stdout and not missing.exists()
 
 
-@pytest.mark.parametrize("kind", DATABASES)
-def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_still_signs_in(kind, empty):
+def database_at(url: str, version: str) -> Engine:
+    """An engine on ``url``, its schema as migration ``version`` left it."""
     from alembic import command
 
     from pasur.server.schema import _config
 
-    url = empty("names.db")
     engine = create_engine(url)
     with engine.begin() as connection:
-        command.upgrade(_config(connection), "0006")
+        command.upgrade(_config(connection), version)
+    return engine
+
+
+def upgraded_rows(url: str, *queries: str) -> list[dict[Any, Any]]:
+    """``url`` upgraded by ``pasur db upgrade``, then what each query reads (two columns), as a dict."""
+    assert pasur("db", "upgrade", "--database", url).returncode == 0
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        rows = [dict(connection.execute(text(query)).all()) for query in queries]
+    engine.dispose()
+    return rows
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_still_signs_in(kind, empty):
+    url = empty("names.db")
+    engine = database_at(url, "0006")
     # as the skeleton of 0006's day left them: blanks and Unicode's confusables kept as they are
     stored = {"Ava": "ava", "Av\u0251": "av\u0251", "Ava\u3164": "ava\u3164", "Sara": "sara", "H\u0585st": "h\u0585st"}
     password = "felt and four cards"
@@ -191,11 +207,7 @@ def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_st
                 {"name": name, "key": key, "hash": PasswordHasher().hash(password)},
             )
     engine.dispose()
-    assert pasur("db", "upgrade", "--database", url).returncode == 0
-    engine = create_engine(url)
-    with engine.connect() as connection:
-        keys = dict(connection.execute(text("SELECT name, name_key FROM accounts ORDER BY id")).all())
-    engine.dispose()
+    [keys] = upgraded_rows(url, "SELECT name, name_key FROM accounts ORDER BY id")
     assert keys["Ava"] == "ava" and keys["Sara"] == "sara" and keys["H\u0585st"] == "host"
     assert keys["Av\u0251"].startswith("ava ") and keys["Ava\u3164"].startswith("ava ")  # the older Ava keeps it
     with TestClient(create_app(url, TEST_SETTINGS)) as client:
@@ -211,14 +223,9 @@ def test_names_stored_under_an_older_skeleton_are_keyed_anew_and_each_account_st
 
 @pytest.mark.parametrize("kind", DATABASES)
 def test_ratings_and_results_stored_by_player_count_are_keyed_by_the_kind_of_table(kind, empty):
-    from alembic import command
-
-    from pasur.server.schema import _config
-
     url = empty("kinds.db")
-    engine = create_engine(url)
+    engine = database_at(url, "0009")
     with engine.begin() as connection:
-        command.upgrade(_config(connection), "0009")
         connection.execute(
             text("INSERT INTO accounts (name, name_key, password, created) VALUES ('Ava', 'ava', 'x', 'x')")
         )
@@ -249,12 +256,9 @@ def test_ratings_and_results_stored_by_player_count_are_keyed_by_the_kind_of_tab
                     {"id": table, "seat": seat, "side": side},
                 )
     engine.dispose()
-    assert pasur("db", "upgrade", "--database", url).returncode == 0
-    engine = create_engine(url)
-    with engine.connect() as connection:
-        kinds = dict(connection.execute(text("SELECT table_id, kind FROM results")).all())
-        ratings = dict(connection.execute(text("SELECT kind, value FROM ratings WHERE account_id = 1")).all())
-    engine.dispose()
+    kinds, ratings = upgraded_rows(
+        url, "SELECT table_id, kind FROM results", "SELECT kind, value FROM ratings WHERE account_id = 1"
+    )
     assert kinds == {"two": "2", "pairs": "4", "each": "4-each"}
     assert ratings == {"2": 1610.0, "4": 1420.0}  # the rating at four stays the partnership's
     with TestClient(create_app(url, TEST_SETTINGS)) as client:
