@@ -40,13 +40,13 @@ typedef struct {
     uint64_t codes[MAX_CODES];
 } scratch_t;
 
-/* Append to takes[*count] every take of a numeral of value `value` on `table`, in the order
- * captures._compute_takes lists them. */
-static int numeral_takes(scratch_t *s, mask_t table, int value, mask_t *takes, int *count, int limit) {
-    int target = 11 - value;
+/* The subsets of `table`'s low cards (values up to 5) summing to each value up to 10, into
+ * s->found, their numbers into found_n, in the order captures._subset_sums finds them: a table's
+ * part of every numeral's takes, found once for all the numerals of a hand. */
+static int subset_sums(scratch_t *s, mask_t table, int *found_n) {
     partial_t *partial = s->partial;
     mask_t (*found)[MAX_PARTIAL] = s->found;
-    int found_n[11] = {0};
+    memset(found_n, 0, 11 * sizeof(*found_n));
     int n = 1;
     partial[0].subset = 0;
     partial[0].total = 0;
@@ -69,6 +69,15 @@ static int numeral_takes(scratch_t *s, mask_t table, int value, mask_t *takes, i
             }
         }
     }
+    return 0;
+}
+
+/* Append to takes[*count] every take of a numeral of value `value` on `table`, in the order
+ * captures._compute_takes lists them, from the table's subset sums (subset_sums). */
+static int numeral_takes(const scratch_t *s, mask_t table, int value, const int *found_n, mask_t *takes, int *count,
+                         int limit) {
+    int target = 11 - value;
+    const mask_t (*found)[MAX_PARTIAL] = s->found;
     for (int i = 0; i < found_n[target]; i++) {
         if (*count >= limit) return -1;
         takes[(*count)++] = found[target][i];
@@ -86,14 +95,16 @@ static int numeral_takes(scratch_t *s, mask_t table, int value, mask_t *takes, i
     return 0;
 }
 
-/* Append the legal move codes of `card` on `table` (card_moves): its captures, then laying it
- * down when it has none or capture is not compulsory. */
-static int card_moves(scratch_t *s, mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
+/* Append the legal move codes of `card` on `table`: its captures, then laying it down when it
+ * has none or capture is not compulsory. A numeral's takes come from the table's subset sums,
+ * already in s->found and found_n (subset_sums). */
+static int summed_card_moves(scratch_t *s, mask_t table, int card, int compulsory, const int *found_n, uint64_t *codes,
+                             int *count, int limit) {
     mask_t *takes = s->takes;
     int n = 0;
     int rank = card >> 2;
     if (rank < JACK) {
-        if (numeral_takes(s, table, rank + 1, takes, &n, MAX_CODES) < 0) return -1;
+        if (numeral_takes(s, table, rank + 1, found_n, takes, &n, MAX_CODES) < 0) return -1;
     } else if (rank == JACK) {
         mask_t taken = table & NUMERALS_AND_JACKS;
         if (taken) takes[n++] = taken;
@@ -116,15 +127,20 @@ static int card_moves(scratch_t *s, mask_t table, int card, int compulsory, uint
     return 0;
 }
 
+/* Append the legal move codes of `card` on `table` (card_moves). */
+static int card_moves(scratch_t *s, mask_t table, int card, int compulsory, uint64_t *codes, int *count, int limit) {
+    int found_n[11] = {0};
+    if (card >> 2 < JACK && subset_sums(s, table, found_n) < 0) return -1;
+    return summed_card_moves(s, table, card, compulsory, found_n, codes, count, limit);
+}
+
 /* The legal move codes of `hand` on `table` into codes (at most `limit`); their count, or -1 when
  * there are more. */
 static int hand_moves(scratch_t *s, mask_t hand, mask_t table, int compulsory, uint64_t *codes, int limit) {
-    int count = 0;
-    while (hand) {
-        mask_t bit = hand & -hand;
-        hand ^= bit;
-        if (card_moves(s, table, lowest(bit), compulsory, codes, &count, limit) < 0) return -1;
-    }
+    int count = 0, found_n[11] = {0};
+    if ((hand & NUMERALS) && subset_sums(s, table, found_n) < 0) return -1;
+    for (; hand; hand &= hand - 1)
+        if (summed_card_moves(s, table, lowest(hand), compulsory, found_n, codes, &count, limit) < 0) return -1;
     return count;
 }
 
@@ -240,11 +256,20 @@ static void reshuffle_unseen(round_t *r, int seat, uint64_t *rng) {
 #define TWO_OF_CLUBS 4
 #define TEN_OF_DIAMONDS 37
 
-/* scoring.card_points */
+#define CLUB_CARDS 0x1111111111111ULL
+
+/* How many of a nibble's 4 bits are set (n < 16): the counts of all 16, a nibble each. */
+static inline int nibble_bits(mask_t n) { return (int)(0x4332322132212110ULL >> (4 * n) & 0xF); }
+
+/* scoring.card_points: the Aces and the Jacks are one nibble each. */
 static inline int card_points(mask_t cards) {
-    return bits_count(cards & ACES) + bits_count(cards & JACKS) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
+    return nibble_bits(cards & ACES) + nibble_bits(cards >> (4 * JACK) & 0xF) + 2 * (int)(cards >> TWO_OF_CLUBS & 1) +
            3 * (int)(cards >> TEN_OF_DIAMONDS & 1);
 }
+
+/* How many clubs: they lie one a nibble, so one multiplication sums them into the top nibble
+ * (at most 13, so no nibble carries). */
+static inline int club_count(mask_t cards) { return (int)((cards & CLUB_CARDS) * 0x1111111111111111ULL >> 60); }
 
 static inline double uniform(uint64_t *rng) { return (double)(next_random(rng) >> 11) * (1.0 / 9007199254740992.0); }
 

@@ -47,7 +47,7 @@ static expert_view_t expert_position(const round_t *r, int sides, int most_clubs
     mask_t seen = r->hands[seat] | r->table;
     for (int side = 0; side < sides; side++) {
         seen |= r->captured[side];
-        clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
+        clubs[side] = club_count(r->captured[side]);
         if (clubs[side] > most) most = clubs[side];
     }
     p.table = r->table;
@@ -71,7 +71,7 @@ static expert_view_t expert_position(const round_t *r, int sides, int most_clubs
 
 /* Position.value: capturing these cards, the clubs weighed by the race */
 static inline double expert_value(const expert_view_t *p, mask_t cards) {
-    return card_points(cards) + p->club_value * bits_count(cards & CLUB_CARDS);
+    return card_points(cards) + p->club_value * club_count(cards);
 }
 
 /* Position.gain: the cards a move takes with the played one, and a Sur */

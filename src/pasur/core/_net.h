@@ -61,7 +61,7 @@ static int reply_values(scratch_t *s, const decision_t *d, mask_t table, const i
         for (int i = 0; i < count; i++) {
             mask_t take = codes[i] >> 6;
             if (!take) continue;
-            int points = card_points(take), cards = bits_count(take), clubs = bits_count(take & CLUB_CARDS);
+            int points = card_points(take), cards = bits_count(take), clubs = club_count(take);
             int sweeps = take == table && rank != JACK;
             if (points > most_points) most_points = points;
             if (cards > most_cards) most_cards = cards;
@@ -120,7 +120,7 @@ static int move_row(scratch_t *s, const decision_t *d, uint64_t code, float *row
         other_last,
         d->before[0],
         d->before[1],
-        bits_count(pile & CLUB_CARDS) / 13.0,
+        club_count(pile) / 13.0,
         d->before[2],
         card_points(pile) / 13.0,
         d->before[3],

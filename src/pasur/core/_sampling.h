@@ -45,13 +45,13 @@ static inline int deal_evidence(const round_t *r, const uint64_t *plays, int pla
         last_before[i] = last;
         if (plays[i] >> 6) last = r->side_of[(r->first + i) % players];
     }
-    for (int side = 0; side < 4; side++) clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
+    for (int side = 0; side < 4; side++) clubs[side] = club_count(r->captured[side]);
     mask_t table = r->table, later[4] = {0, 0, 0, 0};
     for (int i = played - 1; i >= played - (in_deal > 0 ? in_deal : 0) && count < MAX_EVIDENCE; i--) {
         int by = (r->first + i) % players, card = (int)(plays[i] & 63);
         mask_t taken = plays[i] >> 6;
         table = taken ? table | taken : table & ~(1ULL << card);
-        if (taken) clubs[r->side_of[by]] -= bits_count((taken | 1ULL << card) & CLUB_CARDS);
+        if (taken) clubs[r->side_of[by]] -= club_count(taken | 1ULL << card);
         if (by != seat) {
             evidence_t *e = evidence + count++;
             e->seat = by;

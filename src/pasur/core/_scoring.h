@@ -22,7 +22,7 @@ static inline int score_total(const side_score_t *s) {
 static void round_breakdown(const round_t *r, int sides, int most_clubs, int sur_cancel, side_score_t *out) {
     int most = 0, most_count = 0, fewest = r->surs[0];
     for (int side = 0; side < sides; side++) {
-        int clubs = bits_count(r->captured[side] & CLUB_CARDS);
+        int clubs = club_count(r->captured[side]);
         if (r->surs[side] < fewest) fewest = r->surs[side];
         if (clubs > most) {
             most = clubs;
@@ -34,7 +34,7 @@ static void round_breakdown(const round_t *r, int sides, int most_clubs, int sur
     for (int side = 0; side < sides; side++) {
         mask_t pile = r->captured[side];
         side_score_t *s = out + side;
-        s->clubs = bits_count(pile & CLUB_CARDS);
+        s->clubs = club_count(pile);
         int haft = most_clubs ? s->clubs == most && most_count == 1 : s->clubs >= HAFT_KHAJ_CLUBS;
         s->haft_khaj = HAFT_KHAJ_POINTS * haft;
         s->two_of_clubs = 2 * (int)(pile >> TWO_OF_CLUBS & 1);

@@ -10,7 +10,7 @@
 
 /* simple.taken_value: points, a club counting its share of Haft Khaj */
 static double taken_value(mask_t cards) {
-    return card_points(cards) + HAFT_KHAJ_POINTS / 13.0 * bits_count(cards & CLUB_CARDS);
+    return card_points(cards) + HAFT_KHAJ_POINTS / 13.0 * club_count(cards);
 }
 
 /* simple.immediate_value */

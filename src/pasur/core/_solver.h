@@ -33,7 +33,6 @@
 
 #include "_engine.h"
 
-#define CLUB_CARDS 0x1111111111111ULL
 #define SUR_POINTS 5
 #define HAFT_KHAJ_POINTS 7
 #define HAFT_KHAJ_CLUBS 7
@@ -71,7 +70,6 @@ typedef struct {
     int side_of[4], sur_ok[4], last_deal_sur[4];
     uint8_t deck[52];
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
-    uint8_t later_surs[53][4]; /* once `dealt` are out: each seat's later plays where a Sur could count */
     scratch_t *scratch;    /* the owner's, for listing moves */
     table_t *table;        /* the owner's */
     entry_t *entries;      /* this search's view of the table; NULL: no table */
@@ -84,23 +82,11 @@ typedef struct {
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
 
-/* The pack's order, from round r (S's players, first player and Surs already set): the cards
- * still in it after each count dealt, and each seat's plays after it that could make a Sur that
- * counts (any card but a Jack, in a deal where the seat's side scores Surs). */
+/* The pack's order, from round r: the cards still in it after each count dealt. */
 static void solver_take_deck(solver_t *S, const round_t *r) {
     memcpy(S->deck, r->deck, 52);
     S->pack_after[52] = 0;
     for (int i = 51; i >= 0; i--) S->pack_after[i] = S->pack_after[i + 1] | 1ULL << r->deck[i];
-    memset(S->later_surs, 0, sizeof(S->later_surs));
-    int deal = 4 * S->players;
-    for (int start = 52 - deal; start >= deal; start -= deal) { /* each later deal, the last first */
-        for (int offset = 0; offset < S->players; offset++) {
-            int seat = (S->first + offset) % S->players, side = S->side_of[seat], plays = 0;
-            for (int i = 0; i < 4; i++) plays += S->deck[start + 4 * offset + i] >> 2 != JACK;
-            if ((start + deal == 52 ? S->last_deal_sur : S->sur_ok)[side])
-                for (int dealt = 0; dealt <= start; dealt++) S->later_surs[dealt][seat] += (uint8_t)plays;
-        }
-    }
 }
 
 /* `me`: the side searched for when there are more than two (ignored with two). S->scratch and
@@ -133,7 +119,7 @@ static position_t position_of(const round_t *r) {
     p.turn = r->turn;
     p.last = r->last_capturer;
     p.over = r->over;
-    for (int side = 0; side < 4; side++) p.clubs[side] = bits_count(r->captured[side] & CLUB_CARDS);
+    for (int side = 0; side < 4; side++) p.clubs[side] = club_count(r->captured[side]);
     return p;
 }
 
@@ -168,7 +154,7 @@ static int solver_play(const solver_t *S, position_t *p, uint64_t code) {
         mask_t taken = take | 1ULL << card;
         int side = S->side_of[seat];
         p->table ^= take;
-        p->clubs[side] += bits_count(taken & CLUB_CARDS);
+        p->clubs[side] += club_count(taken);
         p->last = side;
         gain = card_points(taken);
         if (makes_sur(p->table, card, side, p->dealt, S->sur_ok, S->last_deal_sur)) gain += SUR_POINTS;
@@ -210,7 +196,7 @@ static void final_points(const solver_t *S, const position_t *p, int *points) {
     memset(points, 0, 4 * sizeof(*points));
     if (p->last >= 0) {
         points[p->last] += card_points(p->table);
-        clubs[p->last] += bits_count(p->table & CLUB_CARDS);
+        clubs[p->last] += club_count(p->table);
     }
     add_haft_khaj(S, clubs, points);
 }

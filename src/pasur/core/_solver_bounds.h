@@ -65,20 +65,20 @@ static int horizon_value(const solver_t *S, const position_t *p) {
     return (int)lround((coalition(S, side) == 0 ? haft : -haft) + sur);
 }
 
-/* Cheap bounds on the value: each coalition could win every point card still in play, a Sur at
- * each of its plays where one could count, Haft Khaj while open (and, at a deal horizon, the Sur
- * expected after it: at most 5 and the points then on the table); scaled by what its points are
- * worth to it. */
+/* Cheap bounds on the value in the last deal, or in the deal a horizon search ends with (the
+ * search uses them nowhere else): each coalition could win every point card in the hands and on
+ * the table, a Sur at each of its plays where one could count, Haft Khaj while open (and, at a
+ * deal horizon, the Sur expected after it: at most 5 and the points then on the table); scaled
+ * by what its points are worth to it. */
 static void value_bounds(const solver_t *S, const position_t *p, int *lower, int *upper) {
     mask_t hands = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3];
-    mask_t cards = hands | p->table | (S->horizon ? 0 : S->pack_after[p->dealt]);
+    mask_t cards = hands | p->table;
     int points = card_points(cards);
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
     for (int seat = 0; seat < S->players; seat++) {
         int side = S->side_of[seat], now = bits_count(p->hands[seat] & ~JACKS);
         int surs = now * (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side];
-        if (!S->horizon) surs += S->later_surs[p->dealt][seat];
         gains[coalition(S, side)] += SUR_POINTS * surs;
     }
     int haft = 0, decided = -1; /* Haft Khaj, for me's coalition, once a side holds 7 clubs */

@@ -31,18 +31,21 @@ static int move_priority(const solver_t *S, const position_t *p, uint64_t code) 
     if (take) {
         int sur = makes_sur(p->table ^ take, card, S->side_of[p->turn], p->dealt, S->sur_ok, S->last_deal_sur);
         return 1000 + 100 * sur + 10 * card_points(take | 1ULL << card) +
-               bits_count((take | 1ULL << card) & CLUB_CARDS) * 2 + bits_count(take);
+               club_count(take | 1ULL << card) * 2 + bits_count(take);
     }
     return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK);
 }
 
-/* The legal moves at a node, one of each equivalent set, in the order listed; their count. */
-static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
-    int count = hand_moves(S->scratch, p->hands[p->turn], p->table, S->compulsory, codes, MAX_NODE_MOVES);
-    if (count < 0) {
-        S->error = 1;
-        return 0;
-    }
+/* Whether two cards of one class lie on `table` (only then can two takes be equivalent). */
+static inline int classes_repeat(mask_t table) {
+    const mask_t low = 0x1111111111111ULL;
+    mask_t group = table & ~(CLUB_CARDS | 1ULL << TEN_OF_DIAMONDS); /* the classes of three suits */
+    mask_t count = (group >> 1 & low) + (group >> 2 & low) + (group >> 3 & low);
+    return (count >> 1 & low) != 0;
+}
+
+/* Drop from codes[0..count) every move equivalent to one before it; the number kept. */
+static int drop_equivalents(uint64_t *codes, int count) {
     uint64_t signatures[MAX_NODE_MOVES];
     int kept = 0;
     for (int i = 0; i < count; i++) {
@@ -54,6 +57,34 @@ static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
         codes[kept++] = codes[i];
     }
     return kept;
+}
+
+/* The legal moves at a node, one of each equivalent set (the first as hand_moves lists them), in
+ * that order; their count. A card of a class that an earlier card of the hand has makes only
+ * moves equivalent to that card's, so it is passed over; the moves of different classes of card
+ * are never equivalent, so only each card's takes are compared, and only when the table holds
+ * two cards of a class. */
+static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
+    scratch_t *s = S->scratch;
+    mask_t hand = p->hands[p->turn], table = p->table;
+    int count = 0, found_n[11] = {0}, repeats = classes_repeat(table);
+    uint32_t classes = 0;
+    if ((hand & NUMERALS) && subset_sums(s, table, found_n) < 0) {
+        S->error = 1;
+        return 0;
+    }
+    for (; hand; hand &= hand - 1) {
+        int card = lowest(hand), first = count;
+        uint32_t class = 1u << card_class(card);
+        if (classes & class) continue;
+        classes |= class;
+        if (summed_card_moves(s, table, card, S->compulsory, found_n, codes, &count, MAX_NODE_MOVES) < 0) {
+            S->error = 1;
+            return 0;
+        }
+        if (repeats) count = first + drop_equivalents(codes + first, count - first);
+    }
+    return count;
 }
 
 /* The moves to search at a node: the legal ones, one of each equivalent set, the likeliest best first. */

@@ -34,10 +34,16 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     uint32_t small = small_key(S, p);
     mask_t table = table_key(p->table, haft_khaj_decided(S, p));
     if (S->entries) prefetch_bucket(S, hands, table, small); /* its read overlaps the bounds' work */
-    int lower, upper;
-    value_bounds(S, p, &lower, &upper);
-    if (upper <= alpha) return upper;
-    if (lower >= beta) return lower;
+    /* The cheap bounds only in the last deal (or the deal a horizon search ends with): before it
+     * they count a Sur at every later play and come near a window only late in the deal before the
+     * last, where a cut-off leaves a loose bound in the table that costs more searching than it
+     * saved (without them there: 4% fewer nodes at two players, 1% at four). */
+    int lower = -UNBOUNDED, upper = UNBOUNDED;
+    if (p->dealt == 52 || S->horizon) {
+        value_bounds(S, p, &lower, &upper);
+        if (upper <= alpha) return upper;
+        if (lower >= beta) return lower;
+    }
     uint64_t hint = 0;
     if (S->entries) {
         entry_t *e = find_entry(S, hands, table, small);
