@@ -45,16 +45,16 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         if (lower >= beta) return lower;
     }
     uint64_t hint = 0;
+    int clubs = p->clubs[0];
     if (S->entries) {
-        entry_t *e = find_entry(S, hands, table, small);
-        if (e) {
-            if (e->lower >= beta) return e->lower;
-            if (e->upper <= alpha) return e->upper;
-            if (e->lower == e->upper) return e->lower;
-            if (e->lower > lower) lower = e->lower;
-            if (e->upper < upper) upper = e->upper;
-            hint = e->best;
-        }
+        int rising = S->sides > 2 ? 0 : coalition(S, S->side_of[p->turn]) == 0 ? 1 : -1;
+        known_t known = look_up(S, hands, table, small, clubs, rising);
+        if (known.lower >= beta) return known.lower;
+        if (known.upper <= alpha) return known.upper;
+        if (known.lower == known.upper) return known.lower;
+        if (known.lower > lower) lower = known.lower;
+        if (known.upper < upper) upper = known.upper;
+        hint = known.best;
     }
     if (lower > alpha) alpha = lower;
     if (upper < beta) beta = upper;
@@ -101,11 +101,11 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (S->error) return 0;
     if (S->entries) {
         if (best <= alpha)
-            store_entry(S, hands, table, p->dealt, small, -UNBOUNDED, best, 0);
+            store_entry(S, hands, table, small, clubs, -UNBOUNDED, best, 0);
         else if (best >= beta)
-            store_entry(S, hands, table, p->dealt, small, best, UNBOUNDED, best_code);
+            store_entry(S, hands, table, small, clubs, best, UNBOUNDED, best_code);
         else
-            store_entry(S, hands, table, p->dealt, small, best, best, best_code);
+            store_entry(S, hands, table, small, clubs, best, best, best_code);
     }
     return best;
 }

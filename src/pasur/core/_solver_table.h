@@ -1,4 +1,4 @@
-/* The solver's transposition table (see _solver.h): a two-way bucketed table of bounds, its size
+/* The solver's transposition table (see _solver.h): a four-way bucketed table of bounds, its size
  * an option, owned by the caller (table_t) and tagged search by search. Included by _native.c
  * after _solver.h. */
 #ifndef PASUR_SOLVER_TABLE_H
@@ -40,6 +40,8 @@ static void free_entries(table_t *t) {
     t->entries = NULL;
 }
 
+#define WAYS 4 /* entries a bucket: a position's entries for other counts of clubs lie in one (look_up) */
+
 #ifndef FIRST_ENTRIES
 #define FIRST_ENTRIES ((size_t)1 << 15)
 #endif
@@ -51,6 +53,7 @@ static int take_table(solver_t *S, int table_bits) {
     S->entry_mask = 0;
     S->search_tag = 0;
     if (table_bits <= 0) return 0;
+    while ((1 << table_bits) < WAYS) table_bits++; /* one bucket at least */
     size_t count = (size_t)1 << table_bits;
     if (table_bits != t->bits || !t->entries) {
         free_entries(t);
@@ -73,14 +76,6 @@ static int take_table(solver_t *S, int table_bits) {
     return 0;
 }
 
-/* 0-13: side 0's clubs while Haft Khaj is open; 14 or 15 once a side holds 7 (it is then decided
- * both ways of scoring it, since the other side can have at most 6). */
-static int club_state(const position_t *p) {
-    if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 14;
-    if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 15;
-    return p->clubs[0];
-}
-
 /* Whether a side holds 7 clubs (Haft Khaj is then decided, scored either way). */
 static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
     for (int side = 0; side < S->sides; side++)
@@ -91,9 +86,24 @@ static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
 #define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
 #define CARD_BITS ((1ULL << 52) - 1)
 
+/* The key's small fields: the cards dealt, the turn, the side that captured last and, with two
+ * sides, whether Haft Khaj is decided (the table's key merges clubs with the other suits once it
+ * is); with more sides, side 0's clubs. With two, side 0's clubs are kept beside the key (an
+ * entry's bounds speak for more counts than its own: look_up()). */
 static inline uint32_t small_key(const solver_t *S, const position_t *p) {
-    int clubs = S->sides == 2 ? club_state(p) : p->clubs[0];
+    int clubs = S->sides == 2 ? haft_khaj_decided(S, p) : p->clubs[0];
     return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | clubs << 11) | S->search_tag;
+}
+
+/* Side 0's clubs at an entry's position. */
+static inline int entry_clubs(const entry_t *e) { return (int)(e->small >> 16 & 0xF); }
+
+/* How many cards are left to play at an entry's position (in the hands and the pack). */
+static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
+
+/* Whether entry e is of the key (hands, table, small). */
+static inline int entry_is(const entry_t *e, mask_t hands, mask_t table, uint32_t small) {
+    return e->hands == hands && e->table == table && (e->small & KEY_BITS) == small;
 }
 
 /* The key's cards: every hand's together, and above them sides 1-3's clubs when there are more
@@ -110,7 +120,7 @@ static inline uint64_t entry_hash(mask_t hands, mask_t table, uint32_t small) {
 }
 
 static inline entry_t *bucket_of(const solver_t *S, mask_t hands, mask_t table, uint32_t small) {
-    return S->entries + ((entry_hash(hands, table, small) & S->entry_mask) & ~1ULL);
+    return S->entries + ((entry_hash(hands, table, small) & S->entry_mask) & ~(uint64_t)(WAYS - 1));
 }
 
 /* Ask for a bucket's cache line ahead of its probe (a hint; nothing where the compiler has none). */
@@ -128,10 +138,10 @@ static inline void prefetch_bucket(const solver_t *S, mask_t hands, mask_t table
 static void grow_table(solver_t *S) {
     uint64_t size = S->entry_mask + 1;
     S->entry_mask = 2 * size - 1;
-    for (uint64_t b = 0; b < size; b += 2) {
+    for (uint64_t b = 0; b < size; b += WAYS) {
         entry_t *moved = S->entries + b + size;
-        moved[0].small = moved[1].small = 0;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < WAYS; i++) moved[i].small = 0;
+        for (int i = 0; i < WAYS; i++) {
             entry_t *e = S->entries + b + i;
             if ((e->small & 0xFF000000u) != S->search_tag) continue;
             if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS) == S->entries + b) continue;
@@ -164,47 +174,76 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
     return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
 }
 
-static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small) {
+/* The entry of the key (hands, table, small) for side 0's `clubs`, or NULL. */
+static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs) {
     entry_t *bucket = bucket_of(S, hands, table, small);
-    for (int i = 0; i < 2; i++) {
-        entry_t *e = bucket + i;
-        if (e->hands == hands && e->table == table && (e->small & KEY_BITS) == small) return e;
-    }
+    for (int i = 0; i < WAYS; i++)
+        if (entry_is(bucket + i, hands, table, small) && entry_clubs(bucket + i) == clubs) return bucket + i;
     return NULL;
 }
 
+/* What the table knows of a position: bounds on its value for the side to move and the best move
+ * found (0: none). */
+typedef struct {
+    int lower, upper;
+    uint64_t best;
+} known_t;
+
+/* What the table knows of the position of key (hands, table, small) where side 0 holds `clubs`.
+ * With two sides more clubs for side 0 can only raise its value (they count for nothing but Haft
+ * Khaj, whose margin only grows with them), so the entries of the same position with other counts
+ * speak too: `rising` is 1 when the mover's value grows with side 0's clubs (the mover is side 0),
+ * -1 when it falls, and then a lower bound found with fewer clubs than the mover would like holds
+ * here, as does an upper bound found with more; 0 (more sides): the entry of this count alone. */
+static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int rising) {
+    known_t known = {-UNBOUNDED, UNBOUNDED, 0};
+    entry_t *bucket = bucket_of(S, hands, table, small);
+    for (int i = 0; i < WAYS; i++) {
+        const entry_t *e = bucket + i;
+        if (!entry_is(e, hands, table, small)) continue;
+        int at = entry_clubs(e), fewer = rising > 0 ? at < clubs : at > clubs;
+        if (at == clubs || (rising && fewer)) {
+            if (e->lower > known.lower) known.lower = e->lower;
+        }
+        if (at == clubs || (rising && !fewer && at != clubs)) {
+            if (e->upper < known.upper) known.upper = e->upper;
+        }
+        if (e->best && (at == clubs || !known.best)) known.best = e->best;
+    }
+    return known;
+}
+
 /* The entry a search stores a position in: its own if there (*found set), else the one it
- * replaces: one of an earlier search, else the one with the fewer cards left to play (the cheaper
- * one to find again). Its key is written; its values are the caller's to write. */
-static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int *found) {
+ * replaces: one of an earlier search, else the one with the fewest cards left to play (the
+ * cheapest to find again). Its key is written; its values are the caller's to write. */
+static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small);
-    uint32_t left = (uint32_t)(bits_count(hands & CARD_BITS) + 52 - dealt);
     entry_t *e = NULL;
-    for (int i = 0; i < 2 && !e; i++)
-        if (bucket[i].hands == hands && bucket[i].table == table && (bucket[i].small & KEY_BITS) == small)
-            e = bucket + i;
+    for (int i = 0; i < WAYS && !e; i++)
+        if (entry_is(bucket + i, hands, table, small) && entry_clubs(bucket + i) == clubs) e = bucket + i;
     *found = e != NULL;
     if (!e) {
-        uint32_t tag = S->search_tag;
-        if ((bucket[0].small & 0xFF000000u) != tag)
+        for (int i = 0; i < WAYS && !e; i++)
+            if ((bucket[i].small & 0xFF000000u) != S->search_tag) e = bucket + i;
+        if (e) {
+            S->stored++;
+        } else {
             e = bucket;
-        else if ((bucket[1].small & 0xFF000000u) != tag)
-            e = bucket + 1;
-        else
-            e = (bucket[0].small >> 16 & 0xFF) <= (bucket[1].small >> 16 & 0xFF) ? bucket : bucket + 1;
-        if ((e->small & 0xFF000000u) != S->search_tag) S->stored++;
+            for (int i = 1; i < WAYS; i++)
+                if (cards_left(bucket + i) < cards_left(e)) e = bucket + i;
+        }
+        e->hands = hands;
+        e->table = table;
+        e->small = small | (uint32_t)clubs << 16;
     }
-    e->hands = hands;
-    e->table = table;
-    e->small = small | left << 16;
     return e;
 }
 
-static void store_entry(solver_t *S, mask_t hands, mask_t table, int dealt, uint32_t small, int lower, int upper,
+static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int lower, int upper,
                         uint64_t best) {
     int found;
-    entry_t *e = claim_entry(S, hands, table, dealt, small, &found);
+    entry_t *e = claim_entry(S, hands, table, small, clubs, &found);
     if (found) {
         /* every stored bound is a true bound of the same position: keep the tightest */
         if (e->lower > lower) lower = e->lower;
