@@ -95,8 +95,19 @@ static inline uint32_t small_key(const solver_t *S, const position_t *p) {
     return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | clubs << 11) | S->search_tag;
 }
 
-/* Side 0's clubs at an entry's position. */
-static inline int entry_clubs(const entry_t *e) { return (int)(e->small >> 16 & 0xF); }
+/* Where side 0 stands for Haft Khaj, kept beside the key: with two sides 0 once side 1 holds 7
+ * clubs and 15 once side 0 does (the clubs then matter no more), else side 0's clubs and one; it
+ * only grows with side 0's clubs, as side 0's value does (look_up()). With more sides, side 0's
+ * clubs. */
+static inline int club_standing(const solver_t *S, const position_t *p) {
+    if (S->sides > 2) return p->clubs[0];
+    if (p->clubs[0] >= HAFT_KHAJ_CLUBS) return 15;
+    if (p->clubs[1] >= HAFT_KHAJ_CLUBS) return 0;
+    return p->clubs[0] + 1;
+}
+
+/* Side 0's standing at an entry's position (club_standing()). */
+static inline int entry_standing(const entry_t *e) { return (int)(e->small >> 16 & 0xF); }
 
 /* How many cards are left to play at an entry's position (in the hands and the pack). */
 static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
@@ -174,11 +185,11 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
     return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
 }
 
-/* The entry of the key (hands, table, small) for side 0's `clubs`, or NULL. */
-static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs) {
+/* The entry of the key (hands, table, small) where side 0 stands at `standing`, or NULL. */
+static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_is(bucket + i, hands, table, small) && entry_clubs(bucket + i) == clubs) return bucket + i;
+        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) return bucket + i;
     return NULL;
 }
 
@@ -189,26 +200,27 @@ typedef struct {
     uint64_t best;
 } known_t;
 
-/* What the table knows of the position of key (hands, table, small) where side 0 holds `clubs`.
- * With two sides more clubs for side 0 can only raise its value (they count for nothing but Haft
- * Khaj, whose margin only grows with them), so the entries of the same position with other counts
- * speak too: `rising` is 1 when the mover's value grows with side 0's clubs (the mover is side 0),
- * -1 when it falls, and then a lower bound found with fewer clubs than the mover would like holds
- * here, as does an upper bound found with more; 0 (more sides): the entry of this count alone. */
-static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int rising) {
+/* What the table knows of the position of key (hands, table, small) where side 0 stands at
+ * `standing` (club_standing()). With two sides more clubs for side 0 can only raise its value
+ * (they count for nothing but Haft Khaj, whose margin only grows with them), so the entries of the
+ * same position where it stands otherwise speak too: `rising` is 1 when the mover's value grows
+ * with side 0's standing (the mover is side 0), -1 when it falls, and then a lower bound found
+ * where the mover stood worse holds here, as does an upper bound found where it stood better; 0
+ * (more sides): the entry of this standing alone. */
+static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int rising) {
     known_t known = {-UNBOUNDED, UNBOUNDED, 0};
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++) {
         const entry_t *e = bucket + i;
         if (!entry_is(e, hands, table, small)) continue;
-        int at = entry_clubs(e), fewer = rising > 0 ? at < clubs : at > clubs;
-        if (at == clubs || (rising && fewer)) {
+        int at = entry_standing(e), worse = rising > 0 ? at < standing : at > standing;
+        if (at == standing || (rising && worse)) {
             if (e->lower > known.lower) known.lower = e->lower;
         }
-        if (at == clubs || (rising && !fewer && at != clubs)) {
+        if (at == standing || (rising && !worse)) {
             if (e->upper < known.upper) known.upper = e->upper;
         }
-        if (e->best && (at == clubs || !known.best)) known.best = e->best;
+        if (e->best && (at == standing || !known.best)) known.best = e->best;
     }
     return known;
 }
@@ -216,12 +228,12 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
 /* The entry a search stores a position in: its own if there (*found set), else the one it
  * replaces: one of an earlier search, else the one with the fewest cards left to play (the
  * cheapest to find again). Its key is written; its values are the caller's to write. */
-static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int *found) {
+static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small);
     entry_t *e = NULL;
     for (int i = 0; i < WAYS && !e; i++)
-        if (entry_is(bucket + i, hands, table, small) && entry_clubs(bucket + i) == clubs) e = bucket + i;
+        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) e = bucket + i;
     *found = e != NULL;
     if (!e) {
         for (int i = 0; i < WAYS && !e; i++)
@@ -235,15 +247,15 @@ static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t sm
         }
         e->hands = hands;
         e->table = table;
-        e->small = small | (uint32_t)clubs << 16;
+        e->small = small | (uint32_t)standing << 16;
     }
     return e;
 }
 
-static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int clubs, int lower, int upper,
+static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int lower, int upper,
                         uint64_t best) {
     int found;
-    entry_t *e = claim_entry(S, hands, table, small, clubs, &found);
+    entry_t *e = claim_entry(S, hands, table, small, standing, &found);
     if (found) {
         /* every stored bound is a true bound of the same position: keep the tightest */
         if (e->lower > lower) lower = e->lower;
