@@ -201,12 +201,13 @@ typedef struct {
 } known_t;
 
 /* What the table knows of the position of key (hands, table, small) where side 0 stands at
- * `standing` (club_standing()). With two sides more clubs for side 0 can only raise its value
- * (they count for nothing but Haft Khaj, whose margin only grows with them), so the entries of the
- * same position where it stands otherwise speak too: `rising` is 1 when the mover's value grows
- * with side 0's standing (the mover is side 0), -1 when it falls, and then a lower bound found
- * where the mover stood worse holds here, as does an upper bound found where it stood better; 0
- * (more sides): the entry of this standing alone. */
+ * `standing` (club_standing()). With two sides more clubs for side 0 can only raise its value, and
+ * by at most 14 (they count for nothing but Haft Khaj, whose margin only grows with them, from -7
+ * to 7 at most), so the entries of the same position where it stands otherwise speak too:
+ * `rising` is 1 when the mover's value grows with side 0's standing (the mover is side 0), -1 when
+ * it falls; a lower bound found where the mover stood worse holds here, and one found where it
+ * stood better holds less 14, as does an upper bound found where it stood better, and one found
+ * where it stood worse plus 14. With `rising` 0 (more sides), the entry of this standing alone. */
 static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int rising) {
     known_t known = {-UNBOUNDED, UNBOUNDED, 0};
     entry_t *bucket = bucket_of(S, hands, table, small);
@@ -214,11 +215,14 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
         const entry_t *e = bucket + i;
         if (!entry_is(e, hands, table, small)) continue;
         int at = entry_standing(e), worse = rising > 0 ? at < standing : at > standing;
-        if (at == standing || (rising && worse)) {
-            if (e->lower > known.lower) known.lower = e->lower;
+        int lower = e->lower, upper = e->upper;
+        if (at != standing && rising) { /* the counts apart change Haft Khaj's margin at most */
+            if (!worse) lower -= 2 * HAFT_KHAJ_POINTS;
+            if (worse) upper += 2 * HAFT_KHAJ_POINTS;
         }
-        if (at == standing || (rising && !worse)) {
-            if (e->upper < known.upper) known.upper = e->upper;
+        if (at == standing || rising) {
+            if (lower > known.lower) known.lower = lower;
+            if (upper < known.upper) known.upper = upper;
         }
         if (e->best && (at == standing || !known.best)) known.best = e->best;
     }
