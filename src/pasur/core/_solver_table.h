@@ -234,25 +234,32 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
  * cheapest to find again). Its key is written; its values are the caller's to write. */
 static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
-    entry_t *bucket = bucket_of(S, hands, table, small);
-    entry_t *e = NULL;
-    for (int i = 0; i < WAYS && !e; i++)
-        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) e = bucket + i;
-    *found = e != NULL;
-    if (!e) {
-        for (int i = 0; i < WAYS && !e; i++)
-            if ((bucket[i].small & 0xFF000000u) != S->search_tag) e = bucket + i;
-        if (e) {
-            S->stored++;
-        } else {
-            e = bucket;
-            for (int i = 1; i < WAYS; i++)
-                if (cards_left(bucket + i) < cards_left(e)) e = bucket + i;
+    entry_t *bucket = bucket_of(S, hands, table, small), *e = NULL;
+    for (int i = 0; i < WAYS; i++) {
+        if ((bucket[i].small & 0xFF000000u) != S->search_tag) { /* an earlier search's: free */
+            if (!e) e = bucket + i;
+        } else if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) {
+            *found = 1;
+            return bucket + i;
         }
-        e->hands = hands;
-        e->table = table;
-        e->small = small | (uint32_t)standing << 16;
     }
+    *found = 0;
+    if (e) {
+        S->stored++;
+    } else {
+        int left = cards_left(bucket);
+        e = bucket;
+        for (int i = 1; i < WAYS; i++) {
+            int here = cards_left(bucket + i);
+            if (here < left) {
+                e = bucket + i;
+                left = here;
+            }
+        }
+    }
+    e->hands = hands;
+    e->table = table;
+    e->small = small | (uint32_t)standing << 16;
     return e;
 }
 
