@@ -203,11 +203,11 @@ typedef struct {
 /* What the table knows of the position of key (hands, table, small) where side 0 stands at
  * `standing` (club_standing()). With two sides more clubs for side 0 can only raise its value, and
  * by at most 14 (they count for nothing but Haft Khaj, whose margin only grows with them, from -7
- * to 7 at most), so the entries of the same position where it stands otherwise speak too:
- * `rising` is 1 when the mover's value grows with side 0's standing (the mover is side 0), -1 when
- * it falls; a lower bound found where the mover stood worse holds here, and one found where it
- * stood better holds less 14, as does an upper bound found where it stood better, and one found
- * where it stood worse plus 14. With `rising` 0 (more sides), the entry of this standing alone. */
+ * to 7 at most), so the entries of the same position where it stands otherwise speak too: a lower
+ * bound found where the mover stood worse and an upper bound found where it stood better hold here
+ * as they are, the other two off by 14 (a lower bound less 14, an upper bound plus 14). `rising`
+ * is 1 when the mover's value grows with side 0's standing (the mover is side 0), -1 when it
+ * falls, 0 with more sides: then the entry of this standing alone. */
 static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int rising) {
     known_t known = {-UNBOUNDED, UNBOUNDED, 0};
     entry_t *bucket = bucket_of(S, hands, table, small);
