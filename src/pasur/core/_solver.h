@@ -51,7 +51,8 @@ typedef struct {
     mask_t hands, table; /* the key: every hand's cards together (above them, with more than two
                             sides, sides 1-3's clubs), and the table */
     uint64_t best;       /* the best move found here, 0 when none */
-    uint32_t small;      /* the key's small fields (bits 0-14), side 0's clubs (16-19), the search (24-31) */
+    uint32_t small;      /* the key's small fields (bits 0-14), where side 0 stands for Haft Khaj (16-19,
+                            club_standing()), the search (24-31) */
     int16_t lower, upper;
 } entry_t;
 
