@@ -95,7 +95,7 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
     uint32_t small = small_key(S, p);
     mask_t table = table_key(p->table, haft_khaj_decided(S, p));
     if (S->entries) {
-        entry_t *e = find_entry(S, hands, table, small, club_standing(S, p));
+        entry_t *e = find_entry(S, hands, table, small, club_standing(S, p), sweep_standing(S, p));
         if (e) {
             unpack_shares(e->best, shares);
             return;
@@ -114,7 +114,7 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
     if (S->error) return;
     if (S->entries) {
         int was_there;
-        entry_t *e = claim_entry(S, hands, table, small, club_standing(S, p), &was_there);
+        entry_t *e = claim_entry(S, hands, table, small, club_standing(S, p), sweep_standing(S, p), &was_there);
         e->lower = e->upper = 0;
         e->best = pack_shares(shares);
     }

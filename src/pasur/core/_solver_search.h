@@ -45,10 +45,10 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         if (lower >= beta) return lower;
     }
     uint64_t hint = 0;
-    int standing = club_standing(S, p);
+    int standing = club_standing(S, p), sweep = sweep_standing(S, p);
     if (S->entries) {
         int rising = S->sides > 2 ? 0 : coalition(S, S->side_of[p->turn]) == 0 ? 1 : -1;
-        known_t known = look_up(S, hands, table, small, standing, rising);
+        known_t known = look_up(S, hands, table, small, standing, sweep, rising);
         if (known.lower >= beta) return known.lower;
         if (known.upper <= alpha) return known.upper;
         if (known.lower == known.upper) return known.lower;
@@ -101,11 +101,11 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (S->error) return 0;
     if (S->entries) {
         if (best <= alpha)
-            store_entry(S, hands, table, small, standing, -UNBOUNDED, best, 0);
+            store_entry(S, hands, table, small, standing, sweep, -UNBOUNDED, best, 0);
         else if (best >= beta)
-            store_entry(S, hands, table, small, standing, best, UNBOUNDED, best_code);
+            store_entry(S, hands, table, small, standing, sweep, best, UNBOUNDED, best_code);
         else
-            store_entry(S, hands, table, small, standing, best, best, best_code);
+            store_entry(S, hands, table, small, standing, sweep, best, best, best_code);
     }
     return best;
 }

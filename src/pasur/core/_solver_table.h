@@ -86,13 +86,20 @@ static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
 #define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
 #define CARD_BITS ((1ULL << 52) - 1)
 
-/* The key's small fields: the cards dealt, the turn, the side that captured last and, with two
- * sides, whether Haft Khaj is decided (the table's key merges clubs with the other suits once it
- * is); with more sides, side 0's clubs. With two, side 0's clubs are kept beside the key (an
- * entry's bounds speak for more counts than its own: look_up()). */
+/* The key's small fields: the cards dealt, the turn and, with two sides, whether Haft Khaj is
+ * decided (the table's key merges clubs with the other suits once it is); with more sides the
+ * side that captured last and side 0's clubs. With two, those two are kept beside the key (an
+ * entry's bounds speak for other counts and other last capturers too: look_up()). */
 static inline uint32_t small_key(const solver_t *S, const position_t *p) {
-    int clubs = S->sides == 2 ? haft_khaj_decided(S, p) : p->clubs[0];
-    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | clubs << 11) | S->search_tag;
+    if (S->sides == 2) return (uint32_t)(p->dealt | p->turn << 6 | haft_khaj_decided(S, p) << 11) | S->search_tag;
+    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | p->clubs[0] << 11) | S->search_tag;
+}
+
+/* With two sides, how the side that captured last stands for side 0 (who takes the table left at
+ * the round's end): 0 side 1, 1 nobody yet, 2 side 0; its value only grows with it. With more
+ * sides 0 (the last capturer is in the key). */
+static inline int sweep_standing(const solver_t *S, const position_t *p) {
+    return S->sides > 2 ? 0 : p->last == 0 ? 2 : p->last < 0 ? 1 : 0;
 }
 
 /* Where side 0 stands for Haft Khaj, kept beside the key: with two sides 0 once side 1 holds 7
@@ -106,8 +113,10 @@ static inline int club_standing(const solver_t *S, const position_t *p) {
     return p->clubs[0] + 1;
 }
 
-/* Side 0's standing at an entry's position (club_standing()). */
+/* Side 0's standing at an entry's position (club_standing()), and its sweep standing
+ * (sweep_standing()). */
 static inline int entry_standing(const entry_t *e) { return (int)(e->small >> 16 & 0xF); }
+static inline int entry_sweep(const entry_t *e) { return (int)(e->small >> 20 & 0x3); }
 
 /* How many cards are left to play at an entry's position (in the hands and the pack). */
 static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
@@ -185,11 +194,14 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
     return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
 }
 
-/* The entry of the key (hands, table, small) where side 0 stands at `standing`, or NULL. */
-static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing) {
+/* The entry of the key (hands, table, small) where side 0 stands at `standing` and `sweep`, or
+ * NULL. */
+static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) return bucket + i;
+        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing &&
+            entry_sweep(bucket + i) == sweep)
+            return bucket + i;
     return NULL;
 }
 
@@ -201,30 +213,31 @@ typedef struct {
 } known_t;
 
 /* What the table knows of the position of key (hands, table, small) where side 0 stands at
- * `standing` (club_standing()). With two sides more clubs for side 0 can only raise its value, and
- * by at most 14 (they count for nothing but Haft Khaj, whose margin only grows with them, from -7
- * to 7 at most), so the entries of the same position where it stands otherwise speak too: a lower
- * bound found where the mover stood worse and an upper bound found where it stood better hold here
- * as they are, the other two off by 14 (a lower bound less 14, an upper bound plus 14). `rising`
- * is 1 when the mover's value grows with side 0's standing (the mover is side 0), -1 when it
- * falls, 0 with more sides: then the entry of this standing alone. */
-static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int rising) {
+ * `standing` (club_standing()) and `sweep` (sweep_standing()). With two sides more clubs for side 0
+ * can only raise its value, by at most 14 (they count for nothing but Haft Khaj, whose margin only
+ * grows with them, from -7 to 7 at most), and so can a last capture of its own, which may win it
+ * the table left at the end; so the entries of the same position where it stands otherwise speak
+ * too. A lower bound found where the mover stood no better, and an upper bound found where it stood
+ * no worse, hold here as they are; where only the clubs stood the other way, off by 14 (a lower
+ * bound less 14, an upper bound plus 14). `rising` is 1 when the mover's value grows with side 0's
+ * standing (the mover is side 0), -1 when it falls, 0 with more sides: then the entry of this
+ * standing alone. */
+static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+                       int rising) {
     known_t known = {-UNBOUNDED, UNBOUNDED, 0};
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++) {
         const entry_t *e = bucket + i;
         if (!entry_is(e, hands, table, small)) continue;
-        int at = entry_standing(e), worse = rising > 0 ? at < standing : at > standing;
-        int lower = e->lower, upper = e->upper;
-        if (at != standing && rising) { /* the counts apart change Haft Khaj's margin at most */
-            if (!worse) lower -= 2 * HAFT_KHAJ_POINTS;
-            if (worse) upper += 2 * HAFT_KHAJ_POINTS;
-        }
-        if (at == standing || rising) {
-            if (lower > known.lower) known.lower = lower;
-            if (upper < known.upper) known.upper = upper;
-        }
-        if (e->best && (at == standing || !known.best)) known.best = e->best;
+        int at = entry_standing(e), at_sweep = entry_sweep(e), here = at == standing && at_sweep == sweep;
+        if (!rising && !here) continue;
+        int clubs_worse = rising > 0 ? at < standing : at > standing, clubs_better = at != standing && !clubs_worse;
+        int sweep_worse = rising > 0 ? at_sweep < sweep : at_sweep > sweep, sweep_better = at_sweep != sweep && !sweep_worse;
+        int lower = e->lower - (clubs_better ? 2 * HAFT_KHAJ_POINTS : 0);
+        int upper = e->upper + (clubs_worse ? 2 * HAFT_KHAJ_POINTS : 0);
+        if (!sweep_better && lower > known.lower) known.lower = lower;
+        if (!sweep_worse && upper < known.upper) known.upper = upper;
+        if (e->best && (here || !known.best)) known.best = e->best;
     }
     return known;
 }
@@ -232,13 +245,15 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
 /* The entry a search stores a position in: its own if there (*found set), else the one it
  * replaces: one of an earlier search, else the one with the fewest cards left to play (the
  * cheapest to find again). Its key is written; its values are the caller's to write. */
-static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int *found) {
+static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+                            int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small), *e = NULL;
     for (int i = 0; i < WAYS; i++) {
         if ((bucket[i].small & 0xFF000000u) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
-        } else if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing) {
+        } else if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing &&
+                   entry_sweep(bucket + i) == sweep) {
             *found = 1;
             return bucket + i;
         }
@@ -259,14 +274,14 @@ static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t sm
     }
     e->hands = hands;
     e->table = table;
-    e->small = small | (uint32_t)standing << 16;
+    e->small = small | (uint32_t)standing << 16 | (uint32_t)sweep << 20;
     return e;
 }
 
-static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int lower, int upper,
-                        uint64_t best) {
+static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep, int lower,
+                        int upper, uint64_t best) {
     int found;
-    entry_t *e = claim_entry(S, hands, table, small, standing, &found);
+    entry_t *e = claim_entry(S, hands, table, small, standing, sweep, &found);
     if (found) {
         /* every stored bound is a true bound of the same position: keep the tightest */
         if (e->lower > lower) lower = e->lower;
