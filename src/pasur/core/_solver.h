@@ -17,14 +17,14 @@
  * side's weight) is added as it is played, and the end-of-round sweep and Haft Khaj at the end.
  * Everything that decides the rest of the round is in the key of the transposition table, or
  * beside it: the cards in the hands (whose owner is fixed within a search), the table, the cards
- * dealt, the turn, the side that captured last, and the clubs taken so far (with two sides side
- * 0's, kept beside the key: its value only grows with them, so a bound found with one count holds
- * for more counts, one way). What was taken before only adds points, so the stored values hold
- * whatever the path. Techniques: principal-variation (null-window) search, a four-way bucketed
- * table of bounds with its size an option, moves ordered by the table's best move and then by
- * what they take, cheap bounds on the points still to win in the last deal, and equivalent cards
- * (same rank, both plain or both clubs: nothing scores them apart) searched once and counted, not
- * named, on the table in the key.
+ * dealt, the turn, the side that captured last and the clubs taken so far (with two sides these
+ * two are kept beside the key: side 0's value only grows with its clubs and with a last capture
+ * of its own, so a bound found with one holds for others, one way). What was taken before only
+ * adds points, so the stored values hold whatever the path. Techniques: principal-variation
+ * (null-window) search, a four-way bucketed table of bounds with its size an option, moves
+ * ordered by the table's best move and then by what they take, cheap bounds on the points still
+ * to win in the last deal, and equivalent cards (same rank, both plain or both clubs: nothing
+ * scores them apart) searched once and counted, not named, on the table in the key.
  * Included by _native.c after _engine.h.
  */
 #ifndef PASUR_SOLVER_H
@@ -52,7 +52,8 @@ typedef struct {
                             sides, sides 1-3's clubs), and the table */
     uint64_t best;       /* the best move found here, 0 when none */
     uint32_t small;      /* the key's small fields (bits 0-14), where side 0 stands for Haft Khaj (16-19,
-                            club_standing()), the search (24-31) */
+                            club_standing()) and for the last sweep (20-21, sweep_standing()), the
+                            search (24-31) */
     int16_t lower, upper;
 } entry_t;
 
