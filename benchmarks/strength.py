@@ -31,6 +31,7 @@ from pasur.bench import bot_speed
 from pasur.bots import LEVELS
 from pasur.core import Rules
 from pasur.core.rules import TABLES as RULES_AT
+from pasur.server.bots import RATED_TABLES  # the tables people are rated at: the server rates its bots there
 from pasur.server.ratings import match_wins_elo
 
 #: Each level against the one below it, then the cheat against the top two.
@@ -49,9 +50,6 @@ SLOW = {"ismcts"}
 ANCHOR = ("beginner", 800)
 #: The tables the ladder can be played at, and how their reports are named.
 TABLES = {name: (rules, "" if name == "2" else f"-{rules.table_tag}") for name, rules in RULES_AT.items()}
-#: The tables people are rated at (every kind): the server rates its bots at each by the ladder
-#: measured there.
-RATED_TABLES = tuple(RULES_AT)
 #: Where the server reads each level's rating.
 RATINGS = Path(__file__).parent.parent / "src" / "pasur" / "server" / "bot-ratings.json"
 

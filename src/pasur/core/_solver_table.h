@@ -194,14 +194,18 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
     return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
 }
 
+/* Whether entry e is the position of key (hands, table, small) where side 0 stands at `standing`
+ * and `sweep`. */
+static inline int entry_here(const entry_t *e, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
+    return entry_is(e, hands, table, small) && entry_standing(e) == standing && entry_sweep(e) == sweep;
+}
+
 /* The entry of the key (hands, table, small) where side 0 stands at `standing` and `sweep`, or
  * NULL. */
 static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing &&
-            entry_sweep(bucket + i) == sweep)
-            return bucket + i;
+        if (entry_here(bucket + i, hands, table, small, standing, sweep)) return bucket + i;
     return NULL;
 }
 
@@ -252,8 +256,7 @@ static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t sm
     for (int i = 0; i < WAYS; i++) {
         if ((bucket[i].small & 0xFF000000u) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
-        } else if (entry_is(bucket + i, hands, table, small) && entry_standing(bucket + i) == standing &&
-                   entry_sweep(bucket + i) == sweep) {
+        } else if (entry_here(bucket + i, hands, table, small, standing, sweep)) {
             *found = 1;
             return bucket + i;
         }
