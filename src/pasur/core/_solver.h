@@ -42,6 +42,13 @@
 #define MAX_PLIES 64
 #define UNBOUNDED 10000
 
+/* For a small function of every node that the compiler would otherwise call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NODE_INLINE static inline __attribute__((always_inline))
+#else
+#define NODE_INLINE static inline
+#endif
+
 typedef struct {
     mask_t hands[4], table;
     int dealt, turn, last, over, clubs[4]; /* last: the side that captured last, -1 none */
@@ -83,6 +90,7 @@ typedef struct {
     uint64_t nodes, node_limit;
     int horizon; /* 0: search to the round's end; else stop once more than this many cards are dealt */
     int error; /* 1: too many moves at a node, 2: the node limit */
+    int sweep_free; /* set by each search as it returns: whether its bound holds whoever captured last */
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
 

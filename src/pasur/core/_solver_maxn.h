@@ -114,7 +114,7 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
     if (S->error) return;
     if (S->entries) {
         int was_there;
-        entry_t *e = claim_entry(S, hands, table, small, club_standing(S, p), sweep_standing(S, p), &was_there);
+        entry_t *e = claim_entry(S, hands, table, small, club_standing(S, p), sweep_standing(S, p), 0, &was_there);
         e->lower = e->upper = 0;
         e->best = pack_shares(shares);
     }

@@ -24,7 +24,11 @@ static int child_search(solver_t *S, const position_t *p, const position_t *chil
  * "at least v", anything between exact. */
 static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply) {
     S->nodes++;
-    if (p->over) return final_value(S, p);
+    S->sweep_free = 1;
+    if (p->over) {
+        S->sweep_free = !card_points(p->table) && !club_count(p->table);
+        return final_value(S, p);
+    }
     if (S->horizon && p->dealt > S->horizon) return horizon_value(S, p);
     if (S->error || (S->node_limit && S->nodes > S->node_limit) || ply >= MAX_PLIES) {
         if (!S->error) S->error = 2;
@@ -45,14 +49,20 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         if (lower >= beta) return lower;
     }
     uint64_t hint = 0;
+    int swept = 0; /* whether the result depends on who captured last (the table's left at the end) */
     int standing = club_standing(S, p), sweep = sweep_standing(S, p);
     if (S->entries) {
         int rising = S->sides > 2 ? 0 : coalition(S, S->side_of[p->turn]) == 0 ? 1 : -1;
         known_t known = look_up(S, hands, table, small, standing, sweep, rising);
-        if (known.lower >= beta) return known.lower;
-        if (known.upper <= alpha) return known.upper;
-        if (known.lower == known.upper) return known.lower;
-        if (known.lower > lower) lower = known.lower;
+        if (known.lower >= beta || known.lower == known.upper) {
+            S->sweep_free = !known.lower_swept;
+            return known.lower;
+        }
+        if (known.upper <= alpha) {
+            S->sweep_free = !known.upper_swept;
+            return known.upper;
+        }
+        if (known.lower > lower) lower = known.lower; /* a narrower window: the result holds all the same */
         if (known.upper < upper) upper = known.upper;
         hint = known.best;
     }
@@ -83,12 +93,14 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
         position_t child = *p;
         int gain = solver_play(S, &child, codes[i]);
         int value;
+        int laid = !(codes[i] >> 6); /* the child's last capturer is this one's */
         if (i == 0) {
             value = child_search(S, p, &child, gain, floor, beta, ply + 1);
         } else {
             value = child_search(S, p, &child, gain, floor, floor + 1, ply + 1);
             if (value > floor && value < beta) value = child_search(S, p, &child, gain, value - 1, beta, ply + 1);
         }
+        swept |= laid && !S->sweep_free;
         if (value > best) {
             best = value;
             best_code = codes[i];
@@ -101,12 +113,13 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (S->error) return 0;
     if (S->entries) {
         if (best <= alpha)
-            store_entry(S, hands, table, small, standing, sweep, -UNBOUNDED, best, 0);
+            store_entry(S, hands, table, small, standing, sweep, !swept, -UNBOUNDED, best, 0);
         else if (best >= beta)
-            store_entry(S, hands, table, small, standing, sweep, best, UNBOUNDED, best_code);
+            store_entry(S, hands, table, small, standing, sweep, !swept, best, UNBOUNDED, best_code);
         else
-            store_entry(S, hands, table, small, standing, sweep, best, best, best_code);
+            store_entry(S, hands, table, small, standing, sweep, !swept, best, best, best_code);
     }
+    S->sweep_free = !swept;
     return best;
 }
 

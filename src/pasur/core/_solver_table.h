@@ -117,6 +117,8 @@ static inline int club_standing(const solver_t *S, const position_t *p) {
  * (sweep_standing()). */
 static inline int entry_standing(const entry_t *e) { return (int)(e->small >> 16 & 0xF); }
 static inline int entry_sweep(const entry_t *e) { return (int)(e->small >> 20 & 0x3); }
+/* Whether an entry's bounds hold whoever captured last (bit 22: sweep_free in the search). */
+static inline int entry_sweep_free(const entry_t *e) { return (int)(e->small >> 22 & 1); }
 
 /* How many cards are left to play at an entry's position (in the hands and the pack). */
 static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
@@ -200,6 +202,15 @@ static inline int entry_here(const entry_t *e, mask_t hands, mask_t table, uint3
     return entry_is(e, hands, table, small) && entry_standing(e) == standing && entry_sweep(e) == sweep;
 }
 
+/* Whether entry e is where a result of the position of key (hands, table, small) at `standing` and
+ * `sweep` goes: that position's own, or, for a result that holds whoever captured last
+ * (`sweep_free`), an entry of such results at another sweep standing. */
+static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+                            int sweep_free) {
+    return entry_is(e, hands, table, small) && entry_standing(e) == standing &&
+           (entry_sweep(e) == sweep || (sweep_free && entry_sweep_free(e)));
+}
+
 /* The entry of the key (hands, table, small) where side 0 stands at `standing` and `sweep`, or
  * NULL. */
 static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
@@ -214,6 +225,7 @@ static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32
 typedef struct {
     int lower, upper;
     uint64_t best;
+    int lower_swept, upper_swept; /* whether the bound depends on who captured last (its entry's) */
 } known_t;
 
 /* What the table knows of the position of key (hands, table, small) where side 0 stands at
@@ -228,19 +240,26 @@ typedef struct {
  * standing alone. */
 static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
                        int rising) {
-    known_t known = {-UNBOUNDED, UNBOUNDED, 0};
+    known_t known = {-UNBOUNDED, UNBOUNDED, 0, 0, 0};
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++) {
         const entry_t *e = bucket + i;
         if (!entry_is(e, hands, table, small)) continue;
-        int at = entry_standing(e), at_sweep = entry_sweep(e), here = at == standing && at_sweep == sweep;
+        int swept = !entry_sweep_free(e), at = entry_standing(e), at_sweep = swept ? entry_sweep(e) : sweep;
+        int here = at == standing && at_sweep == sweep;
         if (!rising && !here) continue;
         int clubs_worse = rising > 0 ? at < standing : at > standing, clubs_better = at != standing && !clubs_worse;
         int sweep_worse = rising > 0 ? at_sweep < sweep : at_sweep > sweep, sweep_better = at_sweep != sweep && !sweep_worse;
         int lower = e->lower - (clubs_better ? 2 * HAFT_KHAJ_POINTS : 0);
         int upper = e->upper + (clubs_worse ? 2 * HAFT_KHAJ_POINTS : 0);
-        if (!sweep_better && lower > known.lower) known.lower = lower;
-        if (!sweep_worse && upper < known.upper) known.upper = upper;
+        if (!sweep_better && lower > known.lower) {
+            known.lower = lower;
+            known.lower_swept = swept;
+        }
+        if (!sweep_worse && upper < known.upper) {
+            known.upper = upper;
+            known.upper_swept = swept;
+        }
         if (e->best && (here || !known.best)) known.best = e->best;
     }
     return known;
@@ -250,13 +269,13 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
  * replaces: one of an earlier search, else the one with the fewest cards left to play (the
  * cheapest to find again). Its key is written; its values are the caller's to write. */
 static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
-                            int *found) {
+                            int sweep_free, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small), *e = NULL;
     for (int i = 0; i < WAYS; i++) {
         if ((bucket[i].small & 0xFF000000u) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
-        } else if (entry_here(bucket + i, hands, table, small, standing, sweep)) {
+        } else if (entry_for(bucket + i, hands, table, small, standing, sweep, sweep_free)) {
             *found = 1;
             return bucket + i;
         }
@@ -281,16 +300,21 @@ static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t sm
     return e;
 }
 
-static void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep, int lower,
-                        int upper, uint64_t best) {
+/* Store bounds found for the position of key (hands, table, small) at `standing` and `sweep`; with
+ * `sweep_free` they hold whoever captured last. */
+NODE_INLINE void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+                        int sweep_free, int lower, int upper, uint64_t best) {
     int found;
-    entry_t *e = claim_entry(S, hands, table, small, standing, sweep, &found);
+    entry_t *e = claim_entry(S, hands, table, small, standing, sweep, sweep_free, &found);
     if (found) {
-        /* every stored bound is a true bound of the same position: keep the tightest */
+        /* every stored bound is a true bound of the same position: keep the tightest (and they
+         * hold whoever captured last only if both did) */
         if (e->lower > lower) lower = e->lower;
         if (e->upper < upper) upper = e->upper;
         if (!best) best = e->best;
+        sweep_free = sweep_free && entry_sweep_free(e);
     }
+    e->small = (e->small & ~(1u << 22)) | (uint32_t)sweep_free << 22;
     e->lower = (int16_t)lower;
     e->upper = (int16_t)upper;
     e->best = best;
