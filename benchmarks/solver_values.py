@@ -8,8 +8,8 @@ which follow the search order).
 The positions: 200 whole 2-player deals (seed 1) and 20 whole 4-player partnership deals (seed 3),
 as `benchmarks/solve.py` deals them; then, under the default rules and each rules option that
 changes a two-sided value (Surs in the last deal, no compulsory capture, both), 60 2-player and 6
-4-player deals (seed 7) each after up to 20 random plays. Two builds that print the same digests found the same values; the nodes say which
-searched less.
+4-player deals (seed 7) each after up to 20 random plays. Two builds that print the same digests
+found the same values; the nodes say which searched less.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pasur import Match, Round, Rules, SolveError, deal_deck, solve, to_record
 from pasur.bots.solver_bot import deal_evidence, deal_plays
 from pasur.core import CARDS, Card, native
 from pasur.core.captures import capture_takes, hand_moves
-from pasur.core.cards import JACK
+from pasur.core.cards import CLUB_CARDS, JACK, KING, QUEEN, mask_of
 from pasur.core.scoring import card_points, club_count
 from pasur.core.solver import Sampling, minimax, sampled_values
 
@@ -102,6 +102,38 @@ def test_solver_equals_plain_minimax_on_the_last_two_deals():
         assert solution.value == absolute_best(game, list(moves.values()))
         compared += 1
     assert too_wide < POSITIONS // 10
+
+
+def face_on_table_of_a_rank_all_played(game: Round) -> bool:
+    """Whether a Queen or King (not the club) is on the table, or all cards of its rank are in
+    play (in the hands or on the table, none in the pack): positions where the rest of the round
+    can leave one on the table with no card left to take it."""
+    for rank in (QUEEN, KING):
+        suits = 0xF << (4 * rank)
+        if game.table & suits & ~CLUB_CARDS and not mask_of(game.deck[game.dealt :]) & suits:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("surs_late", [False, True])
+def test_queens_and_kings_no_card_can_take_change_no_value(surs_late):
+    # without compulsory capture they can pile up on the table; the key keeps one of them, and only
+    # while a Sur can still count (the solver's table must never merge what plain minimax tells apart)
+    rules = Rules(compulsory_capture=False, sur_in_last_deal=surs_late)
+    rng = random.Random(23)
+    compared = 0
+    while compared < max(60, POSITIONS // 10):
+        game = random_position(rng, rules, rng.randint(3, 9))
+        if not face_on_table_of_a_rank_all_played(game):
+            continue
+        try:
+            value, moves = minimax(game, node_limit=5_000_000)
+        except SolveError:
+            continue
+        solution = solve(game, table_mb=1)
+        assert solution.value == value, compared
+        assert {move.code: move.value for move in solution.moves} == moves, compared
+        compared += 1
 
 
 def python_minimax(game: Round, me: int = 0) -> int:

@@ -79,6 +79,8 @@ typedef struct {
     int players, first, compulsory, most_clubs;
     int sides, me, weight; /* me: side 0 with two sides, else the side searched for; weight: sides - 1 */
     int side_of[4], sur_ok[4], last_deal_sur[4];
+    int surs_before_last, surs_in_last; /* whether a Sur can count for any side: before the last deal (in
+                                           it or later), in the last deal */
     uint8_t deck[52];
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
     scratch_t *scratch;    /* the owner's, for listing moves */
@@ -112,9 +114,12 @@ static void solver_init(solver_t *S, const round_t *r, int sides, int me, int mo
     S->me = sides == 2 ? 0 : me;
     S->weight = sides - 1;
     for (int i = 0; i < 4; i++) S->side_of[i] = r->side_of[i];
+    S->surs_in_last = S->surs_before_last = 0;
     for (int i = 0; i < 4; i++) {
         S->sur_ok[i] = r->sur_ok[i];
         S->last_deal_sur[i] = r->last_deal_sur[i];
+        S->surs_in_last |= r->last_deal_sur[i] != 0;
+        S->surs_before_last |= r->sur_ok[i] || r->last_deal_sur[i];
     }
     solver_take_deck(S, r);
     S->nodes = 0;

@@ -93,7 +93,7 @@ static void maxn_search(solver_t *S, const position_t *p, int ply, int32_t *shar
     }
     mask_t hands = hands_key(S, p);
     uint32_t small = small_key(S, p);
-    mask_t table = table_key(p->table, haft_khaj_decided(S, p));
+    mask_t table = table_key(live_table(S, p), haft_khaj_decided(S, p));
     if (S->entries) {
         entry_t *e = find_entry(S, hands, table, small, club_standing(S, p), sweep_standing(S, p));
         if (e) {

@@ -36,7 +36,7 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     }
     mask_t hands = hands_key(S, p);
     uint32_t small = small_key(S, p);
-    mask_t table = table_key(p->table, haft_khaj_decided(S, p));
+    mask_t table = table_key(live_table(S, p), haft_khaj_decided(S, p));
     if (S->entries) prefetch_bucket(S, hands, table, small); /* its read overlaps the bounds' work */
     /* The cheap bounds only in the last deal (or the deal a horizon search ends with): before it
      * they count a Sur at every later play and come near a window only late in the deal before the
