@@ -19,6 +19,11 @@ if ! command -v clang-14 >/dev/null 2>&1 || [ ! -x /usr/bin/wasm-ld-14 ] || [ ! 
   fi
 fi
 # -Wno-unused-function: the browser uses a part of the headers the Python extension shares.
+# The stack (1 MB: the search recurses once a play, its frames holding the move lists) lies first
+# in memory, so that running over it traps instead of writing over the engine's data unseen (with
+# wasm-ld's default, 64 KB above the data, a larger search frame once did: the browser's values
+# came out different from the Python ones with no error).
 clang-14 --target=wasm32-wasi --sysroot=/usr -O2 -mexec-model=reactor -fuse-ld=/usr/bin/wasm-ld-14 \
   -Wall -Werror -Wno-unused-function -Wno-unneeded-internal-declaration -Wl,--strip-all \
+  -Wl,--stack-first -Wl,-z,stack-size=1048576 \
   -o "$output" src/pasur/core/_wasm.c

@@ -81,6 +81,8 @@ typedef struct {
     int side_of[4], sur_ok[4], last_deal_sur[4];
     int surs_before_last, surs_in_last; /* whether a Sur can count for any side: before the last deal (in
                                            it or later), in the last deal */
+    int16_t lay_priority[52]; /* each card laid down's place in the search order (_solver_order.h) */
+    unsigned against[4];      /* each seat's opponents' seats, a bit a seat (the other coalition) */
     uint8_t deck[52];
     mask_t pack_after[53]; /* the cards still in the pack once `dealt` are out */
     scratch_t *scratch;    /* the owner's, for listing moves */
@@ -95,6 +97,9 @@ typedef struct {
     int sweep_free; /* set by each search as it returns: whether its bound holds whoever captured last */
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
+
+/* 0 for me's coalition, 1 for the others'; with two sides, the side itself. */
+static inline int coalition(const solver_t *S, int side) { return side != S->me; }
 
 /* The pack's order, from round r: the cards still in it after each count dealt. */
 static void solver_take_deck(solver_t *S, const round_t *r) {
@@ -122,6 +127,14 @@ static void solver_init(solver_t *S, const round_t *r, int sides, int me, int mo
         S->surs_before_last |= r->sur_ok[i] || r->last_deal_sur[i];
     }
     solver_take_deck(S, r);
+    for (int card = 0; card < 52; card++) /* the least valuable first: points, a club, a Jack */
+        S->lay_priority[card] =
+            (int16_t)(500 - 10 * card_points(1ULL << card) - 3 * ((card & 3) == 0) - 20 * ((card >> 2) == JACK));
+    for (int seat = 0; seat < 4; seat++) {
+        S->against[seat] = 0;
+        for (int other = 0; other < S->players; other++)
+            if (coalition(S, S->side_of[other]) != coalition(S, S->side_of[seat])) S->against[seat] |= 1u << other;
+    }
     S->nodes = 0;
     S->error = 0;
     S->horizon = 0;
@@ -139,9 +152,6 @@ static position_t position_of(const round_t *r) {
     for (int side = 0; side < 4; side++) p.clubs[side] = club_count(r->captured[side]);
     return p;
 }
-
-/* 0 for me's coalition, 1 for the others'; with two sides, the side itself. */
-static inline int coalition(const solver_t *S, int side) { return side != S->me; }
 
 /* What a point taken by `side` is worth to its coalition. */
 static inline int scale(const solver_t *S, int side) { return side == S->me ? S->weight : 1; }

@@ -76,12 +76,14 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
     int points = card_points(cards);
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
-    const int *sur_ok = p->dealt < 52 ? S->sur_ok : S->last_deal_sur;
-    mask_t sweepers[2] = {0, 0}; /* each coalition's cards that could make a Sur (not Jacks) */
-    for (int seat = 0; seat < S->players; seat++)
-        if (sur_ok[S->side_of[seat]]) sweepers[coalition(S, S->side_of[seat])] |= p->hands[seat] & ~JACKS;
-    gains[0] += SUR_POINTS * bits_count(sweepers[0]);
-    gains[1] += SUR_POINTS * bits_count(sweepers[1]);
+    if (p->dealt < 52 ? S->surs_before_last : S->surs_in_last) { /* else no Sur to count */
+        const int *sur_ok = p->dealt < 52 ? S->sur_ok : S->last_deal_sur;
+        mask_t sweepers[2] = {0, 0}; /* each coalition's cards that could make a Sur (not Jacks) */
+        for (int seat = 0; seat < S->players; seat++)
+            if (sur_ok[S->side_of[seat]]) sweepers[coalition(S, S->side_of[seat])] |= p->hands[seat] & ~JACKS;
+        gains[0] += SUR_POINTS * bits_count(sweepers[0]);
+        gains[1] += SUR_POINTS * bits_count(sweepers[1]);
+    }
     int haft = 0, decided = -1; /* Haft Khaj, for me's coalition, once a side holds 7 clubs */
     for (int side = 0; side < S->sides; side++)
         if (p->clubs[side] >= HAFT_KHAJ_CLUBS) decided = side;

@@ -32,11 +32,9 @@ static inline mask_t single_takers(int card) {
 }
 
 /* The cards in the hands of the side against the side to move. */
-static mask_t against_hands(const solver_t *S, const position_t *p) {
-    int mine = coalition(S, S->side_of[p->turn]);
+static inline mask_t against_hands(const solver_t *S, const position_t *p) {
     mask_t theirs = 0;
-    for (int seat = 0; seat < S->players; seat++)
-        if (coalition(S, S->side_of[seat]) != mine) theirs |= p->hands[seat];
+    for (unsigned seats = S->against[p->turn]; seats; seats &= seats - 1) theirs |= p->hands[bits_lowest(seats)];
     return theirs;
 }
 
@@ -51,8 +49,7 @@ static int move_priority(const solver_t *S, const position_t *p, uint64_t code, 
         return 1000 + 100 * sur + 10 * card_points(take | 1ULL << card) +
                club_count(take | 1ULL << card) * 2 + bits_count(take);
     }
-    return 500 - 10 * card_points(1ULL << card) - 3 * (int)((card & 3) == 0) - 20 * ((card >> 2) == JACK) -
-           30 * (theirs && (theirs & single_takers(card)));
+    return S->lay_priority[card] - 30 * (theirs && (theirs & single_takers(card)));
 }
 
 /* Whether two cards of one class lie on `table` (only then can two takes be equivalent). */

@@ -78,6 +78,7 @@ static int take_table(solver_t *S, int table_bits) {
 
 /* Whether a side holds 7 clubs (Haft Khaj is then decided, scored either way). */
 static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
+    if (S->sides == 2) return (p->clubs[0] >= HAFT_KHAJ_CLUBS) | (p->clubs[1] >= HAFT_KHAJ_CLUBS);
     for (int side = 0; side < S->sides; side++)
         if (p->clubs[side] >= HAFT_KHAJ_CLUBS) return 1;
     return 0;
@@ -290,8 +291,8 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
 /* The entry a search stores a position in: its own if there (*found set), else the one it
  * replaces: one of an earlier search, else the one with the fewest cards left to play (the
  * cheapest to find again). Its key is written; its values are the caller's to write. */
-static entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
-                            int sweep_free, int *found) {
+NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+                                 int sweep_free, int *found) {
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small), *e = NULL;
     for (int i = 0; i < WAYS; i++) {
