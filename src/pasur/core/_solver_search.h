@@ -54,13 +54,17 @@ static int search(solver_t *S, const position_t *p, int alpha, int beta, int ply
     if (S->entries) {
         int rising = S->sides > 2 ? 0 : coalition(S, S->side_of[p->turn]) == 0 ? 1 : -1;
         known_t known = look_up(S, hands, table, small, standing, sweep, rising);
-        if (known.lower >= beta || known.lower == known.upper) {
+        if (known.lower >= beta) {
             S->sweep_free = !known.lower_swept;
             return known.lower;
         }
         if (known.upper <= alpha) {
             S->sweep_free = !known.upper_swept;
             return known.upper;
+        }
+        if (known.lower == known.upper) { /* exact: by both bounds */
+            S->sweep_free = !known.lower_swept && !known.upper_swept;
+            return known.lower;
         }
         if (known.lower > lower) lower = known.lower; /* a narrower window: the result holds all the same */
         if (known.upper < upper) upper = known.upper;
