@@ -12,8 +12,8 @@
 
 
 #define JACK 10
-#define QUEEN_RANK 11
-#define KING_RANK 12
+#define QUEEN 11
+#define KING 12
 #define LOW_NUMERALS ((1ULL << 20) - 1)
 #define NUMERALS ((1ULL << 40) - 1)
 #define JACKS (0xFULL << (JACK * 4))

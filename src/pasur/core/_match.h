@@ -11,8 +11,6 @@
 #include "_solver.h"
 #include "_twister.h"
 
-#define QUEEN 11
-#define KING 12
 #define FULL_DECK ((1ULL << 52) - 1)
 
 /* Rules: the options of rules.Rules (sur_cutoff -1: none; most_clubs: haft_khaj="most"). */

@@ -205,12 +205,12 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
  * there): with it a Queen or King is never laid beside one of its rank, so they leave the table
  * in pairs and one is left without a taker only from the first table, too rarely to pay. */
 static inline mask_t live_table(const solver_t *S, const position_t *p) {
-    const mask_t plain_faces = 0xEEULL << (4 * QUEEN_RANK);
+    const mask_t plain_faces = 0xEEULL << (4 * QUEEN);
     mask_t table = p->table;
     if (S->compulsory || !(table & plain_faces)) return table;
     mask_t left = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | S->pack_after[p->dealt];
     int blocks = p->dealt < 52 ? S->surs_before_last : S->surs_in_last;
-    for (int rank = QUEEN_RANK; rank <= KING_RANK; rank++) {
+    for (int rank = QUEEN; rank <= KING; rank++) {
         mask_t suits = 0xFULL << (4 * rank), dead = table & suits & ~CLUB_CARDS;
         if (!dead || (left & suits)) continue;
         table &= ~dead;
@@ -326,7 +326,7 @@ NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32
 /* Store bounds found for the position of key (hands, table, small) at `standing` and `sweep`; with
  * `sweep_free` they hold whoever captured last. */
 NODE_INLINE void store_entry(solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
-                        int sweep_free, int lower, int upper, uint64_t best) {
+                             int sweep_free, int lower, int upper, uint64_t best) {
     int found;
     entry_t *e = claim_entry(S, hands, table, small, standing, sweep, sweep_free, &found);
     if (found) {
