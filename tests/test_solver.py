@@ -105,9 +105,9 @@ def test_solver_equals_plain_minimax_on_the_last_two_deals():
 
 
 def face_on_table_of_a_rank_all_played(game: Round) -> bool:
-    """Whether a Queen or King (not the club) is on the table, or all cards of its rank are in
-    play (in the hands or on the table, none in the pack): positions where the rest of the round
-    can leave one on the table with no card left to take it."""
+    """Whether a Queen or King (not the club) is on the table with every card of its rank in play
+    (none in the pack): positions where the rest of the round can leave one on the table with no
+    card left to take it."""
     for rank in (QUEEN, KING):
         suits = 0xF << (4 * rank)
         if game.table & suits & ~CLUB_CARDS and not mask_of(game.deck[game.dealt :]) & suits:

@@ -98,6 +98,12 @@ typedef struct {
     uint64_t moves[MAX_PLIES][MAX_NODE_MOVES];
 } solver_t;
 
+/* Whether a Sur can still count for any side from position p on (in this deal or, before the
+ * last, in a later one). */
+static inline int surs_ahead(const solver_t *S, const position_t *p) {
+    return p->dealt < 52 ? S->surs_before_last : S->surs_in_last;
+}
+
 /* 0 for me's coalition, 1 for the others'; with two sides, the side itself. */
 static inline int coalition(const solver_t *S, int side) { return side != S->me; }
 

@@ -76,7 +76,7 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
     int points = card_points(cards);
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
-    if (p->dealt < 52 ? S->surs_before_last : S->surs_in_last) { /* else no Sur to count */
+    if (surs_ahead(S, p)) { /* else no Sur to count */
         const int *sur_ok = p->dealt < 52 ? S->sur_ok : S->last_deal_sur;
         mask_t sweepers[2] = {0, 0}; /* each coalition's cards that could make a Sur (not Jacks) */
         for (int seat = 0; seat < S->players; seat++)

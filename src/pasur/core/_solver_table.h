@@ -209,7 +209,7 @@ static inline mask_t live_table(const solver_t *S, const position_t *p) {
     mask_t table = p->table;
     if (S->compulsory || !(table & plain_faces)) return table;
     mask_t left = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | S->pack_after[p->dealt];
-    int blocks = p->dealt < 52 ? S->surs_before_last : S->surs_in_last;
+    int blocks = surs_ahead(S, p);
     for (int rank = QUEEN; rank <= KING; rank++) {
         mask_t suits = 0xFULL << (4 * rank), dead = table & suits & ~CLUB_CARDS;
         if (!dead || (left & suits)) continue;
@@ -217,12 +217,6 @@ static inline mask_t live_table(const solver_t *S, const position_t *p) {
         if (blocks) table |= dead & -dead;
     }
     return table;
-}
-
-/* Whether entry e is the position of key (hands, table, small) where side 0 stands at `standing`
- * and `sweep`. */
-static inline int entry_here(const entry_t *e, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
-    return entry_is(e, hands, table, small) && entry_standing(e) == standing && entry_sweep(e) == sweep;
 }
 
 /* Whether entry e is where a result of the position of key (hands, table, small) at `standing` and
@@ -239,7 +233,7 @@ static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32
 static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_here(bucket + i, hands, table, small, standing, sweep)) return bucket + i;
+        if (entry_for(bucket + i, hands, table, small, standing, sweep, 0)) return bucket + i;
     return NULL;
 }
 
