@@ -98,7 +98,7 @@ static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
             S->error = 1;
             return 0;
         }
-        if (repeats) count = first + drop_equivalents(codes + first, count - first);
+        if (repeats && count - first > 1) count = first + drop_equivalents(codes + first, count - first);
     }
     return count;
 }
@@ -106,6 +106,7 @@ static int distinct_moves(solver_t *S, const position_t *p, uint64_t *codes) {
 /* The moves to search at a node: the legal ones, one of each equivalent set, the likeliest best first. */
 static int ordered_moves(solver_t *S, const position_t *p, uint64_t *codes) {
     int kept = distinct_moves(S, p, codes);
+    if (kept < 2) return kept;
     int priorities[MAX_NODE_MOVES];
     mask_t theirs = S->horizon ? 0 : against_hands(S, p); /* (a deal-horizon search gained nothing by it) */
     for (int i = 0; i < kept; i++) priorities[i] = move_priority(S, p, codes[i], theirs);
