@@ -197,25 +197,36 @@ static inline mask_t table_key(mask_t table, int clubs_decided) {
     return kept | (counted & ~(tens | twos)) | twos_counted | tens_counted;
 }
 
-/* The table as it matters for the rest of the round: a Queen or King that no card left to play
- * (in a hand or the pack) shares the rank of can never be taken, so it stays to the round's end,
- * where it scores nothing and (but the club) counts no club; it matters only by being there,
- * which keeps the table from being swept for a Sur. Such cards but the clubs are set aside, one
- * of them kept while a Sur can still count. Only without compulsory capture (30% fewer nodes
- * there): with it a Queen or King is never laid beside one of its rank, so they leave the table
- * in pairs and one is left without a taker only from the first table, too rarely to pay. */
+/* The table as it matters for the rest of the round. A card no card left to play (in a hand or the
+ * pack) can ever take stays on the table to the round's end: a numeral once no Jack is left and no
+ * numeral low enough to make 11 with it, and (without compulsory capture) a Queen or King once no
+ * card of its rank is left. Such a card that scores nothing at the end (not an Ace, the 2 of clubs
+ * or the 10 of diamonds, nor a club while Haft Khaj is open) matters only by being there, which
+ * keeps the table from being swept for a Sur: these are set aside, one of them kept while a Sur
+ * can still count. The faces: 30% fewer nodes without compulsory capture, where they pile up (with
+ * it they leave the table in pairs, and the check cost 1.5% for nothing); the numerals: 6% fewer at
+ * four players, 1.4% at two. */
 static inline mask_t live_table(const solver_t *S, const position_t *p) {
     const mask_t plain_faces = 0xEEULL << (4 * QUEEN);
-    mask_t table = p->table;
-    if (S->compulsory || !(table & plain_faces)) return table;
+    mask_t table = p->table, dead = 0;
     mask_t left = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | S->pack_after[p->dealt];
-    int blocks = surs_ahead(S, p);
-    for (int rank = QUEEN; rank <= KING; rank++) {
-        mask_t suits = 0xFULL << (4 * rank), dead = table & suits & ~CLUB_CARDS;
-        if (!dead || (left & suits)) continue;
-        table &= ~dead;
-        if (blocks) table |= dead & -dead;
+    if (!(left & JACKS) && (table & NUMERALS & ~ACES)) {
+        mask_t numerals = left & NUMERALS;
+        int first_dead = numerals ? 10 - (lowest(numerals) >> 2) : 0; /* the lowest rank none of them can take */
+        if (first_dead < 10) {
+            dead = table & NUMERALS & ~ACES & (~0ULL << (4 * first_dead)) & ~(1ULL << TWO_OF_CLUBS | 1ULL << TEN_OF_DIAMONDS);
+            if (!haft_khaj_decided(S, p)) dead &= ~CLUB_CARDS;
+        }
     }
+    if (!S->compulsory && (table & plain_faces)) {
+        for (int rank = QUEEN; rank <= KING; rank++) {
+            mask_t suits = 0xFULL << (4 * rank);
+            if (!(left & suits)) dead |= table & suits & ~CLUB_CARDS;
+        }
+    }
+    if (!dead) return table;
+    table &= ~dead;
+    if (surs_ahead(S, p)) table |= dead & -dead;
     return table;
 }
 
