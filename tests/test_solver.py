@@ -118,16 +118,15 @@ def face_left_with_no_taker(game: Round) -> bool:
 
 
 def jacks_first(rng: random.Random, rules: Rules) -> list[Card]:
-    """A shuffled pack whose Jacks are dealt first (in the first deal's hands, or the second's with
-    two players): later in the round a numeral laid down can be left with no card to take it."""
+    """A shuffled pack whose four Jacks are in the first deal's hands: later in the round a numeral
+    laid down can be left with no card to take it."""
     jacks = [card for card in CARDS if card >> 2 == JACK]
     others = [card for card in CARDS if card >> 2 != JACK]
     rng.shuffle(others)
-    dealt = 4 * rules.players
-    filler = max(0, dealt - len(jacks))
-    hands = jacks[:dealt] + others[:filler]
+    filler = 4 * rules.players - len(jacks)  # the first deal's other hand cards
+    hands = jacks + others[:filler]
     rng.shuffle(hands)
-    return hands + others[filler : filler + 4] + jacks[dealt:] + others[filler + 4 :]
+    return hands + others[filler:]
 
 
 @pytest.mark.parametrize(

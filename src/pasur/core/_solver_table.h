@@ -214,7 +214,8 @@ static inline mask_t live_table(const solver_t *S, const position_t *p) {
         mask_t numerals = left & NUMERALS;
         int first_dead = numerals ? 10 - (lowest(numerals) >> 2) : 0; /* the lowest rank none of them can take */
         if (first_dead < 10) {
-            dead = table & NUMERALS & ~ACES & (~0ULL << (4 * first_dead)) & ~(1ULL << TWO_OF_CLUBS | 1ULL << TEN_OF_DIAMONDS);
+            dead = table & NUMERALS & ~ACES & (~0ULL << (4 * first_dead));
+            dead &= ~(1ULL << TWO_OF_CLUBS | 1ULL << TEN_OF_DIAMONDS);
             if (!haft_khaj_decided(S, p)) dead &= ~CLUB_CARDS;
         }
     }
