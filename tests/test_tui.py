@@ -385,9 +385,11 @@ def test_a_terminal_closed_mid_match_leaves_a_save_that_resumes_it(tmp_path, giv
     command = [sys.executable, "-m", "pasur", "play", "--plain", "--fast", "--seed", "8", "--opponents", "easy"]
     if given:
         command += ["--save", str(path)]
-    game = subprocess.Popen(
-        command, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    errors = tmp_path / "stderr.txt"  # a file, not a pipe nobody reads until the end
+    with errors.open("w") as stderr:
+        game = subprocess.Popen(
+            command, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True
+        )
     assert game.stdin is not None and game.stdout is not None
     game.stdin.write("1\n1\n1\n")
     game.stdin.flush()  # standard input stays open: the person is still there
@@ -402,8 +404,9 @@ def test_a_terminal_closed_mid_match_leaves_a_save_that_resumes_it(tmp_path, giv
         ended = game.wait(timeout=30)
     except subprocess.TimeoutExpired:  # seen once in a full run: say where it stood
         game.kill()
-        _out, errors = game.communicate()
-        pytest.fail(f"still running 30 s after SIGHUP; its output ends {shown[-300:]!r}, its errors {errors[-2000:]!r}")
+        game.communicate()
+        written = errors.read_text()[-2000:]
+        pytest.fail(f"still running 30 s after SIGHUP; its output ends {shown[-300:]!r}, its errors {written!r}")
     assert ended == 128 + signal.SIGHUP
     resumed = LocalGame.load(path)
     people = resumed.to_record()["rounds"][0]["moves"][::2]  # seat 0 opens round 1

@@ -104,6 +104,11 @@ static inline int surs_ahead(const solver_t *S, const position_t *p) {
     return p->dealt < 52 ? S->surs_before_last : S->surs_in_last;
 }
 
+/* Whether each side's Surs count at position p, by side: sur_ok before the last deal, last_deal_sur in it. */
+static inline const int *surs_counting(const solver_t *S, const position_t *p) {
+    return p->dealt < 52 ? S->sur_ok : S->last_deal_sur;
+}
+
 /* 0 for me's coalition, 1 for the others'; with two sides, the side itself. */
 static inline int coalition(const solver_t *S, int side) { return side != S->me; }
 

@@ -48,7 +48,7 @@ static int horizon_value(const solver_t *S, const position_t *p) {
     double sur = 0;
     mask_t sweeping = sur_cards(p->table);
     int side = S->side_of[p->turn];
-    if (sweeping && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[side]) {
+    if (sweeping && surs_counting(S, p)[side]) {
         mask_t pool = S->pack_after[S->horizon];
         sur = chance_of_any(bits_count(pool), bits_count(pool & sweeping), 4) *
               (SUR_POINTS + card_points(p->table)) * scale(S, side);
@@ -77,7 +77,7 @@ static void value_bounds(const solver_t *S, const position_t *p, int *lower, int
     int gains[2] = {points, points};
     if (S->horizon) gains[0] = gains[1] = points + SUR_POINTS + points;
     if (surs_ahead(S, p)) { /* else no Sur to count */
-        const int *sur_ok = p->dealt < 52 ? S->sur_ok : S->last_deal_sur;
+        const int *sur_ok = surs_counting(S, p);
         mask_t sweepers[2] = {0, 0}; /* each coalition's cards that could make a Sur (not Jacks) */
         for (int seat = 0; seat < S->players; seat++)
             if (sur_ok[S->side_of[seat]]) sweepers[coalition(S, S->side_of[seat])] |= p->hands[seat] & ~JACKS;

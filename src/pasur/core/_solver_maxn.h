@@ -67,7 +67,7 @@ static void horizon_shares(const solver_t *S, const position_t *p, int32_t *shar
                                                      : chance_of_haft_khaj(p->clubs[side], out, S->sides));
     mask_t sweeping = sur_cards(p->table);
     int mover = S->side_of[p->turn];
-    if (sweeping && (p->dealt < 52 ? S->sur_ok : S->last_deal_sur)[mover]) {
+    if (sweeping && surs_counting(S, p)[mover]) {
         mask_t pool = S->pack_after[S->horizon];
         expected[mover] += chance_of_any(bits_count(pool), bits_count(pool & sweeping), 4) *
                            (SUR_POINTS + card_points(p->table));
