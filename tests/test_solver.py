@@ -225,6 +225,19 @@ def test_a_large_search_grows_its_part_of_the_table_and_keeps_what_it_found():
     assert sum(s.nodes for s in grown) < 0.8 * sum(s.nodes for s in small)
 
 
+def test_a_search_takes_the_same_nodes_whatever_came_before():
+    """The table is kept from one solve to the next, each search's entries tagged as its own; the
+    tag is not part of where an entry lies, so solving a position again, after other searches,
+    takes the same nodes (and a reported count can be reproduced)."""
+    rules = Rules(players=4)
+    rng = random.Random(3)
+    games = [Round(rules, deal_deck(rng, rules), check_deck=False) for _ in range(4)]
+    first = [solve(game).nodes for game in games]
+    for index in range(7):  # other searches in between, moving the tag on
+        solve(random_position(rng, OPTIONS[index % 2], rng.randint(8, 24)))
+    assert [solve(game).nodes for game in games] == first
+
+
 def test_a_finished_round_is_worth_its_points():
     rng = random.Random(19)
     game = random_position(rng, Rules(), 0)

@@ -85,6 +85,7 @@ static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
 }
 
 #define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
+#define TAG_BITS 0xFF000000u /* the search's tag */
 #define CARD_BITS ((1ULL << 52) - 1)
 
 /* The key's small fields: the cards dealt, the turn and, with two sides, whether Haft Khaj is
@@ -137,8 +138,10 @@ static inline mask_t hands_key(const solver_t *S, const position_t *p) {
     return hands;
 }
 
+/* Where the key's entries lie. The search's tag is left out: a position's bucket, and so the nodes a
+ * search takes, do not depend on how many searches the table served before. */
 static inline uint64_t entry_hash(mask_t hands, mask_t table, uint32_t small) {
-    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
+    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ table * 0xC2B2AE3D27D4EB4FULL ^ (small & ~TAG_BITS) * 0x165667B19E3779F9ULL;
     return h ^ h >> 31;
 }
 
@@ -166,7 +169,7 @@ static void grow_table(solver_t *S) {
         for (int i = 0; i < WAYS; i++) moved[i].small = 0;
         for (int i = 0; i < WAYS; i++) {
             entry_t *e = S->entries + b + i;
-            if ((e->small & 0xFF000000u) != S->search_tag) continue;
+            if ((e->small & TAG_BITS) != S->search_tag) continue;
             if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS) == S->entries + b) continue;
             *moved++ = *e;
             e->small = 0;
@@ -302,7 +305,7 @@ NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32
     if (S->stored * 4 > 3 * (S->entry_mask + 1) && S->entry_mask < S->full_mask) grow_table(S);
     entry_t *bucket = bucket_of(S, hands, table, small), *e = NULL;
     for (int i = 0; i < WAYS; i++) {
-        if ((bucket[i].small & 0xFF000000u) != S->search_tag) { /* an earlier search's: free */
+        if ((bucket[i].small & TAG_BITS) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
         } else if (entry_for(bucket + i, hands, table, small, standing, sweep, sweep_free)) {
             *found = 1;
