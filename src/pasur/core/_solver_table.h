@@ -84,17 +84,18 @@ static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
     return 0;
 }
 
-#define KEY_BITS 0xFF007FFFu /* the small fields and the search's tag */
-#define TAG_BITS 0xFF000000u /* the search's tag */
+#define KEY_BITS 0xFF007FFFu /* in an entry: the small fields and the search's tag */
+#define TAG_BITS 0xFF000000u /* in an entry: the search's tag */
 #define CARD_BITS ((1ULL << 52) - 1)
 
 /* The key's small fields: the cards dealt, the turn and, with two sides, whether Haft Khaj is
  * decided (the table's key merges clubs with the other suits once it is); with more sides the
  * side that captured last and side 0's clubs. With two, those two are kept beside the key (an
- * entry's bounds speak for other counts and other last capturers too: look_up()). */
+ * entry's bounds speak for other counts and other last capturers too: look_up()). An entry holds
+ * them with the search's tag above; the tag is no part of where the entry lies (entry_hash()). */
 static inline uint32_t small_key(const solver_t *S, const position_t *p) {
-    if (S->sides == 2) return (uint32_t)(p->dealt | p->turn << 6 | haft_khaj_decided(S, p) << 11) | S->search_tag;
-    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | p->clubs[0] << 11) | S->search_tag;
+    if (S->sides == 2) return (uint32_t)(p->dealt | p->turn << 6 | haft_khaj_decided(S, p) << 11);
+    return (uint32_t)(p->dealt | p->turn << 6 | (p->last + 1) << 8 | p->clubs[0] << 11);
 }
 
 /* With two sides, how the side that captured last stands for side 0 (who takes the table left at
@@ -125,9 +126,10 @@ static inline int entry_sweep_free(const entry_t *e) { return (int)(e->small >> 
 /* How many cards are left to play at an entry's position (in the hands and the pack). */
 static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
 
-/* Whether entry e is of the key (hands, table, small). */
-static inline int entry_is(const entry_t *e, mask_t hands, mask_t table, uint32_t small) {
-    return e->hands == hands && e->table == table && (e->small & KEY_BITS) == small;
+/* Whether entry e is of the key (hands, table, small) and this search's (`tagged`: small with
+ * the search's tag). */
+static inline int entry_is(const entry_t *e, mask_t hands, mask_t table, uint32_t tagged) {
+    return e->hands == hands && e->table == table && (e->small & KEY_BITS) == tagged;
 }
 
 /* The key's cards: every hand's together, and above them sides 1-3's clubs when there are more
@@ -138,10 +140,10 @@ static inline mask_t hands_key(const solver_t *S, const position_t *p) {
     return hands;
 }
 
-/* Where the key's entries lie. The search's tag is left out: a position's bucket, and so the nodes a
- * search takes, do not depend on how many searches the table served before. */
+/* Where the key's entries lie: by the key alone, not the search's tag, so that a position's bucket,
+ * and so the nodes a search takes, do not depend on how many searches the table served before. */
 static inline uint64_t entry_hash(mask_t hands, mask_t table, uint32_t small) {
-    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ table * 0xC2B2AE3D27D4EB4FULL ^ (small & ~TAG_BITS) * 0x165667B19E3779F9ULL;
+    uint64_t h = hands * 0x9E3779B97F4A7C15ULL ^ table * 0xC2B2AE3D27D4EB4FULL ^ small * 0x165667B19E3779F9ULL;
     return h ^ h >> 31;
 }
 
@@ -170,7 +172,7 @@ static void grow_table(solver_t *S) {
         for (int i = 0; i < WAYS; i++) {
             entry_t *e = S->entries + b + i;
             if ((e->small & TAG_BITS) != S->search_tag) continue;
-            if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS) == S->entries + b) continue;
+            if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS & ~TAG_BITS) == S->entries + b) continue;
             *moved++ = *e;
             e->small = 0;
         }
@@ -234,12 +236,12 @@ static inline mask_t live_table(const solver_t *S, const position_t *p) {
     return table;
 }
 
-/* Whether entry e is where a result of the position of key (hands, table, small) at `standing` and
- * `sweep` goes: that position's own, or, for a result that holds whoever captured last
- * (`sweep_free`), an entry of such results at another sweep standing. */
-static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32_t small, int standing, int sweep,
+/* Whether entry e is where a result of the position of key (hands, table, small; `tagged`, small
+ * with the search's tag) at `standing` and `sweep` goes: that position's own, or, for a result that
+ * holds whoever captured last (`sweep_free`), an entry of such results at another sweep standing. */
+static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32_t tagged, int standing, int sweep,
                             int sweep_free) {
-    return entry_is(e, hands, table, small) && entry_standing(e) == standing &&
+    return entry_is(e, hands, table, tagged) && entry_standing(e) == standing &&
            (entry_sweep(e) == sweep || (sweep_free && entry_sweep_free(e)));
 }
 
@@ -248,7 +250,7 @@ static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32
 static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_for(bucket + i, hands, table, small, standing, sweep, 0)) return bucket + i;
+        if (entry_for(bucket + i, hands, table, small | S->search_tag, standing, sweep, 0)) return bucket + i;
     return NULL;
 }
 
@@ -276,7 +278,7 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++) {
         const entry_t *e = bucket + i;
-        if (!entry_is(e, hands, table, small)) continue;
+        if (!entry_is(e, hands, table, small | S->search_tag)) continue;
         int swept = !entry_sweep_free(e), at = entry_standing(e), at_sweep = swept ? entry_sweep(e) : sweep;
         int here = at == standing && at_sweep == sweep;
         if (!rising && !here) continue;
@@ -307,7 +309,7 @@ NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32
     for (int i = 0; i < WAYS; i++) {
         if ((bucket[i].small & TAG_BITS) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
-        } else if (entry_for(bucket + i, hands, table, small, standing, sweep, sweep_free)) {
+        } else if (entry_for(bucket + i, hands, table, small | S->search_tag, standing, sweep, sweep_free)) {
             *found = 1;
             return bucket + i;
         }
@@ -328,7 +330,7 @@ NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32
     }
     e->hands = hands;
     e->table = table;
-    e->small = small | (uint32_t)standing << 16 | (uint32_t)sweep << 20;
+    e->small = small | S->search_tag | (uint32_t)standing << 16 | (uint32_t)sweep << 20;
     return e;
 }
 
