@@ -84,8 +84,9 @@ static inline int haft_khaj_decided(const solver_t *S, const position_t *p) {
     return 0;
 }
 
-#define KEY_BITS 0xFF007FFFu /* in an entry: the small fields and the search's tag */
-#define TAG_BITS 0xFF000000u /* in an entry: the search's tag */
+#define FIELD_BITS 0x00007FFFu /* in an entry: the key's small fields */
+#define TAG_BITS 0xFF000000u   /* in an entry: the search's tag */
+#define KEY_BITS (FIELD_BITS | TAG_BITS)
 #define CARD_BITS ((1ULL << 52) - 1)
 
 /* The key's small fields: the cards dealt, the turn and, with two sides, whether Haft Khaj is
@@ -172,7 +173,7 @@ static void grow_table(solver_t *S) {
         for (int i = 0; i < WAYS; i++) {
             entry_t *e = S->entries + b + i;
             if ((e->small & TAG_BITS) != S->search_tag) continue;
-            if (bucket_of(S, e->hands, e->table, e->small & KEY_BITS & ~TAG_BITS) == S->entries + b) continue;
+            if (bucket_of(S, e->hands, e->table, e->small & FIELD_BITS) == S->entries + b) continue;
             *moved++ = *e;
             e->small = 0;
         }
