@@ -127,10 +127,9 @@ static inline int entry_sweep_free(const entry_t *e) { return (int)(e->small >> 
 /* How many cards are left to play at an entry's position (in the hands and the pack). */
 static inline int cards_left(const entry_t *e) { return bits_count(e->hands & CARD_BITS) + 52 - (int)(e->small & 63); }
 
-/* Whether entry e is of the key (hands, table, small) and this search's (`tagged`: small with
- * the search's tag). */
-static inline int entry_is(const entry_t *e, mask_t hands, mask_t table, uint32_t tagged) {
-    return e->hands == hands && e->table == table && (e->small & KEY_BITS) == tagged;
+/* Whether entry e is this search's, of the key (hands, table, small). */
+static inline int entry_is(const solver_t *S, const entry_t *e, mask_t hands, mask_t table, uint32_t small) {
+    return e->hands == hands && e->table == table && (e->small & KEY_BITS) == (small | S->search_tag);
 }
 
 /* The key's cards: every hand's together, and above them sides 1-3's clubs when there are more
@@ -237,12 +236,12 @@ static inline mask_t live_table(const solver_t *S, const position_t *p) {
     return table;
 }
 
-/* Whether entry e is where a result of the position of key (hands, table, small; `tagged`, small
- * with the search's tag) at `standing` and `sweep` goes: that position's own, or, for a result that
- * holds whoever captured last (`sweep_free`), an entry of such results at another sweep standing. */
-static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32_t tagged, int standing, int sweep,
-                            int sweep_free) {
-    return entry_is(e, hands, table, tagged) && entry_standing(e) == standing &&
+/* Whether entry e is where a result of the position of key (hands, table, small) at `standing` and
+ * `sweep` goes: that position's own, or, for a result that holds whoever captured last
+ * (`sweep_free`), an entry of such results at another sweep standing. */
+static inline int entry_for(const solver_t *S, const entry_t *e, mask_t hands, mask_t table, uint32_t small,
+                            int standing, int sweep, int sweep_free) {
+    return entry_is(S, e, hands, table, small) && entry_standing(e) == standing &&
            (entry_sweep(e) == sweep || (sweep_free && entry_sweep_free(e)));
 }
 
@@ -251,7 +250,7 @@ static inline int entry_for(const entry_t *e, mask_t hands, mask_t table, uint32
 static entry_t *find_entry(const solver_t *S, mask_t hands, mask_t table, uint32_t small, int standing, int sweep) {
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++)
-        if (entry_for(bucket + i, hands, table, small | S->search_tag, standing, sweep, 0)) return bucket + i;
+        if (entry_for(S, bucket + i, hands, table, small, standing, sweep, 0)) return bucket + i;
     return NULL;
 }
 
@@ -279,7 +278,7 @@ static known_t look_up(const solver_t *S, mask_t hands, mask_t table, uint32_t s
     entry_t *bucket = bucket_of(S, hands, table, small);
     for (int i = 0; i < WAYS; i++) {
         const entry_t *e = bucket + i;
-        if (!entry_is(e, hands, table, small | S->search_tag)) continue;
+        if (!entry_is(S, e, hands, table, small)) continue;
         int swept = !entry_sweep_free(e), at = entry_standing(e), at_sweep = swept ? entry_sweep(e) : sweep;
         int here = at == standing && at_sweep == sweep;
         if (!rising && !here) continue;
@@ -310,7 +309,7 @@ NODE_INLINE entry_t *claim_entry(solver_t *S, mask_t hands, mask_t table, uint32
     for (int i = 0; i < WAYS; i++) {
         if ((bucket[i].small & TAG_BITS) != S->search_tag) { /* an earlier search's: free */
             if (!e) e = bucket + i;
-        } else if (entry_for(bucket + i, hands, table, small | S->search_tag, standing, sweep, sweep_free)) {
+        } else if (entry_for(S, bucket + i, hands, table, small, standing, sweep, sweep_free)) {
             *found = 1;
             return bucket + i;
         }
