@@ -247,6 +247,23 @@ def click_a_move(page: Any) -> bool:
     return True
 
 
+def take_a_seat(page: Any) -> None:
+    """Press the waiting room's Take a seat and wait until the page shows this player seated; if it
+    does not, say what the page showed (its error line, the form, the socket's talk)."""
+    page.click("#join")
+    try:
+        page.wait_for_function("pasur.page.state && pasur.page.state.table.you !== null", timeout=15_000)
+    except sync_api.TimeoutError:
+        seen = page.evaluate(
+            "({error: document.querySelector('#table-error').textContent,"
+            " form: !document.querySelector('#join-form').hidden,"
+            " name: document.querySelector('#join-form').name.value,"
+            " seats: pasur.page.state && pasur.page.state.table.seats.map((seat) => seat.name)})"
+        )
+        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
+        raise AssertionError(f"Take a seat did not seat the player: {seen}; lately:\n{talk}") from None
+
+
 def play_until(pages: list[Any], done: Any, limit: float = 120) -> None:
     deadline = time.monotonic() + limit
     while not done():
@@ -473,8 +490,7 @@ def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
     friend, _ = recorded_page(browser)
     friend.goto(url)
     friend.fill("#join-form input[name=name]", "Bahram")
-    friend.click("#join")
-    friend.wait_for_function("pasur.page.state.table.you !== null")
+    take_a_seat(friend)
     assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
 
 
@@ -602,7 +618,7 @@ def test_two_browsers_on_two_server_processes_play_one_table(browser):
         guest, guest_frames = recorded_page(browser)
         guest.goto(url.replace(first.base, second.base))
         guest.fill("#join-form input[name=name]", "Bahram")
-        guest.click("#join")
+        take_a_seat(guest)
         host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
         host.click("#start")
         guest.wait_for_selector("#board:not([hidden])")
@@ -622,7 +638,7 @@ def test_two_browsers_play_each_other(server, browser):
     guest, guest_frames = recorded_page(browser)
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
-    guest.click("#join")
+    take_a_seat(guest)
     host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     host.click("#start")
     guest.wait_for_selector("#board:not([hidden])")
@@ -864,7 +880,7 @@ def test_the_lobby_lists_a_public_table_live_and_another_browser_joins_it(server
     watcher.click("#table-list .join-link")
     watcher.wait_for_url("**/t/**")
     watcher.fill("#join-form input[name=name]", "Bahram")
-    watcher.click("#join")
+    take_a_seat(watcher)
     host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     watcher.goto(server.base + "/")
     watcher.wait_for_selector("#no-tables:not([hidden])", timeout=15_000)  # no seat free: gone from the list
@@ -1155,7 +1171,7 @@ def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, 
     in_language(guest, server.base, "fa")
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
-    guest.click("#join")
+    take_a_seat(guest)
     host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     watcher, _ = recorded_page(browser)
     watcher.goto(url)
@@ -1293,7 +1309,7 @@ def test_on_a_phone_only_the_others_chat_lines_are_counted_unread(server, browse
     guest, _ = recorded_page(browser, viewport=phone)
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
-    guest.click("#join")
+    take_a_seat(guest)
     host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
     host.click("#chat-toggle")
     host.fill("#chat-text", "salaam")
@@ -1494,7 +1510,7 @@ def test_a_player_invited_by_name_sees_it_in_the_lobby_joins_and_can_block(serve
     assert "Ava invites you" in bahar.inner_text("#invitation-list li")
     bahar.click("#invitation-list li a")
     bahar.wait_for_url(url)
-    bahar.click("#join")
+    take_a_seat(bahar)
     ava.wait_for_function("pasur.page.state.table.seats[1].name === 'Bahar'")
     assert not ava.is_visible("#invite-form")  # no seat is free now
     bahar.goto(f"{server.base}/p/Ava")
