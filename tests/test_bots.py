@@ -21,6 +21,7 @@ from pasur.bots.judgement import club_weight
 from pasur.bots.protocol import STDERR_LINE_CHARACTERS, STDERR_LINES, ExternalBot, serve
 from pasur.coach import hint as coach_hint
 from pasur.coach.hint import hint
+from pasur.coach.reasons import REASON_DEALS, explain
 from pasur.core import native, short_texts
 from pasur.core.solver import Samples
 from pasur.host import MatchHost
@@ -433,6 +434,21 @@ def test_a_hint_at_three_sides_comes_from_the_solver_against_the_others():
     advice = hint(game.view(0), game.legal_moves(), seed=1)
     assert advice is not None and str(advice.move) == "ACx10D" and advice.edge is not None and advice.edge > 1
     assert "a round better than" in advice.reason
+
+
+def test_a_hint_given_a_time_solves_no_deal_past_it():
+    # four players each for themselves, at a round's first move: one whole round takes seconds to
+    # solve there, so a deal is cut off at the time's nodes and the playouts choose, without an edge
+    rules = Rules(players=4, partnership=False)
+    game = Round(rules, deal_deck(random.Random(4), rules), check_deck=False)
+    advice = coach_hint.advise(game.view(game.turn), game.legal_moves(), seed=1, ms=100)
+    assert advice is not None and advice.move in game.legal_moves() and advice.other is None
+    # and a hint's reason stops solving deals when its time is out (one deal at least)
+    game = position("10D 5H", "AC 6S 9C")
+    better, worse = Move.parse("ACx10D").code, Move.parse("6S").code
+    assert explain(game, better, worse, seed=1).deals == REASON_DEALS
+    cut = explain(game, better, worse, seed=1, ms=0)
+    assert cut is None or cut.deals == 1
 
 
 def test_a_hint_without_the_native_core_comes_from_pimc_without_an_edge(monkeypatch):

@@ -305,6 +305,7 @@ async def test_hint_and_save_keys(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("h")
+        await settle(app, pilot)  # the hint is thought out in a worker
         assert "Hint:" in str(app.query_one("#message").render())
         await pilot.press("s")
         assert path.exists() and LocalGame.load(path).to_record() == game.to_record()

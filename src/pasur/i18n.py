@@ -119,6 +119,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "illegal": ("Not legal: {reason}", "مجاز نیست: {reason}"),
     "hint": ("Hint: {reason}", "راهنما: {reason}"),
     "hint_why": ("Why: {why}", "چرا: {why}"),
+    "hint_thinking": ("Finding a hint…", "در حال یافتن راهنما…"),
     "hint_forced": ("Only one move is legal: nothing to advise.", "تنها یک حرکت مجاز است: راهنمایی لازم نیست."),
     "round_over": ("Round {number} is over", "دست {number} تمام شد"),
     "aces": ("Aces", "تک‌ها"),

@@ -6,8 +6,10 @@ is known, and then the edge is exact), so a hint never says a move is best that 
 same position calls a loss. The move is compared with the next best move that differs in
 substance (not a twin card of the same rank and worth), with the edge said only when its 95%
 interval lies above 0 (else the two are "about as good as" each other), and the reason read from
-the solver's lines (`reasons`). Without the native core the move comes from ``pimc`` with
-what it takes. A forced move gets no hint. Only the seat's view is used.
+the solver's lines (`reasons`). Given a time, the deals solved and the reason's lines stay
+within it; without the native core, or where not one deal can be solved in that time (a whole
+round at four players each for themselves, from its first moves), the move comes from ``pimc``
+with what it takes. A forced move gets no hint. Only the seat's view is used.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from dataclasses import dataclass
 
 from ..bots.judgement import move_substance
 from ..bots.pimc import PimcBot
+from ..bots.solver_bot import NODES_A_MILLISECOND
 from ..core import Move, Round, SeatView, native
+from ..core.sampling import Sampling
 from ..core.scoring import SUR_POINTS, card_points, club_count
 from ..core.solver import Samples, sampled_within
 from ..i18n import move_words, number_text, text
@@ -93,12 +97,16 @@ class Advice:
 
 def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, bool]:
     """The deals a hint stands on, as the review's: `HINT_SAMPLES` dealt consistently with
-    ``view`` (or as many as ``ms`` milliseconds of this thread's CPU allow), or the one deal there
-    is when every card's place is known (True then)."""
+    ``view`` (fewer where ``ms`` milliseconds of this thread's CPU run out first), or the one deal
+    there is when every card's place is known (True then)."""
     rng = random.Random(seed)
     exact = view.sees_everything
-    count = 1 if exact else HINT_SAMPLES if ms is None else 1 << 30
-    found = sampled_within(Round.from_view(view, rng), count, rng, ms, JUDGE_BATCH, clock=time.thread_time)
+    count = 1 if exact else HINT_SAMPLES
+    # with a time bound, a deal that would take longer than it ends the sampling (a whole round at
+    # four players each for themselves takes seconds from its first moves)
+    sampling = Sampling(node_limit=int(ms * NODES_A_MILLISECOND) if ms is not None else 0)
+    base = Round.from_view(view, rng)
+    found = sampled_within(base, count, rng, ms, JUDGE_BATCH, sampling, clock=time.thread_time)
     return found, exact
 
 
@@ -109,7 +117,11 @@ def advise(view: SeatView, legal: Sequence[Move], seed: int = 0, ms: float | Non
         return None
     if not native.available():
         return Advice(PimcBot(ms=ms, seed=seed).choose(view, legal))
+    started = time.thread_time()
     found, exact = hint_samples(view, seed, ms)
+    left = None if ms is None else max(ms - 1000 * (time.thread_time() - started), ms / 10)
+    if not found.weights:  # no deal could be solved within the time: the playouts' choice
+        return Advice(PimcBot(ms=left, seed=seed).choose(view, legal))
     means = found.means()
     ranked = sorted(legal, key=lambda move: -means[move.code])
     move = ranked[0]
@@ -122,7 +134,7 @@ def advise(view: SeatView, legal: Sequence[Move], seed: int = 0, ms: float | Non
     if not advice.sure:
         return advice
     game = Round.from_view(view, random.Random(seed))
-    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True, loss=edge)
+    reason = explain(game, move.code, other.code, seed, HINT_REASON_DEALS, sure=True, loss=edge, ms=left)
     return Advice(move, other, advice.edge, advice.spread, exact, reason)
 
 

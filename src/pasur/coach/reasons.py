@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -197,12 +198,14 @@ def explain(
     deals: int = REASON_DEALS,
     sure: bool = False,
     loss: float = 0.0,
+    ms: float | None = None,
 ) -> Reason | None:
     """Why ``better`` beats ``worse`` in ``game``'s position, from the view of the seat to play;
     None with more than two sides, without the native core, or when no part favours ``better``
     on the deals solved (with ``sure``, also when a part's 95% interval over the deals reaches 0:
     a reason that may be the deals' luck is left unsaid). The parts named make up half of the
-    difference on these deals, or of ``loss`` (a judge's, on its own deals) if that is more."""
+    difference on these deals, or of ``loss`` (a judge's, on its own deals) if that is more. With
+    ``ms``, the deals solved within that many milliseconds of this thread's CPU (one at least)."""
     if solve_problem(game) is not None or better == worse:
         return None
     rng = random.Random(seed)
@@ -212,12 +215,17 @@ def explain(
     now = game.breakdown()
     lines: dict[MoveCode, list[LineEnd]] = {better: [], worse: []}
     chosen: list[tuple[str, float]] = []
+    stop = time.thread_time() + ms / 1000 if ms is not None else math.inf
     while not chosen and len(lines[better]) < (1 if exact else deals * MORE_DEALS):
         for _ in range(1 if exact else deals if not lines[better] else deals * (MORE_DEALS - 1)):
+            if lines[better] and time.thread_time() >= stop:
+                break
             dealt = Round.from_view(view, rng)
             for code in (better, worse):
                 lines[code].append(line_end(dealt, code))
         chosen = _parts_to_name(lines[better], lines[worse], side, sure and not exact, loss)
+        if time.thread_time() >= stop:
+            break
     if not chosen:
         return None
     parts = tuple(_part_gain(part, points, lines[better], lines[worse], side, now) for part, points in chosen)

@@ -14,7 +14,7 @@ from ..core import IllegalMove, Move, Played, SeatView
 from ..host import BotChoice
 from ..i18n import refusal, rules_help, text
 from .choosing import ChoosingMoves
-from .session import DEFAULT_SAVE, PERSIAN_LAYOUT, LocalGame, round_over_text, winner_text
+from .session import DEFAULT_SAVE, PERSIAN_LAYOUT, LocalGame, hint_lines, round_over_text, winner_text
 from .table import TableView
 from .widgets import RED_SUITS, ConfirmScreen, MessageScreen, MoveEntry, key_name
 
@@ -258,10 +258,23 @@ class PasurApp(App[None], ChoosingMoves):
 
     def action_hint(self) -> None:
         if self.my_turn():
-            move, said = self.game.ask_hint(self.lang)
-            self.say("\n".join(said))
-            self.selected = list(self.view().hand).index(move.card)
-            self.refresh_table()
+            self.say(self.t("hint_thinking"))
+            game = self.game
+            self.think_hint(game.view(game.turn), game.round.legal_moves(), len(game.log))
+
+    @work(thread=True, exclusive=True, group="hint")
+    def think_hint(self, view: SeatView, legal: list[Move], moves: int) -> None:
+        """A hint is thought out in a worker thread (up to two seconds), so the screen stays alive;
+        it is shown on the main thread unless a move was played meanwhile."""
+        move, said = hint_lines(view, legal, self.lang, seed=moves)
+        self.call_from_thread(self.show_hint, moves, move, said)
+
+    def show_hint(self, moves: int, move: Move, said: list[str]) -> None:
+        if len(self.game.log) != moves or not self.my_turn():
+            return
+        self.say("\n".join(said))
+        self.selected = list(self.view().hand).index(move.card)
+        self.refresh_table()
 
     def action_scroll_log(self, direction: int) -> None:
         """PageUp and PageDown page through the log (earlier moves above)."""

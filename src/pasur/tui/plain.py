@@ -136,6 +136,7 @@ class PlainGame:
                 self.say(rules_help(self.lang, keys="keys_plain"))
                 continue
             if answer.lower() in ("h", "hint"):
+                self.say(self.t("hint_thinking"))
                 _move, said = game.ask_hint(self.lang)
                 for line in said:
                     self.say(line)

@@ -31,6 +31,20 @@ PERSIAN_LAYOUT = {"ا": "h", "پ": "m", "س": "s", "ف": "t", "ض": "q", "؟": "
 SAVE_KEY = "pasur_play"
 #: The file saving writes when none is named.
 DEFAULT_SAVE = "pasur-save.json"
+#: The most a hint at the keyboard thinks (this thread's CPU, in milliseconds): its whole 1,024
+#: deals at two players from a round's first move (about 1.5 s), fewer at three and four players,
+#: where one deal costs ten to thirty times as much (all of them took 24 to 44 s there).
+LOCAL_HINT_MS = 2000
+
+
+def hint_lines(view: SeatView, legal: Sequence[Move], lang: str = "en", seed: int = 0) -> tuple[Move, list[str]]:
+    """The move advised to ``view``'s seat among ``legal`` and what to say of it: the hint and why,
+    or for a forced move that it is the only one; thought out within `LOCAL_HINT_MS`."""
+    advice = hint(view, legal, lang, seed=seed, ms=LOCAL_HINT_MS)
+    if advice is None:
+        return legal[0], [text("hint_forced", lang)]
+    said = [text("hint", lang, reason=advice.reason)]
+    return advice.move, said + ([text("hint_why", lang, why=advice.why)] if advice.why else [])
 
 
 def seat_plans(players: int, humans: int, opponents: Sequence[str], lang: str = "en") -> list[SeatPlan]:
@@ -157,14 +171,8 @@ class LocalGame(MatchHost):
         return played
 
     def ask_hint(self, lang: str = "en") -> tuple[Move, list[str]]:
-        """The strongest bot's choice for the seat to play, and what to say of it: the hint and
-        why, or for a forced move that it is the only one."""
-        legal = self.round.legal_moves()
-        advice = hint(self.view(self.turn), legal, lang, seed=len(self.log))
-        if advice is None:
-            return legal[0], [text("hint_forced", lang)]
-        said = [text("hint", lang, reason=advice.reason)]
-        return advice.move, said + ([text("hint_why", lang, why=advice.why)] if advice.why else [])
+        """The strongest bot's choice for the seat to play, and what to say of it (`hint_lines()`)."""
+        return hint_lines(self.view(self.turn), self.round.legal_moves(), lang, seed=len(self.log))
 
     @classmethod
     def first_lesson(cls, lang: str = "en", seed: int | None = None) -> LocalGame:
