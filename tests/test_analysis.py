@@ -4,10 +4,11 @@ random player loses more than a greedy one; hidden cards do not change a judgeme
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from pasur import Match, Move, Round, Rules, to_record
+from pasur import Match, Move, Round, Rules, deal_deck, to_record
 from pasur.coach.analysis import (
     MoveJudgement,
     Precision,
@@ -141,6 +142,22 @@ def test_deals_are_added_until_the_loss_is_known_to_the_width_or_the_most_are_so
             assert one.margin <= precision.width and one.verdict != "unclear"
         fixed = judge_move(tasks[judged.index(one)], Precision.fixed(8))
         assert fixed.samples in (1, 8)
+
+
+def test_a_move_no_deal_can_be_solved_for_in_the_time_is_unclear_not_judged_late():
+    # four players each for themselves at a round's first choice: one whole round takes seconds
+    # to solve there, so within 100 ms not one deal is (before: a batch of 8, half a minute)
+    rules = Rules(players=4, partnership=False)
+    game = Round(rules, deal_deck(random.Random(4), rules), check_deck=False)
+    while len(game.legal_codes()) < 2:
+        game.play_code(game.legal_codes()[0])
+    judged = judge_position(game, game.legal_codes()[0], 1, Precision(ms=100))
+    assert (judged.samples, judged.verdict, judged.cut_short, judged.reason) == (0, "unclear", True, None)
+    shown = judged.to_json()
+    assert set(shown["values"].values()) == {None} and shown["loss_interval"] == [0.0, None]
+    assert json.loads(json.dumps(shown, allow_nan=False)) == shown
+    assert judgement_line(judged) == "unclear: not one deal could be solved in the time"
+    assert "حل نشد" in judgement_line(judged, "fa")
 
 
 def test_analyze_prints_json_and_a_summary(tmp_path):

@@ -217,6 +217,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "تنها {count} چینش حل شد: وقت تمام شد",
     ),
     "judged_exact": ("every card known", "همه کارت‌ها معلوم"),
+    "judged_none": (
+        "unclear: not one deal could be solved in the time",
+        "نامعلوم: در این وقت حتی یک چینش حل نشد",
+    ),
     "judged_loss_exact": ("loses {loss} points exactly", "دقیقاً {loss} امتیاز از دست رفت"),
     "bot_stderr": ("its last lines on standard error:", "آخرین سطرهایی که در خروجی خطا نوشت:"),
     "judged_forced": ("forced: the only legal move", "ناگزیر: تنها حرکت مجاز"),

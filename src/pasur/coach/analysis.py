@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.judgement import move_substance
+from ..bots.solver_bot import NODES_A_MILLISECOND
 from ..core import Match, Move, MoveCode, Round, Rules
 from ..core.errors import SolveError
+from ..core.sampling import Sampling
 from ..core.solver import Samples, sampled_within, solve_problem
 from ..core.stats import t_quantile
 from ..i18n import move_words, number_text, text
@@ -81,7 +83,9 @@ class Precision:
     band, or ``most`` deals or ``ms`` milliseconds of CPU time (the judging thread's own: a busy
     machine judges as well, more slowly) are spent (None: no time limit). ``least == most`` fixes
     the count. The time limit bites on a round's first moves, whose deals are the dearest to
-    solve (a few milliseconds each on one core)."""
+    solve (a few milliseconds each on one core); a deal that alone would need more nodes than the
+    whole time allows ends the sampling, and the reason of a move that lost has a time as long
+    again, so a move takes at most about twice ``ms``."""
 
     width: float = 0.3
     least: int = 128
@@ -147,7 +151,7 @@ class MoveJudgement:
             "loss": round(self.loss, 3),
             "loss_interval": [_finite(self.loss_interval[0]), _finite(self.loss_interval[1])],
             "verdict": self.verdict,
-            "values": {text: round(value, 3) for text, value in self.values.items()},
+            "values": {text: _finite(value) for text, value in self.values.items()},
             "samples": self.samples,
             "effective_samples": round(self.effective, 1),
             "exact": self.exact,
@@ -159,7 +163,7 @@ class MoveJudgement:
 
 
 def _finite(bound: float) -> float | None:
-    """An interval's end for JSON: None when the samples were too few to bound it."""
+    """An interval's end or a value for JSON: None when the deals were too few to tell it."""
     return round(bound, 3) if math.isfinite(bound) else None
 
 
@@ -218,16 +222,21 @@ def judge_position(game: Round, played: MoveCode, seed: int, precision: Precisio
     base = Round.from_view(view, rng)
     clock = time.thread_time
     stop = clock() + precision.ms / 1000 if precision.ms is not None else math.inf
+    # with a time, a deal that would need more nodes than the whole time allows ends the sampling
+    # (a whole round at four players each for themselves takes seconds from its first moves)
+    limit = int(precision.ms * NODES_A_MILLISECOND) if precision.ms is not None else 0
     wanted = precision.least if len(codes) > 1 and not exact else 1
     found: Samples | None = None
     while True:
         ms = (stop - clock()) * 1000 if precision.ms is not None else None
-        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH, clock=clock)
+        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH, Sampling(node_limit=limit), clock)
         found = more if found is None else _joined(found, more)
+        if not _count(found):
+            return _unjudged(game, played)
         judgement = _judgement(game, played, found, exact)
         count = _count(found)
         if count < min(wanted, precision.least):  # the time, or a node limit, ended the sampling
-            return _explained(game, dataclasses.replace(judgement, cut_short=True), seed)
+            return _explained(game, dataclasses.replace(judgement, cut_short=True), seed, precision.ms)
         if (
             wanted == 1
             or count >= precision.most
@@ -235,15 +244,38 @@ def judge_position(game: Round, played: MoveCode, seed: int, precision: Precisio
             or clock() >= stop
             or (judgement.margin <= precision.width and judgement.verdict in BAND_NAMES)
         ):
-            return _explained(game, judgement, seed)
+            return _explained(game, judgement, seed, precision.ms)
         wanted = min(precision.most, max(2 * count, _needed(judgement, precision.width, count)))
 
 
-def _explained(game: Round, judgement: MoveJudgement, seed: int) -> MoveJudgement:
-    """The judgement with its reason, when the move may have lost something worth saying."""
+def _unjudged(game: Round, played: MoveCode) -> MoveJudgement:
+    """A move not one deal could be solved for within the time: unclear (or forced), its loss
+    unbounded, no move's value known."""
+    texts = {code: game.move_text(code) for code in game.legal_codes()}
+    return MoveJudgement(
+        round=game.number,
+        move=len(game.history) + 1,
+        seat=game.turn,
+        played=texts[played],
+        best=texts[played],
+        loss=0.0,
+        loss_interval=(0.0, math.inf),
+        values=dict.fromkeys(texts.values(), math.nan),
+        samples=0,
+        effective=0.0,
+        played_code=played,
+        best_code=played,
+        cut_short=True,
+    )
+
+
+def _explained(game: Round, judgement: MoveJudgement, seed: int, ms: float | None) -> MoveJudgement:
+    """The judgement with its reason, when the move may have lost something worth saying; the
+    reason's deals are solved within ``ms`` of their own (a whole round at four players takes tens
+    of milliseconds from its first moves, and a reason solves two a deal)."""
     if judgement.verdict in ("good", "forced") or judgement.loss < INACCURACY:
         return judgement
-    reason = explain(game, judgement.best_code, judgement.played_code, seed, loss=judgement.loss)
+    reason = explain(game, judgement.best_code, judgement.played_code, seed, loss=judgement.loss, ms=ms)
     return dataclasses.replace(judgement, reason=reason)
 
 
@@ -331,6 +363,8 @@ def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = F
     if judgement.verdict == "forced":
         return text("judged_forced", lang)
     verdict = text(f"verdict_{judgement.verdict}", lang)
+    if not judgement.samples:
+        return text("judged_none", lang)
     if judgement.exact:
         deals = text("judged_exact", lang)
     else:
