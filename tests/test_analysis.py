@@ -156,6 +156,8 @@ def test_a_move_no_deal_can_be_solved_for_in_the_time_is_unclear_not_judged_late
     shown = judged.to_json()
     assert set(shown["values"].values()) == {None} and shown["loss_interval"] == [0.0, None]
     assert json.loads(json.dumps(shown, allow_nan=False)) == shown
+    summary = players_summary([shown])[0]  # nothing known: not a perfect move in the accuracy
+    assert (summary["moves"], summary["choices"], summary["mean_loss"], summary["unclear"]) == (1, 0, 0.0, 1)
     assert judgement_line(judged) == "unclear: not one deal could be solved in the time"
     assert "حل نشد" in judgement_line(judged, "fa")
 

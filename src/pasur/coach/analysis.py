@@ -44,6 +44,7 @@ __all__ = [
     "analysis_tasks",
     "judge_move",
     "judge_position",
+    "judged_choice",
     "judgement_line",
     "players_summary",
     "rounds_summary",
@@ -424,7 +425,7 @@ def is_key_moment(judged: dict[str, Any]) -> bool:
 
 def players_summary(judged: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per seat, from judged moves as `MoveJudgement.to_json()` writes them: the moves judged
-    and those with a choice, the mean loss a move with a choice and its accuracy score, the
+    and those with a choice (judged on a deal at least), their mean loss and its accuracy score, the
     mistakes, inaccuracies and unclear moves, the three largest losses, and the key moments."""
     seats = sorted({one["seat"] for one in judged})
     return [{"seat": seat, **_summary([one for one in judged if one["seat"] == seat])} for seat in seats]
@@ -440,8 +441,14 @@ def rounds_summary(judged: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def judged_choice(one: dict[str, Any]) -> bool:
+    """Whether a judged move (as `MoveJudgement.to_json()` writes it) had a choice and was judged
+    on a deal at least: what a mean loss and an accuracy count."""
+    return len(one["values"]) > 1 and one.get("samples", 1) > 0
+
+
 def _summary(own: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    chosen = [one for one in own if len(one["values"]) > 1]
+    chosen = [one for one in own if judged_choice(one)]
     mean_loss = statistics.fmean(one["loss"] for one in chosen) if chosen else 0.0
     largest = sorted((one for one in chosen if one["loss"] > 0), key=lambda one: -one["loss"])[:3]
     return {

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ..coach.analysis import accuracy
+from ..coach.analysis import accuracy, judged_choice
 from .bots import BOT_RATINGS_AT, RATED_TABLES
 from .errors import NoSuchTable, TableError
 from .names import account_named
@@ -93,7 +93,7 @@ def _reviewed(session: Session, account_id: int) -> dict[str, Any]:
         float(one["loss"])
         for moves, seat in rows
         for one in json.loads(moves)
-        if one["seat"] == seat and len(one["values"]) > 1
+        if one["seat"] == seat and judged_choice(one)
     ]
     mean_loss = sum(losses) / len(losses) if losses else None
     return {
