@@ -621,7 +621,8 @@ def test_a_side_past_the_sur_cut_off_is_shown_so():
     game.match.scores[0] = 52
     lines = side_lines(game, game.view(0))
     assert "Sur cut-off" in lines[0] and "Sur cut-off" not in lines[1]
-    assert "سقف سور" in side_lines(game, game.view(0), "fa")[0]
+    persian = side_lines(game, game.view(0), "fa")[0]
+    assert "سقف سور" in persian and "، " in persian and "," not in persian  # Persian's own comma
 
 
 def test_plain_takes_the_keys_of_a_persian_keyboard_layout():

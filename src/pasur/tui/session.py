@@ -301,11 +301,10 @@ def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
         clubs = club_count(mask_of(view.captured[side]))
         banked = game.match.scores[side]
         # past the Sur cut-off a side's Surs no longer score (docs/RULES.md)
-        cut = "" if sur_counts(game.rules, banked, last_deal=False) else f", {text('sur_cut', lang)}"
-        lines.append(
-            f"{game.side_name(side)} {number_text(banked, lang)}"
-            f" ({text('surs', lang, count=view.surs[side])}, {text('clubs', lang, count=clubs)}{cut})"
-        )
+        parts = [text("surs", lang, count=view.surs[side]), text("clubs", lang, count=clubs)]
+        if not sur_counts(game.rules, banked, last_deal=False):
+            parts.append(text("sur_cut", lang))
+        lines.append(f"{game.side_name(side)} {number_text(banked, lang)} ({text('list_join', lang).join(parts)})")
     return lines
 
 
