@@ -264,6 +264,22 @@ def take_a_seat(page: Any) -> None:
         raise AssertionError(f"Take a seat did not seat the player: {seen}; lately:\n{talk}") from None
 
 
+def sees_seated(page: Any, seat: int, name: str) -> None:
+    """Wait until this page's table shows ``name`` in ``seat``; if it does not, say what the page
+    showed (its seats, its connection line, the socket's talk)."""
+    try:
+        page.wait_for_function(f"pasur.page.state && pasur.page.state.table.seats[{seat}].name === '{name}'")
+    except sync_api.TimeoutError:
+        seen = page.evaluate(
+            "({seats: pasur.page.state && pasur.page.state.table.seats.map((one) => one.name),"
+            " version: pasur.page.state && pasur.page.state.version,"
+            " connection: document.querySelector('#connection').textContent,"
+            " offline: !document.querySelector('#offline').hidden})"
+        )
+        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
+        raise AssertionError(f"{name} never showed in seat {seat}: {seen}; lately:\n{talk}") from None
+
+
 def play_until(pages: list[Any], done: Any, limit: float = 120) -> None:
     deadline = time.monotonic() + limit
     while not done():
@@ -619,7 +635,7 @@ def test_two_browsers_on_two_server_processes_play_one_table(browser):
         guest.goto(url.replace(first.base, second.base))
         guest.fill("#join-form input[name=name]", "Bahram")
         take_a_seat(guest)
-        host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+        sees_seated(host, 1, "Bahram")
         host.click("#start")
         guest.wait_for_selector("#board:not([hidden])")
         play_until([host, guest], lambda: finished(host) and finished(guest))
@@ -639,7 +655,7 @@ def test_two_browsers_play_each_other(server, browser):
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
     take_a_seat(guest)
-    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+    sees_seated(host, 1, "Bahram")
     host.click("#start")
     guest.wait_for_selector("#board:not([hidden])")
     assert "Bahram" in host.inner_text(".seat[data-seat='1']")
@@ -700,7 +716,7 @@ def test_a_person_who_is_not_here_is_said_to_be_away(server, browser):
     url = create_table(page, server.base, ["friend"])
     joined = httpx.post(f"{server.base}/api/tables/{url.rsplit('/', 1)[-1]}/join", json={"name": "Bo"})
     assert joined.status_code == 200  # Bo takes the seat and never connects
-    page.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bo'")
+    sees_seated(page, 1, "Bo")
     page.click("#start")
     page.wait_for_selector(".seat[data-seat='1']")
     assert "away" in page.inner_text(".seat[data-seat='1'] .seat-name")
@@ -881,7 +897,7 @@ def test_the_lobby_lists_a_public_table_live_and_another_browser_joins_it(server
     watcher.wait_for_url("**/t/**")
     watcher.fill("#join-form input[name=name]", "Bahram")
     take_a_seat(watcher)
-    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+    sees_seated(host, 1, "Bahram")
     watcher.goto(server.base + "/")
     watcher.wait_for_selector("#no-tables:not([hidden])", timeout=15_000)  # no seat free: gone from the list
 
@@ -1172,7 +1188,7 @@ def test_players_chat_apart_from_spectators_with_mute_and_quick_phrases(server, 
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
     take_a_seat(guest)
-    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+    sees_seated(host, 1, "Bahram")
     watcher, _ = recorded_page(browser)
     watcher.goto(url)
     watcher.wait_for_selector("#chat-box:not([hidden])")
@@ -1310,7 +1326,7 @@ def test_on_a_phone_only_the_others_chat_lines_are_counted_unread(server, browse
     guest.goto(url)
     guest.fill("#join-form input[name=name]", "Bahram")
     take_a_seat(guest)
-    host.wait_for_function("pasur.page.state && pasur.page.state.table.seats[1].name === 'Bahram'")
+    sees_seated(host, 1, "Bahram")
     host.click("#chat-toggle")
     host.fill("#chat-text", "salaam")
     host.press("#chat-text", "Enter")
@@ -1511,7 +1527,7 @@ def test_a_player_invited_by_name_sees_it_in_the_lobby_joins_and_can_block(serve
     bahar.click("#invitation-list li a")
     bahar.wait_for_url(url)
     take_a_seat(bahar)
-    ava.wait_for_function("pasur.page.state.table.seats[1].name === 'Bahar'")
+    sees_seated(ava, 1, "Bahar")
     assert not ava.is_visible("#invite-form")  # no seat is free now
     bahar.goto(f"{server.base}/p/Ava")
     bahar.wait_for_selector("#block:not([hidden])")
