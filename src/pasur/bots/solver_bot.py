@@ -39,6 +39,7 @@ from collections.abc import Sequence
 
 from ..core import Move, MoveCode, Round, SeatView, native
 from ..core.cards import mask_of
+from ..core.sampling import node_limit_within
 from ..core.scoring import SUR_POINTS, club_count
 from ..core.solver import DEFAULT_TABLE_MB, Context, Evidence, Samples, Sampling, sampled_within
 from .base import Bot
@@ -47,8 +48,6 @@ from .match_sense import MatchSense
 from .pimc import PimcBot
 from .playout import REWARD_SPAN, budget
 
-#: Nodes the solver searches in about a millisecond, for a time budget's node limit.
-NODES_A_MILLISECOND = 5000
 #: Cards a hand is dealt.
 CARDS_A_HAND = 4
 #: The most plays of a deal the native sampler weighs (a deal of four players has 16).
@@ -211,7 +210,7 @@ class SolverBot:
             self.BATCH,
             Sampling(
                 deal_only=self.deal_only,
-                node_limit=int(ms * NODES_A_MILLISECOND) if ms is not None else 0,
+                node_limit=node_limit_within(ms),
                 node_budget=self.nodes,
                 table_mb=self.table_mb,
                 evidence=tuple(evidence),

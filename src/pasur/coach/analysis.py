@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.judgement import move_substance
-from ..bots.solver_bot import NODES_A_MILLISECOND
 from ..core import Match, Move, MoveCode, Round, Rules
 from ..core.errors import SolveError
-from ..core.sampling import Sampling
+from ..core.sampling import Sampling, node_limit_within
 from ..core.solver import Samples, sampled_within, solve_problem
 from ..core.stats import t_quantile
 from ..i18n import move_words, number_text, text
@@ -225,12 +224,12 @@ def judge_position(game: Round, played: MoveCode, seed: int, precision: Precisio
     stop = clock() + precision.ms / 1000 if precision.ms is not None else math.inf
     # with a time, a deal that would need more nodes than the whole time allows ends the sampling
     # (a whole round at four players each for themselves takes seconds from its first moves)
-    limit = int(precision.ms * NODES_A_MILLISECOND) if precision.ms is not None else 0
+    sampling = Sampling(node_limit=node_limit_within(precision.ms))
     wanted = precision.least if len(codes) > 1 and not exact else 1
     found: Samples | None = None
     while True:
         ms = (stop - clock()) * 1000 if precision.ms is not None else None
-        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH, Sampling(node_limit=limit), clock)
+        more = sampled_within(base, wanted - _count(found), rng, ms, JUDGE_BATCH, sampling, clock)
         found = more if found is None else _joined(found, more)
         if not _count(found):
             return _unjudged(game, played)
@@ -363,9 +362,9 @@ def judgement_line(judgement: MoveJudgement, lang: str = "en", isolate: bool = F
     (``isolate``: cards kept left to right in Persian on a page)."""
     if judgement.verdict == "forced":
         return text("judged_forced", lang)
-    verdict = text(f"verdict_{judgement.verdict}", lang)
     if not judgement.samples:
         return text("judged_none", lang)
+    verdict = text(f"verdict_{judgement.verdict}", lang)
     if judgement.exact:
         deals = text("judged_exact", lang)
     else:

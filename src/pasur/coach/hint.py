@@ -22,9 +22,8 @@ from dataclasses import dataclass
 
 from ..bots.judgement import move_substance
 from ..bots.pimc import PimcBot
-from ..bots.solver_bot import NODES_A_MILLISECOND
 from ..core import Move, Round, SeatView, native
-from ..core.sampling import Sampling
+from ..core.sampling import Sampling, node_limit_within
 from ..core.scoring import SUR_POINTS, card_points, club_count
 from ..core.solver import Samples, sampled_within
 from ..i18n import move_words, number_text, text
@@ -104,8 +103,8 @@ def hint_samples(view: SeatView, seed: int, ms: float | None) -> tuple[Samples, 
     count = 1 if exact else HINT_SAMPLES
     # with a time bound, a deal that would take longer than it ends the sampling (a whole round at
     # four players each for themselves takes seconds from its first moves)
-    sampling = Sampling(node_limit=int(ms * NODES_A_MILLISECOND) if ms is not None else 0)
     base = Round.from_view(view, rng)
+    sampling = Sampling(node_limit=node_limit_within(ms))
     found = sampled_within(base, count, rng, ms, JUDGE_BATCH, sampling, clock=time.thread_time)
     return found, exact
 

@@ -11,6 +11,16 @@ from .moves import MoveCode
 #: next solve (a new size allocates again).
 DEFAULT_TABLE_MB = 16
 
+#: Nodes the solver searches in about a millisecond (a low reading: 5 to 11 million a second on
+#: one core), for the node limit that keeps one deal within a time.
+NODES_A_MILLISECOND = 5000
+
+
+def node_limit_within(ms: float | None) -> int:
+    """The node limit past which a deal would take longer than ``ms`` milliseconds (0: none)."""
+    return int(ms * NODES_A_MILLISECOND) if ms is not None else 0
+
+
 #: A play another seat made in the current deal: its seat, the table it saw, the cards it played
 #: later in the deal, and the move's code.
 Evidence = tuple[int, int, int, MoveCode]

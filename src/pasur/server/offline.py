@@ -13,9 +13,10 @@ from typing import Any
 
 from .. import __version__
 from ..bots import LEVELS, IsmctsBot, PimcBot
-from ..bots.solver_bot import NODES_A_MILLISECOND, SolverBot
+from ..bots.solver_bot import SolverBot
 from ..coach.lesson import LEARNER, LESSON_DECK, LESSON_LEVEL
 from ..core import Rules
+from ..core.sampling import NODES_A_MILLISECOND
 from ..i18n import BOT_PERSONAS, CATALOG, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
 
 ENGINE = Path(__file__).parent / "static" / "engine.wasm"
