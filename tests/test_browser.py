@@ -232,52 +232,59 @@ def click_a_move(page: Any) -> bool:
     cards.first.click()
     if page.locator("#choices .choice").count():
         page.locator("#choices .choice").first.click()
-    try:
-        page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
-    except sync_api.TimeoutError:
-        seen = page.evaluate(
-            "({error: document.querySelector('#table-error').textContent, queued: pasur.page.queue.length,"
-            " shown: pasur.page.state && pasur.page.state.version,"
-            " connection: document.querySelector('#connection').textContent,"
-            " sent: pasur.page.sent && pasur.page.sent.id, legal: pasur.page.state && pasur.page.state.legal.length,"
-            " status: document.querySelector('#status').textContent, chosen: pasur.page.chosen})"
-        )
-        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
-        raise AssertionError(f"the move at version {version} brought no new state: {seen}; lately:\n{talk}") from None
+    wait_or_say(
+        page,
+        f"pasur.page.version > {version}",
+        "({error: document.querySelector('#table-error').textContent, queued: pasur.page.queue.length,"
+        " shown: pasur.page.state && pasur.page.state.version,"
+        " connection: document.querySelector('#connection').textContent,"
+        " sent: pasur.page.sent && pasur.page.sent.id, legal: pasur.page.state && pasur.page.state.legal.length,"
+        " status: document.querySelector('#status').textContent, chosen: pasur.page.chosen})",
+        f"the move at version {version} brought no new state",
+        timeout=10_000,
+    )
     return True
+
+
+def wait_or_say(page: Any, condition: str, shown: str, failure: str, timeout: float = 30_000) -> None:
+    """Wait until ``condition`` holds in the page; if it does not, fail with ``failure``, what the
+    expression ``shown`` finds in the page, and the socket's last talk."""
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except sync_api.TimeoutError:
+        seen = page.evaluate(shown)
+        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
+        raise AssertionError(f"{failure}: {seen}; lately:\n{talk}") from None
 
 
 def take_a_seat(page: Any) -> None:
     """Press the waiting room's Take a seat and wait until the page shows this player seated; if it
     does not, say what the page showed (its error line, the form, the socket's talk)."""
     page.click("#join")
-    try:
-        page.wait_for_function("pasur.page.state && pasur.page.state.table.you !== null", timeout=15_000)
-    except sync_api.TimeoutError:
-        seen = page.evaluate(
-            "({error: document.querySelector('#table-error').textContent,"
-            " form: !document.querySelector('#join-form').hidden,"
-            " name: document.querySelector('#join-form').name.value,"
-            " seats: pasur.page.state && pasur.page.state.table.seats.map((seat) => seat.name)})"
-        )
-        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
-        raise AssertionError(f"Take a seat did not seat the player: {seen}; lately:\n{talk}") from None
+    wait_or_say(
+        page,
+        "pasur.page.state && pasur.page.state.table.you !== null",
+        "({error: document.querySelector('#table-error').textContent,"
+        " form: !document.querySelector('#join-form').hidden,"
+        " name: document.querySelector('#join-form').name.value,"
+        " seats: pasur.page.state && pasur.page.state.table.seats.map((seat) => seat.name)})",
+        "Take a seat did not seat the player",
+        timeout=15_000,
+    )
 
 
 def sees_seated(page: Any, seat: int, name: str) -> None:
     """Wait until this page's table shows ``name`` in ``seat``; if it does not, say what the page
     showed (its seats, its connection line, the socket's talk)."""
-    try:
-        page.wait_for_function(f"pasur.page.state && pasur.page.state.table.seats[{seat}].name === '{name}'")
-    except sync_api.TimeoutError:
-        seen = page.evaluate(
-            "({seats: pasur.page.state && pasur.page.state.table.seats.map((one) => one.name),"
-            " version: pasur.page.state && pasur.page.state.version,"
-            " connection: document.querySelector('#connection').textContent,"
-            " offline: !document.querySelector('#offline').hidden})"
-        )
-        talk = "\n".join(SOCKET_TALK.get(page, [])[-12:])
-        raise AssertionError(f"{name} never showed in seat {seat}: {seen}; lately:\n{talk}") from None
+    wait_or_say(
+        page,
+        f"pasur.page.state && pasur.page.state.table.seats[{seat}].name === '{name}'",
+        "({seats: pasur.page.state && pasur.page.state.table.seats.map((one) => one.name),"
+        " version: pasur.page.state && pasur.page.state.version,"
+        " connection: document.querySelector('#connection').textContent,"
+        " offline: !document.querySelector('#offline').hidden})",
+        f"{name} never showed in seat {seat}",
+    )
 
 
 def play_until(pages: list[Any], done: Any, limit: float = 120) -> None:

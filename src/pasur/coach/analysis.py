@@ -251,22 +251,8 @@ def judge_position(game: Round, played: MoveCode, seed: int, precision: Precisio
 def _unjudged(game: Round, played: MoveCode) -> MoveJudgement:
     """A move not one deal could be solved for within the time: unclear (or forced), its loss
     unbounded, no move's value known."""
-    texts = {code: game.move_text(code) for code in game.legal_codes()}
-    return MoveJudgement(
-        round=game.number,
-        move=len(game.history) + 1,
-        seat=game.turn,
-        played=texts[played],
-        best=texts[played],
-        loss=0.0,
-        loss_interval=(0.0, math.inf),
-        values=dict.fromkeys(texts.values(), math.nan),
-        samples=0,
-        effective=0.0,
-        played_code=played,
-        best_code=played,
-        cut_short=True,
-    )
+    values = dict.fromkeys(game.legal_codes(), math.nan)
+    return _judged(game, played, played, values, (0.0, math.inf), 0, 0.0, cut_short=True)
 
 
 def _explained(game: Round, judgement: MoveJudgement, seed: int, ms: float | None) -> MoveJudgement:
@@ -317,8 +303,26 @@ def _judgement(game: Round, played: MoveCode, found: Samples, exact: bool) -> Mo
             spread = math.inf  # never seen to differ, but too few deals to say it never does
         lows.append(gain - spread)
         highs.append(gain + spread)
-    loss = means[best] - means[played]
-    texts = {code: game.move_text(code) for code in codes}
+    values = {code: means[code] for code in codes}
+    interval = (max(lows) if len(lows) > 1 else 0.0, max(highs))
+    return _judged(game, played, best, values, interval, len(found.weights), effective, exact=exact)
+
+
+def _judged(
+    game: Round,
+    played: MoveCode,
+    best: MoveCode,
+    values: dict[MoveCode, float],
+    loss_interval: tuple[float, float],
+    samples: int,
+    effective: float,
+    exact: bool = False,
+    cut_short: bool = False,
+) -> MoveJudgement:
+    """The judgement of ``played`` in ``game``'s position, each legal move's value given (the loss
+    is the best's less the played one's, 0 when no value is known)."""
+    texts = {code: game.move_text(code) for code in values}
+    loss = values[best] - values[played] if best != played else 0.0
     return MoveJudgement(
         round=game.number,
         move=len(game.history) + 1,
@@ -326,13 +330,14 @@ def _judgement(game: Round, played: MoveCode, found: Samples, exact: bool) -> Mo
         played=texts[played],
         best=texts[best],
         loss=loss,
-        loss_interval=(max(lows) if len(lows) > 1 else 0.0, max(highs)),
-        values={texts[code]: means[code] for code in codes},
-        samples=len(found.weights),
+        loss_interval=loss_interval,
+        values={texts[code]: value for code, value in values.items()},
+        samples=samples,
         effective=effective,
         played_code=played,
         best_code=best,
         exact=exact,
+        cut_short=cut_short,
     )
 
 
