@@ -9,6 +9,7 @@ and a wrong password are refused alike, after the same work."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -120,6 +121,13 @@ def _now() -> int:
     return int(time.time())
 
 
+@functools.cache
+def _decoy_hash() -> str:
+    """A hash checked when a name is unknown, so that refusing it takes as long as a wrong
+    password: one a process (the server's accounts, and every test's, share it)."""
+    return PasswordHasher().hash(secrets.token_urlsafe(16))
+
+
 class Accounts:
     """Signing up, in and out; the account behind a cookie; changing and deleting an account."""
 
@@ -128,8 +136,7 @@ class Accounts:
         self.settings = settings
         self.hasher = PasswordHasher()  # Argon2id, the library's recommended costs
         self.hashing = Hashing(settings.hashes_at_once, settings.hashes_waiting)
-        #: A hash checked when a name is unknown, so that refusing it takes as long as a wrong password.
-        self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._decoy = _decoy_hash()
 
     # -- throttles --------------------------------------------------------------------------------
 
