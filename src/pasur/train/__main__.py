@@ -8,6 +8,7 @@ python -m pasur.train reproduce    # both rounds of the shipped weights, from no
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import time
@@ -132,17 +133,20 @@ def fit(
     plot: Path | None,
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
-    try:
-        from . import fit as fitting
-    except MissingExtra as missing:
-        raise click.ClickException(str(missing)) from None
+    if importlib.util.find_spec("torch") is None:  # said before reading, which may take minutes
+        raise click.ClickException(str(MissingExtra("python -m pasur.train fit (torch)", "train")))
+    from .positions import load_positions  # NumPy alone: a bad file is refused without loading torch
 
     began = time.perf_counter()
     started = load_weights(start) if start is not None else None
     try:
-        headers, positions = fitting.load_positions(data, limit)
+        headers, positions = load_positions(data, limit)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
+    try:
+        from . import fit as fitting
+    except MissingExtra as missing:
+        raise click.ClickException(str(missing)) from None
     if started is not None:
         hidden, second = started.w1.shape[1], started.w2.shape[1]
     click.echo(
