@@ -1,5 +1,4 @@
-"""What every test module shares: with pytest-xdist, each worker's own PostgreSQL database, and
-the heavy tests first."""
+"""What every test module shares: with pytest-xdist, each worker's own PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -24,9 +23,3 @@ def pytest_configure(config: pytest.Config) -> None:
             connection.execute(text(f'CREATE DATABASE "{name}"'))
     engine.dispose()
     os.environ["PASUR_TEST_POSTGRES"] = base.set(database=name).render_as_string(hide_password=False)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``heavy`` first, in their order: spread over workers, the run then ends on
-    short tests, never with one worker still in a minute-long test while the others wait."""
-    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)

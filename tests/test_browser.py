@@ -328,7 +328,6 @@ FINISHED_SAID = {
 }
 
 
-@pytest.mark.heavy
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_play_a_whole_round_against_a_bot_by_clicking(server, browser, lang):
     said = FINISHED_SAID[lang]
@@ -1382,7 +1381,6 @@ def test_a_tap_on_a_card_held_while_the_turn_timer_counts_down_still_plays(serve
     page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
 
 
-@pytest.mark.heavy
 def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_and_the_board(server, browser):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")
@@ -1677,7 +1675,6 @@ def offline_page(server: LiveServer, browser: Any, viewport: dict[str, int]) -> 
     return page
 
 
-@pytest.mark.heavy
 @pytest.mark.parametrize(("players", "level"), [(2, "grandmaster"), (3, "hard"), (4, "medium")])
 def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(server, browser, players, level):
     """With the network off, the lobby offers the computer on this device; a whole round is
@@ -1802,7 +1799,6 @@ def test_an_offline_engine_and_levels_from_two_versions_say_so_and_keep_the_matc
     page.context.set_offline(False)
 
 
-@pytest.mark.heavy
 def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server, browser):
     """A match on this device played to its end (a one-round match here) joins the start page's
     list of matches on this device, with the score, won or lost, and its record to download, which
