@@ -66,12 +66,12 @@ def test_the_stable_baselines3_env_without_it_names_the_train_extra():
     assert said.endswith("pasur.envs.sb3 (stable_baselines3.common) needs its extra: pip install 'pasur[train]'")
 
 
-def test_fitting_without_torch_names_the_train_extra_before_reading_the_targets(tmp_path):
-    pytest.importorskip("numpy", reason="the rl extra is installed by scripts/test.sh")
+@pytest.mark.parametrize("module", ["torch", "numpy"])
+def test_fitting_without_its_extra_names_it_before_reading_the_targets(module, tmp_path):
     targets = tmp_path / "targets.jsonl.gz"
-    targets.write_bytes(b"not even gzip")  # never read: the missing torch is said first
+    targets.write_bytes(b"not even gzip")  # never read: the missing module is said first
     argv = ["fit", str(targets), "--out", str(tmp_path / "w.npz")]
-    result = run_without("torch", f"from pasur.train.__main__ import main; main({argv!r})")
+    result = run_without(module, f"from pasur.train.__main__ import main; main({argv!r})")
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
-    said = "Error: python -m pasur.train fit (torch) needs its extra: pip install 'pasur[train]'"
+    said = f"Error: python -m pasur.train fit ({module}) needs its extra: pip install 'pasur[train]'"
     assert result.stderr.strip() == said

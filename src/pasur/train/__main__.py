@@ -133,9 +133,12 @@ def fit(
     plot: Path | None,
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
-    if importlib.util.find_spec("torch") is None:  # said before reading, which may take minutes
-        raise click.ClickException(str(MissingExtra("python -m pasur.train fit (torch)", "train")))
-    from .positions import load_positions  # NumPy alone: a bad file is refused without loading torch
+    try:
+        if importlib.util.find_spec("torch") is None:  # said before reading, which may take minutes
+            raise MissingExtra("python -m pasur.train fit (torch)", "train")
+        from .positions import load_positions  # NumPy alone: a bad file is refused without loading torch
+    except MissingExtra as missing:
+        raise click.ClickException(str(missing)) from None
 
     began = time.perf_counter()
     started = load_weights(start) if start is not None else None

@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from ..core.errors import MissingExtra
+
+try:
+    import numpy as np
+except ImportError as missing:
+    raise MissingExtra(f"python -m pasur.train fit ({missing.name})", "train") from None
 
 from ..bots.net import CARD_VALUES, move_features
 from .targets import read_targets
