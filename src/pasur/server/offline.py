@@ -16,7 +16,7 @@ from ..bots import LEVELS, IsmctsBot, PimcBot
 from ..bots.solver_bot import SolverBot
 from ..coach.lesson import LEARNER, LESSON_DECK, LESSON_LEVEL
 from ..core import Rules
-from ..core.sampling import NODES_A_MILLISECOND
+from ..core.sampling import node_limit_within
 from ..i18n import BOT_PERSONAS, CATALOG, LANGUAGES, PERSIAN_LEVELS, refusal_words, text
 
 ENGINE = Path(__file__).parent / "static" / "engine.wasm"
@@ -27,7 +27,7 @@ OFFLINE_BOT_MS = 800
 SOLVER_OPTIONS = {
     "samples": SolverBot.DEFAULT_SAMPLES,
     "ms": OFFLINE_BOT_MS,
-    "nodeLimit": OFFLINE_BOT_MS * NODES_A_MILLISECOND,
+    "nodeLimit": node_limit_within(OFFLINE_BOT_MS),
     "temper": 2.0,
     "gift": 1.0,
     "playouts": inspect.signature(SolverBot).parameters["playouts"].default,  # with 3 or more sides
