@@ -171,11 +171,15 @@ def snap(page: Any, name: str) -> None:
 READY = "pasur.page.state?.legal?.length > 0 && !pasur.page.showing && pasur.page.queue.length === 0"
 
 
-def click_resign(page: Any) -> None:
-    """Resign's button: on a phone it waits behind the table's ⋯ menu."""
+def in_table_menu(page: Any, control: str) -> None:
+    """Click one of the table's controls (Resign, Faster bots): on a phone they wait behind its ⋯ menu."""
     if page.is_visible("#table-menu"):
         page.click("#table-menu")
-    page.click("#resign")
+    page.click(control)
+
+
+def click_resign(page: Any) -> None:
+    in_table_menu(page, "#resign")
 
 
 def in_language(page: Any, base: str, lang: str) -> None:
@@ -1107,6 +1111,35 @@ def test_every_play_is_seen_and_the_round_end_waits_for_continue(server, browser
     assert waiting and all(frame["view"]["round"] == 1 for frame in waiting)
 
 
+#: The animation each animated element of a table would run, each shown in the moment that brings
+#: it (a suggested card, a pile's bump, a Sur's banner, a match won), the mover's ring first.
+ANIMATIONS_SHOWN = """(() => {
+    const elements = ['.seat.turn .avatar', '#hand .card', '.seat-facts', '#announce', '#winner']
+      .map((selector) => document.querySelector(selector));
+    const [, card, facts, announce, winner] = elements;
+    card.classList.add('suggested'); facts.classList.add('bumped'); winner.classList.add('won');
+    announce.hidden = false; announce.classList.add('show', 'sur');
+    return elements.map((element) => getComputedStyle(element).animationName);
+})()"""
+
+
+def test_a_table_waiting_for_a_move_stops_moving_and_motion_off_stops_every_animation(server, browser):
+    """The turn's ring pulses as the turn comes, then holds: a page waiting for a person's move
+    repaints nothing (an endless pulse cost a sixth of a core). With the system's reduced motion,
+    or the page's own motion setting off, nothing pops, pulses or beckons at all."""
+    page, _ = recorded_page(browser, motion="no-preference")
+    start_against_a_bot(page, server.base)
+    page.wait_for_selector("#hand .card.playable")
+    assert page.evaluate("document.querySelector('.seat.turn .avatar').getAnimations().length") == 1  # it pulses
+    page.wait_for_function("document.getAnimations().every((motion) => motion.playState !== 'running')", timeout=10_000)
+    assert page.evaluate(ANIMATIONS_SHOWN) == ["turn", "beckon", "bump", "sur-pop", "sur-pop"]
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(ANIMATIONS_SHOWN) == ["none"] * 5
+    page.emulate_media(reduced_motion="no-preference")
+    page.evaluate("document.body.classList.add('motion-off')")  # what the setting "motion: off" sets
+    assert page.evaluate(ANIMATIONS_SHOWN) == ["none"] * 5
+
+
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_no_width_scrolls_sideways_and_a_phone_keeps_the_seat_across_on_one_line(server, browser, lang):
     """From 320 to 2560 px wide the start page and a 4-player table fit the window; on a phone the
@@ -1679,7 +1712,7 @@ def offline_page(server: LiveServer, browser: Any, viewport: dict[str, int]) -> 
 def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(server, browser, players, level):
     """With the network off, the lobby offers the computer on this device; a whole round is
     played by clicking (the bots play in the browser's engine), and the page says it is on this
-    device; a reload mid-match resumes it where it was."""
+    device; a reload mid-match resumes it where it was, at the pace chosen (Faster bots)."""
     page = offline_page(server, browser, {"width": 390, "height": 844})
     page.fill("#create-form input[name=name]", "Ava")
     page.select_option("#offline-form select[name=players]", str(players))
@@ -1694,9 +1727,12 @@ def test_with_no_network_the_installed_page_plays_a_whole_round_against_bots(ser
     for _ in range(3):
         play_until([page], lambda: page.locator("#hand .card.playable").count() > 0, limit=60)
         click_a_move(page)
+    in_table_menu(page, "#fast")  # the bots' pause a quarter as long (450 ms a move otherwise)
+    page.wait_for_function("JSON.parse(localStorage.getItem('pasur-offline-match')).setup.fast === true")  # kept
     version = page.evaluate("pasur.page.version")
     page.reload()  # the match is kept on the device
     page.wait_for_function(f"pasur.page.version >= {version}", timeout=15_000)
+    assert page.evaluate("pasur.page.state.table.fast") is True
     seats = page.evaluate("pasur.page.state.table.seats.map((seat) => seat.bot)")
     assert seats == [None, *[level] * (players - 1)]
     play_until([page], lambda: page.evaluate("pasur.page.state.rounds.length") >= 1 or finished(page), limit=240)
@@ -1809,7 +1845,7 @@ def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server
     assert page.is_hidden("#offline-history")
     rules = {**httpx.get(server.base + "/api/offline").json()["defaults"], "target": 1}
     saved = {
-        "setup": {"rules": rules, "seats": [{"name": "Ava"}, {"bot": "easy"}], "seed": "5", "moves": []},
+        "setup": {"rules": rules, "seats": [{"name": "Ava"}, {"bot": "easy"}], "seed": "5", "moves": [], "fast": True},
         "over": False,
     }
     page.evaluate("(saved) => localStorage.setItem('pasur-offline-match', JSON.stringify(saved))", saved)
