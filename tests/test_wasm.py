@@ -192,6 +192,7 @@ def run_in_node(cases: list[dict[str, Any]]) -> list[Any]:
     return json.loads(done.stdout)
 
 
+@pytest.mark.usefixtures("without_cycle_collection")
 @needs_node
 def test_the_browser_engine_plays_every_match_as_the_reference_does():
     rng = random.Random(20261205)
