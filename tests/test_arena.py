@@ -172,15 +172,33 @@ def test_match_command_json_and_ctrl_c(tmp_path):
     assert [bot["name"] for bot in report["bots"]] == ["greedy", "random"]
     assert all(len(bot["ci95"]) == 2 for bot in report["bots"])
 
+    records = tmp_path / "games.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "pasur", "match", "expert", "greedy", "--rounds", "100000", "--json", "--jobs", "2"],
+        [
+            sys.executable,
+            "-m",
+            "pasur",
+            "match",
+            "expert",
+            "greedy",
+            "--rounds",
+            "100000",
+            "--json",
+            "--jobs",
+            "2",
+            "--records",
+            str(records),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(8)
-    process.send_signal(signal.SIGINT)
     try:
+        deadline = time.monotonic() + 120
+        while not (records.exists() and records.stat().st_size):  # games finished (a buffer's worth)
+            assert process.poll() is None and time.monotonic() < deadline, "no game finished"
+            time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
         process.kill()  # a match that did not stop must not run on after the test
@@ -188,6 +206,8 @@ def test_match_command_json_and_ctrl_c(tmp_path):
     stopped = json.loads(out)
     assert stopped["interrupted"] is True and stopped["games"] > 0
     assert "Traceback" not in err
+    kept = [json.loads(line) for line in records.read_text().splitlines()]  # every finished game's record
+    assert len(kept) == stopped["games"] and all(record["format"] == "pasur-record/1" for record in kept)
 
 
 def test_ray_backend_on_a_local_instance_matches_local_processes():
