@@ -104,9 +104,10 @@ def python_match(
         codes = game.legal_codes()
         trace.append(["legal", [str(int(code)) for code in codes]])  # a card laid down is its Card
         seat = game.turn
-        trace.append(["evidence", evidence_json(game.view(seat))])
+        view = game.view(seat)
+        trace.append(["evidence", evidence_json(view)])
         if seat in players:
-            move = players[seat].choose(game.view(seat), game.legal_moves())
+            move = players[seat].choose(view, game.legal_moves())
             trace.append(["bot", str(int(move.code))])
             match.play(move)
         else:
