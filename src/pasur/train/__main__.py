@@ -27,16 +27,27 @@ if TYPE_CHECKING:
 
 def load_weights(path: Path | None) -> Network:
     """The network in a weights file (the shipped one for None), or the one-line reason it cannot
-    be read (a missing NumPy included)."""
-    try:
-        from ..bots.net import Network
+    be read (a missing NumPy: the commands' group says it)."""
+    from ..bots.net import Network
 
+    try:
         return Network.load(path)
-    except (MissingExtra, ValueError) as error:
+    except ValueError as error:
         raise click.ClickException(str(error)) from None
 
 
-@click.group()
+class _Commands(click.Group):
+    """The commands, each refusing in one line when an extra it needs is missing (as ``pasur``'s
+    own commands do)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as missing:
+            raise click.ClickException(str(missing)) from None
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """Train the net bot: targets from the solver, then a network fitted to them."""
 
@@ -133,12 +144,9 @@ def fit(
     plot: Path | None,
 ) -> None:
     """Fit the net bot's network to targets files (DATA...) and write its weights."""
-    try:
-        if importlib.util.find_spec("torch") is None:  # said before reading, which may take minutes
-            raise MissingExtra("python -m pasur.train fit (torch)", "train")
-        from .positions import load_positions  # NumPy alone: a bad file is refused without loading torch
-    except MissingExtra as missing:
-        raise click.ClickException(str(missing)) from None
+    if importlib.util.find_spec("torch") is None:  # said before reading, which may take minutes
+        raise MissingExtra("python -m pasur.train fit (torch)", "train")
+    from .positions import load_positions  # NumPy alone: a bad file is refused without loading torch
 
     began = time.perf_counter()
     started = load_weights(start) if start is not None else None
@@ -146,10 +154,8 @@ def fit(
         headers, positions = load_positions(data, limit)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    try:
-        from . import fit as fitting
-    except MissingExtra as missing:
-        raise click.ClickException(str(missing)) from None
+    from . import fit as fitting
+
     if started is not None:
         hidden, second = started.w1.shape[1], started.w2.shape[1]
     click.echo(
@@ -268,10 +274,8 @@ def reproduce(
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="the model (.onnx)")
 def onnx(weights: Path | None, out: Path) -> None:
     """Write the net bot's network as an ONNX model (features in, one score a move out)."""
-    try:
-        from .onnx_export import to_onnx
-    except MissingExtra as missing:
-        raise click.ClickException(str(missing)) from None
+    from .onnx_export import to_onnx
+
     network = load_weights(weights)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(to_onnx(network).SerializeToString())
