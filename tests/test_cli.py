@@ -91,6 +91,28 @@ def test_replay_missing_file_and_not_json(tmp_path):
     assert result.returncode == 1 and "not JSON" in json.loads(result.stdout)["error"]["message"]
 
 
+def test_a_record_that_is_not_utf8_text_is_an_invalid_record_in_one_line(tmp_path, record_file):
+    _, record = record_file
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(json.dumps(record).replace('"format"', '"by": "Jos\xe9", "format"').encode("latin-1"))
+    for command in ("replay", "analyze", "solve", "puzzles"):
+        line = assert_one_line_error(pasur(command, str(latin)), 1)
+        assert "invalid record: not UTF-8 text at line 1 column 12" in line, command
+    result = pasur("replay", str(latin), "--json")
+    assert result.returncode == 1 and json.loads(result.stdout)["error"]["message"].startswith("not UTF-8 text")
+    # in JSON Lines (here on standard input) only that line is invalid: the others are replayed, in order
+    lines = [json.dumps(record).encode(), b'{"rounds": "\xff\xfe"}', json.dumps(record).encode()]
+    result = subprocess.run(
+        [sys.executable, "-m", "pasur", "replay", "-", "--json"],
+        input=b"\n".join(lines),
+        capture_output=True,
+        timeout=120,
+    )
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1 and len(out) == 3
+    assert out[0] == out[2] == replay_record(record) and "not UTF-8 text" in out[1]["error"]["message"]
+
+
 def test_deal_is_reproducible_and_shows_every_hand():
     first, second = pasur("deal", "--seed", "42", "--players", "3"), pasur("deal", "--seed", "42", "--players", "3")
     assert first.returncode == 0 and first.stdout == second.stdout

@@ -3,6 +3,7 @@ record file, and how a side and its breakdown are printed."""
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable
 from typing import IO, Any, TypeVar
@@ -94,10 +95,14 @@ def _parse_value(raw: str) -> Any:
 
 
 def open_text(file: str) -> IO[str]:
+    """A text file (or standard input) read as UTF-8, a byte that is not kept as a lone surrogate
+    for the reader to refuse in one line (`load_json`), not raised as it is reached."""
     if file == "-":
+        if isinstance(sys.stdin, io.TextIOWrapper):
+            sys.stdin.reconfigure(errors="surrogateescape")
         return sys.stdin
     try:
-        return open(file, encoding="utf-8")
+        return open(file, encoding="utf-8", errors="surrogateescape")
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
 

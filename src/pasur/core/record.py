@@ -166,7 +166,14 @@ def replay_line(line: str) -> dict[str, Any]:
 
 
 def load_json(text: str) -> Any:
-    """Parse a single record file; `RecordError` when it is not JSON."""
+    """Parse a single record file; `RecordError` when it is not JSON, or not UTF-8 text (a file
+    read with ``errors="surrogateescape"`` keeps each byte that is not as a lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        line = text.count("\n", 0, error.start) + 1
+        column = error.start - text.rfind("\n", 0, error.start)
+        raise RecordError(0, 0, f"not UTF-8 text at line {line} column {column}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
