@@ -23,7 +23,7 @@ from pasur.coach import hint as coach_hint
 from pasur.coach.hint import hint
 from pasur.coach.reasons import REASON_DEALS, explain
 from pasur.core import native, short_texts
-from pasur.core.solver import Samples
+from pasur.core.solver import Samples, SolveError
 from pasur.host import MatchHost
 from pasur.i18n import refusal, text
 from pasur.server.bots import server_levels
@@ -349,6 +349,31 @@ def test_the_solver_judges_the_others_plays_itself_by_default_at_two_players(mon
     )
     make_bot(spec, seed=1).choose(game.view(game.turn), game.legal_moves())
     assert passed and (passed[0] is not None) == judged
+
+
+def test_a_huge_sample_count_is_solved_a_bounded_number_of_deals_a_call(monkeypatch):
+    from pasur.core import solver
+
+    game = Round(Rules(), deal_deck(random.Random(5), Rules()), check_deck=False)
+    sizes = []
+    sample = solver.sampled_values
+    monkeypatch.setattr(
+        solver, "sampled_values", lambda game, size, *rest: sizes.append(size) or sample(game, size, *rest)
+    )
+    monkeypatch.setattr(solver, "MOST_DEALS_A_CALL", 8)
+    found = solver.sampled_within(game, 20, random.Random(1), sampling=solver.Sampling(deal_only=True))
+    assert sizes == [8, 8, 4] and len(found.weights) == 20
+    # the bot asked for 999,999,999 (room for each one's values made at once: gigabytes) asks the
+    # native core for a bounded number a call, and stops at its node budget
+    monkeypatch.undo()
+    asked = []
+    solve_samples = native.solve_samples
+    monkeypatch.setattr(native, "solve_samples", lambda *args: asked.append(args[3]) or solve_samples(*args))
+    assert make_bot("solver:samples=999999999", seed=1).choose(game.view(game.turn), game.legal_moves())
+    assert asked and max(asked) == solver.MOST_DEALS_A_CALL
+    monkeypatch.setattr(native, "solve_samples", lambda *args: (_ for _ in ()).throw(MemoryError()))
+    with pytest.raises(SolveError, match="not enough memory to sample 5 deals"):
+        solver.sampled_values(game, 5, 1)
 
 
 def test_solver_with_a_tiny_time_budget_does_not_search_a_whole_deal_and_stays_legal(monkeypatch):

@@ -1028,6 +1028,26 @@ def test_resuming_a_file_that_names_a_program_asks_first(tmp_path):
     assert allowed.returncode == 0, allowed.stderr
 
 
+@pytest.mark.parametrize(
+    "spec", ["ismcts:iterations=999999999", "pimc:playouts=999999999", "solver:samples=999999999,nodes=0"]
+)
+def test_a_saved_game_cannot_ask_its_bots_to_think_without_end(tmp_path, monkeypatch, spec):
+    from pasur.tui import session
+    from pasur.tui.session import LocalGame, SeatPlan
+
+    save = tmp_path / "save.json"
+    LocalGame(
+        Rules(players=3, target=5), [SeatPlan("me"), SeatPlan("them", spec), SeatPlan("her", "hard")], seed=1
+    ).save(save)
+    monkeypatch.setattr(session, "SAVED_BOT_MS", 50)
+    game = LocalGame.load(save)
+    # a bot named with options thinks at most SAVED_BOT_MS a move; a level keeps its own bound, as saved
+    assert [plan.bot for plan in game.plans] == [None, f"{spec},ms=50", "hard"]
+    game.play(game.legal_moves()[0])
+    (played, fault), _ = list(game.play_bots())  # uncapped, the first would think for hours
+    assert played.seat == 1 and fault is None
+
+
 def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
     from pasur.bots import BotError
     from pasur.bots.protocol import ExternalBot

@@ -4,7 +4,7 @@ from .base import Bot, BotError, checked_choice
 from .expert import ExpertBot
 from .ismcts import IsmctsBot
 from .pimc import PimcBot
-from .registry import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, make_bot, parse_spec, validate_spec
+from .registry import BOT_DESCRIPTIONS, BOT_NAMES, LEVELS, SEARCHING, capped_spec, make_bot, parse_spec, validate_spec
 from .simple import GreedyBot, RandomBot
 from .solver_bot import SolverBot
 
@@ -12,6 +12,7 @@ __all__ = [
     "BOT_DESCRIPTIONS",
     "BOT_NAMES",
     "LEVELS",
+    "SEARCHING",
     "Bot",
     "BotError",
     "ExpertBot",
@@ -20,6 +21,7 @@ __all__ = [
     "PimcBot",
     "RandomBot",
     "SolverBot",
+    "capped_spec",
     "checked_choice",
     "make_bot",
     "parse_spec",

@@ -162,6 +162,32 @@ def make_bot(spec: str, seed: int | None = None, *, allow_exec: bool = False, al
     return _build(spec, name, options, seed)
 
 
+#: Bots that search: the option that counts their work, and its default. Their think time a
+#: move can be capped (`capped_spec`).
+SEARCHING = {
+    "ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS),
+    "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS),
+    "solver": ("samples", SolverBot.DEFAULT_SAMPLES),
+}
+
+
+def capped_spec(spec: str, ms: float) -> str:
+    """``spec`` with its think time no longer than ``ms`` a move (searching bots only; any other,
+    a program too, as it is). A search bounded by count alone (its default, or the spec's) keeps
+    that count, and stops at ``ms`` if it gets there first. ValueError for a bad spec."""
+    name, options = _named(spec, allow_exec=True)
+    if name not in SEARCHING:
+        return spec
+    _build(spec, name, options, None)  # its options checked
+    if "ms" not in options:
+        count, default = SEARCHING[name]
+        options.setdefault(count, default)
+    options["ms"] = min(float(options.get("ms", ms)), ms)
+    return f"{name}:" + ",".join(
+        f"{key}={value:g}" if key == "ms" else f"{key}={value}" for key, value in options.items()
+    )
+
+
 def _build(spec: str, name: str, options: dict[str, Any], seed: int | None) -> Bot:
     maker = {**_MAKERS, **OPEN_BOTS}[name]
     _check_options(spec, maker, options)

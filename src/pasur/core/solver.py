@@ -44,6 +44,9 @@ __all__ = [
 
 #: Each transposition table entry takes 32 bytes.
 ENTRY_BYTES = 32
+#: The most deals one native call samples: it makes room for all of their values at once, so more
+#: are asked for in several calls (and a node budget that stops the sampling stops them too).
+MOST_DEALS_A_CALL = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +161,9 @@ def sampled_values(game: Round, samples: int, seed: int, sampling: Sampling = DE
     bits = _table_bits(sampling.table_mb) if sampling.table_mb > 0 else 0
     try:
         codes, raw, raw_weights = native.solve_samples(game, sampling, bits, samples, seed)
-    except (RuntimeError, OverflowError, MemoryError) as error:
+    except MemoryError:
+        raise SolveError(f"not enough memory to sample {samples:,} deals at once") from None
+    except (RuntimeError, OverflowError) as error:
         raise SolveError(str(error)) from None
     values = array("i")
     values.frombytes(raw)
@@ -184,12 +189,12 @@ def sampled_within(
 ) -> Samples:
     """`sampled_values()` for ``samples`` deals, in batches of ``batch`` when ``ms``
     milliseconds of ``clock`` (wall time by default; ``time.thread_time`` counts this thread's
-    CPU) bound the time (at least one batch is solved; each batch's seed comes from ``rng``); a
-    deal that reaches the node limit ends the sampling."""
+    CPU) bound the time (at least one batch is solved), else of `MOST_DEALS_A_CALL`; each batch's
+    seed comes from ``rng``; a deal that reaches the node limit ends the sampling."""
     stop = clock() + ms / 1000 if ms is not None else math.inf
     found: Samples | None = None
     while found is None or (len(found.weights) < samples and clock() < stop):
-        size = min(samples - (len(found.weights) if found else 0), batch if ms is not None else samples)
+        size = min(samples - (len(found.weights) if found else 0), batch if ms is not None else MOST_DEALS_A_CALL)
         more = sampled_values(game, size, rng.getrandbits(64), sampling)
         if found is None:
             found = more

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import LEVELS, IsmctsBot, PimcBot, SolverBot, make_bot, validate_spec
+from ..bots import LEVELS, SEARCHING, capped_spec, make_bot, validate_spec
 from ..coach.analysis import MoveJudgement, Precision, Task, judge_move
 from ..coach.hint import Advice, advise
 from ..core import Move, SeatView
@@ -51,14 +51,6 @@ log = logging.getLogger("pasur.server")
 #: Hints and judged moves one owner may have waiting for a worker.
 ADVICE_WAITING = 4
 
-#: Bots that search, and so take the think-time ceiling and run in a worker process: the option
-#: that counts their work, and its default.
-SEARCHING = {
-    "ismcts": ("iterations", IsmctsBot.DEFAULT_ITERATIONS),
-    "pimc": ("playouts", PimcBot.DEFAULT_PLAYOUTS),
-    "solver": ("samples", SolverBot.DEFAULT_SAMPLES),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -81,23 +73,7 @@ def server_levels(bot_ms: int, extra: Mapping[str, str] = {}) -> dict[str, Level
     for name, spec in extra.items():
         validate_spec(spec)  # exec:, unknown bots and bad options are refused here, at the start
         levels[name.strip().lower()] = Level(name.strip().lower(), spec.strip())
-    return {name: Level(name, _capped(level.spec, bot_ms)) for name, level in levels.items()}
-
-
-def _capped(spec: str, bot_ms: int) -> str:
-    """``spec`` with its think time no longer than ``bot_ms`` (searching bots only). A search
-    bounded by count alone (its default, or the spec's) keeps that count, and stops at ``bot_ms``
-    if it gets there first."""
-    name, options = validate_spec(spec)
-    if name not in SEARCHING:
-        return spec
-    if "ms" not in options:
-        count, default = SEARCHING[name]
-        options.setdefault(count, default)
-    options["ms"] = min(float(options.get("ms", bot_ms)), bot_ms)
-    return f"{name}:" + ",".join(
-        f"{key}={value:g}" if key == "ms" else f"{key}={value}" for key, value in options.items()
-    )
+    return {name: Level(name, capped_spec(level.spec, bot_ms)) for name, level in levels.items()}
 
 
 def choose(spec: str, seed: int, view: SeatView, legal: Sequence[Move]) -> Move:

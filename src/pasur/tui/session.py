@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..bots import parse_spec, validate_spec
+from ..bots import capped_spec, parse_spec, validate_spec
 from ..coach.hint import hint
 from ..coach.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, untold
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
@@ -35,6 +35,9 @@ DEFAULT_SAVE = "pasur-save.json"
 #: deals at two players from a round's first move (about 1.5 s), fewer at three and four players,
 #: where one deal costs ten to thirty times as much (all of them took 24 to 44 s there).
 LOCAL_HINT_MS = 2000
+#: The most a bot named with options in a saved game thinks a move (milliseconds): a file may
+#: name ``ismcts:iterations=999999999``; a built-in level never comes near it.
+SAVED_BOT_MS = 10_000
 
 
 def hint_lines(view: SeatView, legal: Sequence[Move], lang: str = "en", seed: int = 0) -> tuple[Move, list[str]]:
@@ -234,6 +237,10 @@ class LocalGame(MatchHost):
             commands = [command for plan in plans if plan.bot and (command := _program_of(plan.bot))]
             if commands and not allow_exec:
                 raise ProgramsNamed(commands)
+            try:
+                plans = [SeatPlan(plan.name, plan.bot and _bounded(plan.bot)) for plan in plans]
+            except ValueError as error:
+                raise RecordError(0, 0, f"{SAVE_KEY}: {error}") from None
         else:
             names = record.get("names") or [text("player", number=seat + 1) for seat in range(players)]
             plans = [SeatPlan(str(name)) for name in names]
@@ -255,6 +262,12 @@ def _round_so_far(match: Match) -> list[Played]:
         return []
     again = Round(match.rules, last.deck, last.number, last.banked, check_deck=False)
     return [again.play(code) for code in last.history]
+
+
+def _bounded(spec: str) -> str:
+    """A saved seat's bot: a level or a bot as named alone (each bounded by its own defaults), else
+    its think time capped at `SAVED_BOT_MS` a move, so that a file cannot ask for endless work."""
+    return capped_spec(spec, SAVED_BOT_MS) if parse_spec(spec)[1] else spec
 
 
 def _program_of(spec: str) -> str | None:
