@@ -113,6 +113,15 @@ def test_a_record_that_is_not_utf8_text_is_an_invalid_record_in_one_line(tmp_pat
     assert out[0] == out[2] == replay_record(record) and "not UTF-8 text" in out[1]["error"]["message"]
 
 
+def test_a_record_whose_names_would_steer_the_terminal_is_invalid(tmp_path, record_file):
+    _, record = record_file
+    path = tmp_path / "steering.json"
+    path.write_text(json.dumps({**record, "names": ["\x1b]0;owned\x07Ava", "Bo\x9b31m"]}))
+    for command in (["replay", "--view", "--plain"], ["analyze"], ["puzzles"]):
+        line = assert_one_line_error(pasur(*command, str(path)), 1)
+        assert "names must hold no control characters" in line and "\x1b" not in line, command
+
+
 def test_deal_is_reproducible_and_shows_every_hand():
     first, second = pasur("deal", "--seed", "42", "--players", "3"), pasur("deal", "--seed", "42", "--players", "3")
     assert first.returncode == 0 and first.stdout == second.stdout

@@ -1048,6 +1048,20 @@ def test_a_saved_game_cannot_ask_its_bots_to_think_without_end(tmp_path, monkeyp
     assert played.seat == 1 and fault is None
 
 
+def test_a_saved_game_whose_names_would_steer_the_terminal_is_refused(tmp_path):
+    from pasur.tui.session import LocalGame, SeatPlan
+
+    save = tmp_path / "save.json"
+    LocalGame(Rules(), [SeatPlan("me"), SeatPlan("them", "easy")], seed=1).save(save)
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    saved["pasur_play"]["seats"][1]["name"] = "\x1b]0;owned\x07them"
+    save.write_text(json.dumps(saved), encoding="utf-8")
+    command = [sys.executable, "-m", "pasur", "play", "--resume", str(save), "--plain"]
+    refused = subprocess.run(command, input="q\n", capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "a seat's name holds control characters" in refused.stderr
+    assert "\x1b" not in refused.stdout + refused.stderr and "Traceback" not in refused.stderr
+
+
 def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
     from pasur.bots import BotError
     from pasur.bots.protocol import ExternalBot

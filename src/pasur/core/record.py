@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,12 @@ from .notation import find_code
 from .rules import Rules
 
 FORMAT = "pasur-record/1"
+
+
+def holds_controls(text: str) -> bool:
+    """Whether ``text`` holds a control character (a terminal acts on ESC, BEL and the like):
+    a name from a file never does."""
+    return any(unicodedata.category(char) == "Cc" for char in text)
 
 
 def to_record(match: Match, names: list[str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -49,6 +56,8 @@ def from_record(record: Any) -> Match:
         isinstance(names, list) and len(names) == rules.players and all(isinstance(name, str) for name in names)
     ):
         raise RecordError(0, 0, f"names must be a list of {rules.players} strings, one per seat")
+    if names and any(holds_controls(name) for name in names):
+        raise RecordError(0, 0, "names must hold no control characters")
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError(0, 0, "rounds must be a list")

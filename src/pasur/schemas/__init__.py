@@ -33,6 +33,8 @@ CARD = {
 }
 CARDS = {"type": "array", "items": {"$ref": "#/$defs/card"}}
 WHOLE = {"type": "integer", "minimum": 0}
+#: A name as a terminal may show it: no control character (`pasur.core.record.holds_controls`).
+NO_CONTROLS = {"not": {"pattern": "[\\u0000-\\u001f\\u007f-\\u009f]"}}
 
 
 def rules_schema() -> dict[str, Any]:
@@ -118,7 +120,7 @@ def record_schema() -> dict[str, Any]:
         "properties": {
             "format": {"const": "pasur-record/1"},
             "rules": {"$ref": "#/$defs/rules"},
-            "names": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 4},
+            "names": {"type": "array", "items": {"type": "string", **NO_CONTROLS}, "minItems": 2, "maxItems": 4},
             "rounds": {"type": "array", "items": round_},
         },
         "$defs": definitions("card", "rules"),

@@ -18,7 +18,7 @@ from ..coach.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, unt
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
 from ..core.cards import format_cards, mask_of
 from ..core.errors import RecordError
-from ..core.record import load_json
+from ..core.record import holds_controls, load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
 from ..i18n import bot_name, move_words, number_text, text, typed_move, without_isolates
@@ -234,6 +234,8 @@ class LocalGame(MatchHost):
                 raise RecordError(0, 0, f"{SAVE_KEY}: {players} seats expected")
             if not all(plan.bot is None or isinstance(plan.bot, str) for plan in plans):
                 raise RecordError(0, 0, f"{SAVE_KEY}: a seat's bot must be a bot name")
+            if any(holds_controls(plan.name) for plan in plans):
+                raise RecordError(0, 0, f"{SAVE_KEY}: a seat's name holds control characters")
             commands = [command for plan in plans if plan.bot and (command := _program_of(plan.bot))]
             if commands and not allow_exec:
                 raise ProgramsNamed(commands)
