@@ -336,6 +336,26 @@ async def test_replay_viewer_steps_through_a_record():
         assert app.index == 0 and any("--analyze" in str(note.message) for note in app._notifications)
 
 
+#: Names a record may hold that the screen's markup would read as its own: a closing tag with
+#: nothing to close (the screen failed with MarkupError), an action to run on a click, a link.
+MARKUP_NAMES = ["[/]Ava", "[@click=app.quit]Bo[/] [link=https://example.org]x"]
+
+
+async def test_names_and_typed_text_are_shown_as_written_never_read_as_markup():
+    game = LocalGame(Rules(), [SeatPlan(MARKUP_NAMES[0]), SeatPlan(MARKUP_NAMES[1], "random")], seed=4)
+    app = PasurApp(game, fast=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert MARKUP_NAMES[1] in str(app.query_one("#scores").render())
+        await pilot.press("m", *"[/]", "enter")  # a typed move said back in the refusal
+        assert "'[/]'" in str(app.query_one("#message").render()) and not game.log
+    replay = ReplayApp(Match(Rules(), seed=3), MARKUP_NAMES)
+    async with replay.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right")
+        shown = str(replay.query_one("#position").render())
+        assert all(name in shown for name in MARKUP_NAMES)
+
+
 async def test_a_mouse_click_on_a_card_plays_it():
     game = versus(seed=6)
     app = PasurApp(game, fast=True)

@@ -152,7 +152,7 @@ class ReplayApp(App[None]):
         self.index = 0
 
     def compose(self) -> ComposeResult:
-        yield Static(id="position")
+        yield Static(id="position", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -21,20 +21,20 @@ class TableView(Vertical):
     """Everything on screen but the footer."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(id="scores")
-        yield Static(id="others")
+        yield Static(id="status", markup=False)
+        yield Static(id="scores", markup=False)
+        yield Static(id="others", markup=False)
         with Horizontal(id="table-row"):
             yield CardStrip(id="table")
-        yield Static(id="turn")
+        yield Static(id="turn", markup=False)
         with Horizontal(id="hand-row"):
             yield CardStrip(id="hand")
         yield CaptureChoices(id="choices")
         yield MoveEntry(id="move-input", placeholder="7Cx4H")
-        yield Static(id="coach")
-        yield Static(id="message")
+        yield Static(id="coach", markup=False)
+        yield Static(id="message", markup=False)
         with VerticalScroll(id="log", can_focus=False):  # as tall as the screen leaves; PageUp/PageDown page it
-            yield Static(id="log-text")
+            yield Static(id="log-text", markup=False)
 
     def draw(
         self,

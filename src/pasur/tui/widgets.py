@@ -187,7 +187,7 @@ class MessageScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():  # a long text (the rules at 80×24) scrolls with ↑ ↓, PageUp, PageDown
-            yield Static(self.body, id="message-body")
+            yield Static(self.body, id="message-body", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
@@ -219,7 +219,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(self.question, id="confirm-body")
+        yield Static(self.question, id="confirm-body", markup=False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
