@@ -113,6 +113,15 @@ def test_a_record_that_is_not_utf8_text_is_an_invalid_record_in_one_line(tmp_pat
     assert out[0] == out[2] == replay_record(record) and "not UTF-8 text" in out[1]["error"]["message"]
 
 
+def test_a_file_that_cannot_be_written_is_said_in_one_line_before_the_work(tmp_path, record_file):
+    path, _ = record_file
+    nowhere = tmp_path / "missing" / "out.jsonl"
+    for command in (["match", "greedy", "random", "--rounds", "1", "--records"], ["puzzles", str(path), "--out"]):
+        line = assert_one_line_error(pasur(*command, str(nowhere)), 1)
+        assert f"cannot write {nowhere}: No such file or directory" in line, command
+    assert not nowhere.parent.exists()
+
+
 def test_a_record_whose_names_would_steer_the_terminal_is_invalid(tmp_path, record_file):
     _, record = record_file
     path = tmp_path / "steering.json"

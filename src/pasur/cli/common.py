@@ -107,6 +107,15 @@ def open_text(file: str) -> IO[str]:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
 
 
+def open_for_writing(file: str) -> IO[str]:
+    """A text file to write as UTF-8, opened before any work is done; one line of error when it
+    cannot be (a missing folder, no permission)."""
+    try:
+        return open(file, "w", encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {file}: {error.strerror}") from None
+
+
 def read_match(file: str) -> Match:
     """The match of a single record file; one line of error when it is not a valid record."""
     with open_text(file) as stream:

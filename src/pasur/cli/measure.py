@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .. import bench
-from .common import build_rules, rules_options
+from .common import build_rules, open_for_writing, rules_options
 
 
 @click.command(name="bench")
@@ -165,7 +165,7 @@ def match_command(
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     show_progress = sys.stderr.isatty()
-    with open(records_path, "w", encoding="utf-8") if records_path else contextlib.nullcontext() as records:
+    with open_for_writing(records_path) if records_path else contextlib.nullcontext() as records:
 
         def on_set(tally: Any, results: list[Any]) -> None:
             for game in results:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -16,7 +15,7 @@ from ..core.record import from_record, load_json
 from ..host import MatchHost, seat_bots
 from ..i18n import LANGUAGES
 from ..tui.puzzle import PlainPuzzles
-from .common import open_text
+from .common import open_for_writing, open_text
 
 #: The levels that play the self-play matches puzzles are found in.
 SELF_PLAY = ("solver", "pimc")
@@ -68,6 +67,7 @@ def puzzles_command(
     the bot plays it out without seeing them). Writes pasur-puzzle/1 JSON Lines."""
     if not records and not self_play:
         raise click.UsageError("give RECORD files or --self-play N")
+    sink = open_for_writing(out) if out else None  # refused now, not after the work
     matches = [match for file in records for match in _matches(file)] + [_self_play(seed + n) for n in range(self_play)]
     found: dict[str, Puzzle] = {}
     for match in matches:
@@ -79,8 +79,9 @@ def puzzles_command(
             del found[puzzle_id]
         click.echo(f"{len(unproven)} left out: their answer did not win when played out", err=True)
     lines = "".join(json.dumps(puzzle.to_json(), ensure_ascii=False) + "\n" for puzzle in found.values())
-    if out:
-        Path(out).write_text(lines, encoding="utf-8")
+    if sink:
+        with sink:
+            sink.write(lines)
     else:
         click.echo(lines, nl=False)
     click.echo(f"{len(found)} puzzles from {len(matches)} matches", err=True)
