@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 
@@ -267,6 +269,27 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():
     pytest.importorskip("fastapi")
     message = assert_one_line_error(pasur("serve", "--database", "nonsense://nowhere"), 1)
     assert "cannot open the database" in message
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_claims_nothing(tmp_path):
+    pytest.importorskip("fastapi")
+    database = f"sqlite:///{tmp_path / 'one.db'}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = pasur("serve", "--database", database, "--port", str(port))
+        message = assert_one_line_error(refused, 1)
+        assert f"cannot listen on 127.0.0.1:{port}" in message and "being served" not in refused.stdout
+    # free, the same command serves, and says so
+    command = [sys.executable, "-m", "pasur", "serve", "--database", database, "--port", str(port)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as server:
+        try:
+            assert server.stdout is not None and "being served" in server.stdout.readline()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+                assert page.status == 200 and b"<title>Pasur</title>" in page.read()
+        finally:
+            server.terminate()
 
 
 def test_serve_from_several_processes_needs_postgresql(tmp_path):

@@ -18,12 +18,12 @@ from .schema import SchemaMismatch
 from .settings import ServerSettings
 from .store import Store, cannot_open
 from .visitors import trusted_networks
-from .workers import serve_in_processes
+from .workers import listening_socket, serve_in_processes
 
 
 class LaunchRefused(Exception):
     """The server cannot start as asked, in one line; ``option`` names the command-line option at
-    fault (None: the database is)."""
+    fault (None: the database or the machine is, as a port already in use)."""
 
     def __init__(self, message: str, option: str | None = None) -> None:
         super().__init__(message)
@@ -65,18 +65,24 @@ def serve(
             "--workers",
         )
     options = uvicorn_options(settings)
-    say(f"Pasur is being served at http://{host}:{port}/{f' by {workers} processes' if workers > 1 else ''}")
-    if app is not None:
-        set_aside_from_collector()
-        uvicorn.run(app, host=host, port=port, **options)
-        return
+
+    def served() -> None:  # said once the port is ours
+        say(f"Pasur is being served at http://{host}:{port}/{f' by {workers} processes' if workers > 1 else ''}")
 
     def serve_one(listening: Any) -> None:
-        one = create_app(url, settings)
+        one = app or create_app(url, settings)
         set_aside_from_collector()
         uvicorn.Server(uvicorn.Config(one, **options)).run(sockets=[listening])
 
-    serve_in_processes(workers, host, port, serve_one)
+    try:
+        if app is None:
+            serve_in_processes(workers, host, port, serve_one, served)
+            return
+        listening = listening_socket(host, port)
+    except OSError as error:
+        raise LaunchRefused(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    served()
+    serve_one(listening)
 
 
 def uvicorn_options(settings: ServerSettings) -> dict[str, Any]:

@@ -26,18 +26,39 @@ log = logging.getLogger("pasur.server")
 WATCH_SECONDS = 0.5
 
 
-def serve_in_processes(count: int, host: str, port: int, serve: Callable[[socket.socket], Any]) -> None:
-    """Run ``serve(listening_socket)`` in ``count`` worker processes until stopped."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` (OSError when it cannot, as a port in use)."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(2048)
+    except OSError:
+        listening.close()
+        raise
+    return listening
+
+
+def serve_in_processes(
+    count: int, host: str, port: int, serve: Callable[[socket.socket], Any], served: Callable[[], None]
+) -> None:
+    """Run ``serve(listening_socket)`` in ``count`` worker processes until stopped; ``served()``
+    once the port is held (OSError, and nothing started, when it cannot be)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # the parent's socket holds the port (a port in use is said at once); with SO_REUSEPORT it only
     # holds it, and each worker listens on a socket of its own
     balanced = sys.platform == "linux"
     held = socket.socket(family, socket.SOCK_STREAM)
-    _share_port(held, balanced)
-    held.bind((host, port))
+    try:
+        _share_port(held, balanced)
+        held.bind((host, port))
+    except OSError:
+        held.close()
+        raise
     if not balanced:
         held.listen(2048)
         held.set_inheritable(True)
+    served()
     forking = multiprocessing.get_context("fork")
 
     def start(number: int) -> BaseProcess:
