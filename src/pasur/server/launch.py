@@ -18,7 +18,7 @@ from .schema import SchemaMismatch
 from .settings import ServerSettings
 from .store import Store, cannot_open
 from .visitors import trusted_networks
-from .workers import listening_socket, serve_in_processes
+from .workers import BALANCED, held_port, serve_in_processes
 
 
 class LaunchRefused(Exception):
@@ -64,25 +64,22 @@ def serve(
             " give --database postgresql+psycopg://… to serve from more",
             "--workers",
         )
+    try:
+        held = held_port(host, port, balanced=app is None and BALANCED)
+    except OSError as error:
+        raise LaunchRefused(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     options = uvicorn_options(settings)
-
-    def served() -> None:  # said once the port is ours
-        say(f"Pasur is being served at http://{host}:{port}/{f' by {workers} processes' if workers > 1 else ''}")
+    say(f"Pasur is being served at http://{host}:{port}/{f' by {workers} processes' if workers > 1 else ''}")
 
     def serve_one(listening: Any) -> None:
         one = app or create_app(url, settings)
         set_aside_from_collector()
         uvicorn.Server(uvicorn.Config(one, **options)).run(sockets=[listening])
 
-    try:
-        if app is None:
-            serve_in_processes(workers, host, port, serve_one, served)
-            return
-        listening = listening_socket(host, port)
-    except OSError as error:
-        raise LaunchRefused(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    served()
-    serve_one(listening)
+    if app is not None:
+        serve_one(held)
+        return
+    serve_in_processes(workers, host, port, serve_one, held)
 
 
 def uvicorn_options(settings: ServerSettings) -> dict[str, Any]:

@@ -26,39 +26,35 @@ log = logging.getLogger("pasur.server")
 WATCH_SECONDS = 0.5
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host``:``port`` (OSError when it cannot, as a port in use)."""
-    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((host, port))
-        listening.listen(2048)
-    except OSError:
-        listening.close()
-        raise
-    return listening
+#: Whether workers each listen on a socket of their own with ``SO_REUSEPORT`` (the kernel deals
+#: connections out evenly), or all accept from the parent's.
+BALANCED = sys.platform == "linux"
 
 
-def serve_in_processes(
-    count: int, host: str, port: int, serve: Callable[[socket.socket], Any], served: Callable[[], None]
-) -> None:
-    """Run ``serve(listening_socket)`` in ``count`` worker processes until stopped; ``served()``
-    once the port is held (OSError, and nothing started, when it cannot be)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # the parent's socket holds the port (a port in use is said at once); with SO_REUSEPORT it only
-    # holds it, and each worker listens on a socket of its own
-    balanced = sys.platform == "linux"
-    held = socket.socket(family, socket.SOCK_STREAM)
+def held_port(host: str, port: int, balanced: bool = False) -> socket.socket:
+    """A socket bound to ``host``:``port``, so that a port in use is said before anything starts
+    (OSError): listening, unless ``balanced`` (then it only holds the port while each worker
+    listens on a socket of its own)."""
+    held = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     try:
         _share_port(held, balanced)
         held.bind((host, port))
+        if not balanced:
+            held.listen(2048)
     except OSError:
         held.close()
         raise
+    return held
+
+
+def serve_in_processes(
+    count: int, host: str, port: int, serve: Callable[[socket.socket], Any], held: socket.socket
+) -> None:
+    """Run ``serve(listening_socket)`` in ``count`` worker processes until stopped, on the port
+    ``held`` holds (`held_port` with `BALANCED`)."""
+    family, balanced = held.family, BALANCED
     if not balanced:
-        held.listen(2048)
         held.set_inheritable(True)
-    served()
     forking = multiprocessing.get_context("fork")
 
     def start(number: int) -> BaseProcess:
