@@ -1062,6 +1062,23 @@ def test_a_saved_game_whose_names_would_steer_the_terminal_is_refused(tmp_path):
     assert "\x1b" not in refused.stdout + refused.stderr and "Traceback" not in refused.stderr
 
 
+def test_a_saved_program_cannot_disguise_itself_in_the_consent_it_asks_for(tmp_path):
+    from pasur.tui.session import LocalGame, SeatPlan
+
+    marker = tmp_path / "ran"
+    save = tmp_path / "save.json"
+    LocalGame(Rules(), [SeatPlan("me"), SeatPlan("them", "easy")], seed=1).save(save)
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    # shown raw, the carriage return and the erase-line sequence would leave only the harmless-looking part
+    disguised = f"exec:{sys.executable} -c \"open('{marker}', 'w')\" \r\x1b[2K  exec:python3 my_bot.py"
+    saved["pasur_play"]["seats"][1]["bot"] = disguised
+    save.write_text(json.dumps(saved), encoding="utf-8")
+    command = [sys.executable, "-m", "pasur", "play", "--resume", str(save), "--plain", "--allow-exec"]
+    refused = subprocess.run(command, input="q\n", capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "a seat's bot holds characters that do not print" in refused.stderr
+    assert "\x1b" not in refused.stderr and not marker.exists()
+
+
 def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
     from pasur.bots import BotError
     from pasur.bots.protocol import ExternalBot

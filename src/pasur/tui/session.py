@@ -236,6 +236,9 @@ class LocalGame(MatchHost):
                 raise RecordError(0, 0, f"{SAVE_KEY}: a seat's bot must be a bot name")
             if any(holds_controls(plan.name) for plan in plans):
                 raise RecordError(0, 0, f"{SAVE_KEY}: a seat's name holds control characters")
+            if any(plan.bot is not None and not plan.bot.isprintable() for plan in plans):
+                # a program shown for the person's consent must read as what would run
+                raise RecordError(0, 0, f"{SAVE_KEY}: a seat's bot holds characters that do not print")
             commands = [command for plan in plans if plan.bot and (command := _program_of(plan.bot))]
             if commands and not allow_exec:
                 raise ProgramsNamed(commands)
