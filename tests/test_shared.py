@@ -420,6 +420,17 @@ def children(pid: int) -> list[int]:
         return [int(child) for child in listed.read().split()]
 
 
+def test_serve_with_workers_on_a_port_in_use_says_so_and_starts_none():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "pasur.cli", "serve", "--database", fresh_database(), "--port", str(port)]
+        refused = subprocess.run([*command, "--workers", "2"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "being served" not in refused.stdout
+    assert refused.stderr.strip() == f"pasur: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
 def test_serve_with_workers_restarts_a_worker_that_dies_and_stops_them_all():
     import httpx
 
