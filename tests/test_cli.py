@@ -124,6 +124,16 @@ def test_a_file_that_cannot_be_written_is_said_in_one_line_before_the_work(tmp_p
     assert not nowhere.parent.exists()
 
 
+def test_a_record_with_no_round_is_said_so_not_shown_blank(tmp_path):
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"format": "pasur-record/1", "rounds": []}))
+    for view in (["--plain"], []):  # the full screen failed with IndexError, --plain printed nothing
+        line = assert_one_line_error(pasur("replay", str(path), "--view", *view), 1)
+        assert "the record has no round to show" in line
+    judged = pasur("analyze", str(path))
+    assert judged.returncode == 0 and judged.stdout == "nothing to judge: the record has no moves\n"
+
+
 def test_a_record_whose_names_would_steer_the_terminal_is_invalid(tmp_path, record_file):
     _, record = record_file
     path = tmp_path / "steering.json"

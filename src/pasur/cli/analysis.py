@@ -227,6 +227,9 @@ def analyze_command(
         tasks = analysis_tasks(match, seats or None, seed)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
+    if not tasks and not as_json:
+        click.echo(f"nothing to judge: the record has no moves{' by those seats' if seats else ''}")
+        return
     judgements = judge_moves(tasks, chosen_precision(samples, width, most, move_ms), jobs, progress=not as_json)
     judged = [one.to_json() for one in judgements]
     players = players_summary(judged)

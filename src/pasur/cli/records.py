@@ -86,6 +86,8 @@ def replay(
     if analyze and not view:
         raise click.UsageError("--analyze goes with --view (or use pasur analyze)")
     if view:
+        if not match.rounds:
+            raise click.ClickException("the record has no round to show")
         judgements = None
         if analyze:
             try:
