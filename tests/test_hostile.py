@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gzip
+import io
 import json
 import logging
 import os
@@ -1095,6 +1097,43 @@ def test_a_faulty_bots_answer_is_cut_and_never_shows_its_view():
     shown = str(fault.value)
     assert fault.value.reason == "bot_no_move_text" and len(fault.value.answer or "") <= 80
     assert not any(str(card) in shown for card in view.hand), shown
+
+
+#: JSON nested past what Python's parser goes (its RecursionError was an internal error, or crashed a bot).
+TOO_DEEP = "[" * 20_000 + "]" * 20_000
+
+
+def test_json_nested_too_deeply_is_refused_as_not_json_by_every_reader(tmp_path):
+    from pasur.bots import BotError
+    from pasur.bots.protocol import PROTOCOL, ExternalBot, serve
+    from pasur.core.record import replay_line
+
+    # a record, and one line of JSON Lines among others
+    assert replay_line(TOO_DEEP)["error"]["message"] == "not JSON: nested too deeply at line 1 column 1"
+    # a bot's answer: a fault of its own, not a crash of the match
+    answering = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print('[' * 20_000, flush=True)\""
+    bot = ExternalBot(answering, timeout=5)
+    game = Match(Rules(), seed=4).round
+    try:
+        with pytest.raises(BotError) as fault:
+            bot.choose(game.view(0), game.legal_moves())
+    finally:
+        bot.close()
+    assert fault.value.reason == "bot_not_json"
+    # a served bot: the message is skipped, said on standard error, and the next one answered
+    said, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        hello = json.dumps({"type": "hello", "protocol": PROTOCOL})
+        serve(make_bot("random"), "r", io.StringIO(f"{TOO_DEEP}\n{hello}\n"), said)
+    assert "nested too deeply" in errors.getvalue() and json.loads(said.getvalue())["type"] == "hello"
+    # a targets file (python -m pasur.train fit)
+    from pasur.train.targets import read_targets
+
+    deep = tmp_path / "deep.jsonl.gz"
+    with gzip.open(deep, "wt", encoding="utf-8") as sink:
+        sink.write("[" * 3_000 + "\n")
+    with pytest.raises(ValueError, match="is not a targets file: nested too deeply"):
+        read_targets(deep)
 
 
 def test_two_sockets_of_one_seat_moving_at_once_get_one_move_applied(client):

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any, NoReturn
 
 from ..core import Move, SeatView, mask_of, parse_move, short_texts
+from ..core.record import read_json
 from .base import Bot, BotError, shown_answer
 
 PROTOCOL = "pasur-bot/1"
@@ -134,7 +135,7 @@ class ExternalBot:
                 characters=ANSWER_CHARACTERS,
             )
         try:
-            answer = json.loads(line)
+            answer = read_json(line)
         except json.JSONDecodeError:
             self._fail("the answer is not JSON", "bot_not_json", line.rstrip("\n"))
         if not isinstance(answer, dict):
@@ -220,7 +221,7 @@ def serve(bot: Bot, name: str, source: IO[str] | None = None, sink: IO[str] | No
     sink = sink or sys.stdout
     for line in source:
         try:
-            message = json.loads(line)
+            message = read_json(line)
             kind = message.get("type")
             if kind == "hello":
                 if message.get("protocol") != PROTOCOL:

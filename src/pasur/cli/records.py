@@ -20,7 +20,7 @@ from ..core import (
     format_cards,
 )
 from ..core.errors import SolveError
-from ..core.record import from_record, load_json, replay_line, summarize
+from ..core.record import from_record, load_json, read_json, replay_line, summarize
 from ..i18n import LANGUAGES
 from .analysis import chosen_precision, judge_moves, precision_options
 from .common import breakdown_line, build_rules, open_text, rules_options
@@ -116,7 +116,7 @@ def _first_record_line(stream: IO[str]) -> tuple[str, bool]:
     for line in stream:
         if line.strip():
             try:
-                json.loads(line)
+                read_json(line)
             except json.JSONDecodeError:
                 return line, False
             return line, True

@@ -19,6 +19,15 @@ from .rules import Rules
 FORMAT = "pasur-record/1"
 
 
+def read_json(text: str) -> Any:
+    """`json.loads`, with JSON nested deeper than the parser goes (a line of 20,000 ``[``) refused
+    as any other text that is not JSON: `json.JSONDecodeError`, not RecursionError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+
+
 def holds_controls(text: str) -> bool:
     """Whether ``text`` holds a control character (a terminal acts on ESC, BEL and the like):
     a name from a file never does."""
@@ -184,6 +193,6 @@ def load_json(text: str) -> Any:
         column = error.start - text.rfind("\n", 0, error.start)
         raise RecordError(0, 0, f"not UTF-8 text at line {line} column {column}") from None
     try:
-        return json.loads(text)
+        return read_json(text)
     except json.JSONDecodeError as error:
         raise RecordError(0, 0, f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None

@@ -36,6 +36,7 @@ from ..core import Move, MoveCode, Round, Rules, SeatView
 from ..core.deal import deal_deck
 from ..core.errors import RulesError
 from ..core.notation import short_texts
+from ..core.record import read_json
 from ..core.view import is_number, whole_number
 
 FORMAT = "pasur-targets/1"
@@ -147,7 +148,7 @@ def read_targets(path: Path) -> tuple[dict[str, Any], Iterator[tuple[SeatView, l
     value); ValueError naming the line for anything malformed."""
     try:
         with gzip.open(path, "rt", encoding="utf-8") as stream:
-            header = json.loads(stream.readline(MAX_LINE))
+            header = read_json(stream.readline(MAX_LINE))
     except (OSError, EOFError, ValueError) as error:
         raise ValueError(f"{path} is not a targets file: {error}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -202,7 +203,7 @@ def _positions(path: Path) -> Iterator[tuple[SeatView, list[tuple[MoveCode, floa
             if len(line) > MAX_LINE:
                 raise ValueError(f"{path}, line {number}: longer than {MAX_LINE} characters")
             try:
-                view, moves = read_decision(json.loads(line))
+                view, moves = read_decision(read_json(line))
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}, line {number}: {error}") from None
             yield view, moves
