@@ -121,7 +121,7 @@ def test_a_puzzle_file_is_checked_at_the_door():
         (good.replace('"answers": [', '"answers": ["KS", '), "legal"),
         ("[" * 70_000, "more than a puzzle file may hold"),
         # deeper than the parser goes before 3.14; 3.14's parser reads it, and it is no puzzle
-        ("[" * 20_000 + "]" * 20_000, "line 2: (nested too deep|not a pasur-puzzle/1 puzzle)"),
+        ("[" * 20_000 + "]" * 20_000, "line 2: (not JSON: nested too deeply|not a pasur-puzzle/1 puzzle)"),
         (json.dumps({**json.loads(good), "values": {}}), "values"),
     ):
         with pytest.raises(ValueError, match=words):

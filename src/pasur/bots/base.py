@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..core import Move, Round, SeatView
+from ..core.record import read_json
 
 
 class Bot(Protocol):
@@ -65,8 +66,8 @@ def shown_answer(answer: str) -> str:
     object with only the fields a move answer has (a bot that echoes its view would otherwise
     show its hidden hand to whoever reads the fault)."""
     try:
-        data = json.loads(answer)
-    except (ValueError, RecursionError):
+        data = read_json(answer)
+    except ValueError:
         data = None
     if isinstance(data, dict):
         kept = {key: data[key] for key in ("type", "id", "move") if key in data}

@@ -381,8 +381,6 @@ def read_puzzles(text: str) -> list[Puzzle]:
             puzzles.append(Puzzle.from_json(load_json(line)))
         except (RecordError, ValueError) as error:
             raise ValueError(f"line {number}: {error}") from None
-        except RecursionError:
-            raise ValueError(f"line {number}: nested too deep") from None
     return puzzles
 
 
