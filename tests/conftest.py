@@ -1,5 +1,6 @@
 """What every test module shares: with pytest-xdist, each worker's own PostgreSQL database; the
-cyclic garbage collector held off for the tests that build millions of small objects."""
+cyclic garbage collector held off for the tests that build millions of small objects; the long
+tests first."""
 
 from __future__ import annotations
 
@@ -39,3 +40,10 @@ def pytest_configure(config: pytest.Config) -> None:
             connection.execute(text(f'CREATE DATABASE "{name}"'))
     engine.dispose()
     os.environ["PASUR_TEST_POSTGRES"] = base.set(database=name).render_as_string(hide_password=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` first, each module's in its order (its module fixtures are made
+    once): pytest-xdist hands out tests from the front of the list, so a long one started last
+    would keep one worker busy for a minute after the others are done."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

@@ -1414,6 +1414,7 @@ def test_a_tap_on_a_card_held_while_the_turn_timer_counts_down_still_plays(serve
     page.wait_for_function(f"pasur.page.version > {version}", timeout=10_000)
 
 
+@pytest.mark.long
 def test_a_rated_match_against_a_bot_to_the_end_changes_the_rating_on_the_page_and_the_board(server, browser):
     page, _ = recorded_page(browser)
     page.goto(server.base + "/")

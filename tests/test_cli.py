@@ -277,8 +277,11 @@ def test_bots_command_lists_every_bot():
 
 def test_serve_with_a_database_it_cannot_open_says_so_in_one_line():
     pytest.importorskip("fastapi")
-    message = assert_one_line_error(pasur("serve", "--database", "nonsense://nowhere"), 1)
-    assert "cannot open the database" in message
+    for url in ("nonsense://nowhere", "mysql://someone@somewhere/pasur"):  # no dialect; no driver
+        message = assert_one_line_error(pasur("serve", "--database", url), 1)
+        assert "cannot open the database" in message and "give a sqlite:///FILE or postgresql+psycopg://" in message
+    message = assert_one_line_error(pasur("serve", "--database", "sqlite:////no/such/folder/pasur.db"), 1)
+    assert "unable to open database file" in message and "give" not in message
 
 
 def test_serve_on_a_port_in_use_says_so_in_one_line_and_claims_nothing(tmp_path):

@@ -113,6 +113,7 @@ print(json.dumps({"grew": (kib("VmHWM") - before) / 1024, "peak": peak, "statuse
 """
 
 
+@pytest.mark.long
 def test_a_flood_of_correct_log_ins_keeps_memory_bounded(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     finished = subprocess.run(

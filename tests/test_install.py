@@ -86,6 +86,7 @@ def check_lean(wheel: Path, scratch: Path) -> None:
         assert ".symtab" not in sections and ".text" in sections
 
 
+@pytest.mark.long
 def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_and_a_wheel_carries_the_native_one(
     tmp_path,
 ):
@@ -138,6 +139,7 @@ def test_without_a_compiler_the_build_fails_unless_the_pure_engine_is_asked_for_
 OTHER_PYTHONS = {version: path for version, path in interpreters().items() if version != sys.version_info[:2]}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("version", [version for version in SUPPORTED if version != sys.version_info[:2]], ids=str)
 def test_a_wheel_for_each_other_supported_python_installs_and_runs_on_its_own(version, tmp_path):
     if version not in OTHER_PYTHONS:

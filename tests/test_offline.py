@@ -97,6 +97,7 @@ def played_match(
     return setup, moves, steps
 
 
+@pytest.mark.long
 @pytest.mark.usefixtures("without_cycle_collection")
 def test_the_offline_table_sends_what_the_servers_table_sends():
     rng = random.Random(5122026)

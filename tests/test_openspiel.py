@@ -30,6 +30,7 @@ def test_random_sim_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=30, serialize=False, verbose=False)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_sim_test_300_simulations(players):
     """Enough simulations that a lone table Jack, its replacement and a redeal all come up often."""

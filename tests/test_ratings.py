@@ -221,6 +221,7 @@ def test_a_rated_match_each_for_themselves_rates_the_person_at_that_table_agains
         assert [(bot["level"], bot["rating"]) for bot in board["bots"]] == sorted(measured.items(), key=lambda i: -i[1])
 
 
+@pytest.mark.long
 def test_the_profile_shows_the_accuracy_of_the_reviewed_rated_matches(database):
     with browser(database) as client:
         sign_up(client, "Ava")

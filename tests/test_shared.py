@@ -758,6 +758,7 @@ def test_a_start_at_the_moment_of_a_join_through_another_process_keeps_the_join_
     print(outcomes)
 
 
+@pytest.mark.long
 def test_chaos_a_process_killed_again_and_again_loses_no_acknowledged_move():
     """benchmarks/chaos.py at a small scale: two processes, one killed every 8 s and started again,
     six people playing bots through either to the end (issue 31, item 4)."""

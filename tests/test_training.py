@@ -14,6 +14,7 @@ pytest.importorskip("sb3_contrib")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
 
 
+@pytest.mark.long
 def test_the_training_example_trains_saves_and_is_measured(tmp_path):
     model = tmp_path / "ppo.zip"
     command = [sys.executable, str(EXAMPLE), "--steps", "2048", "--rounds", "4", "--jobs", "1", "--out", str(model)]

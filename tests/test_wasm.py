@@ -193,6 +193,7 @@ def run_in_node(cases: list[dict[str, Any]]) -> list[Any]:
     return json.loads(done.stdout)
 
 
+@pytest.mark.long
 @pytest.mark.usefixtures("without_cycle_collection")
 @needs_node
 def test_the_browser_engine_plays_every_match_as_the_reference_does():

@@ -25,7 +25,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .errors import ChangedElsewhere, StorageUnavailable, VersionTaken
@@ -372,9 +372,14 @@ def _taken(version: int) -> VersionTaken:
     return VersionTaken("stale_version", version=version)
 
 
+#: What a database URL may name, said where one names something else.
+DATABASE_KINDS = "a sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME URL"
+
+
 def cannot_open(error: Exception) -> str:
     """A database that cannot be used, said in one line (SQLAlchemy's messages go on with the SQL
-    and a link)."""
+    and a link); for a kind of database this server has no driver for, what it takes."""
     cause = getattr(error, "orig", None) or error
     lines = str(cause).strip().splitlines()
-    return f"cannot open the database: {lines[0] if lines else type(cause).__name__}"
+    said = f"cannot open the database: {lines[0] if lines else type(cause).__name__}"
+    return f"{said} (give {DATABASE_KINDS})" if isinstance(cause, NoSuchModuleError | ImportError) else said
