@@ -141,6 +141,12 @@ def test_a_record_whose_names_would_steer_the_terminal_is_invalid(tmp_path, reco
     for command in (["replay", "--view", "--plain"], ["analyze"], ["puzzles"]):
         line = assert_one_line_error(pasur(*command, str(path)), 1)
         assert "names must hold no control characters" in line and "\x1b" not in line, command
+    # a right-to-left override would show the rest of each line naming the seat backwards
+    path.write_text(json.dumps({**record, "names": ["Ava", "\u202eBo"]}))
+    line = assert_one_line_error(pasur("replay", str(path), "--view", "--plain"), 1)
+    assert "names must hold no control characters" in line and "\u202e" not in line
+    path.write_text(json.dumps({**record, "names": ["Ava", "آوا\u200c\u200fجان"]}))  # a joiner and a mark: a name
+    assert pasur("replay", str(path), "--view", "--plain").returncode == 0
 
 
 def test_deal_is_reproducible_and_shows_every_hand():

@@ -25,7 +25,7 @@ from pasur.schemas import FILES, HERE, build, load, text  # noqa: E402
 from pasur.train.targets import Plan, check_header, position_line, read_decision  # noqa: E402
 
 #: What a field is given instead of its value.
-WRONG = [None, True, 7, -1, 1.5, "x", "", "\x1b]0;x\x07", [], {}, ["x"], {"x": 1}]
+WRONG = [None, True, 7, -1, 1.5, "x", "", "\x1b]0;x\x07", "Ava\u202e", [], {}, ["x"], {"x": 1}]
 
 
 def validator(name: str, message: str | None = None) -> jsonschema.protocols.Validator:

@@ -28,10 +28,15 @@ def read_json(text: str) -> Any:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
 
 
+#: The bidirectional embeddings, overrides and isolates: each turns the text after it around as
+#: shown (a name holding U+202E would show the rest of its line backwards).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def holds_controls(text: str) -> bool:
-    """Whether ``text`` holds a control character (a terminal acts on ESC, BEL and the like):
-    a name from a file never does."""
-    return any(unicodedata.category(char) == "Cc" for char in text)
+    """Whether ``text`` holds a control character (a terminal acts on ESC, BEL and the like) or a
+    bidirectional control: a name from a file never does."""
+    return any(unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS for char in text)
 
 
 def to_record(match: Match, names: list[str] | None = None, **extra: Any) -> dict[str, Any]:

@@ -33,8 +33,9 @@ CARD = {
 }
 CARDS = {"type": "array", "items": {"$ref": "#/$defs/card"}}
 WHOLE = {"type": "integer", "minimum": 0}
-#: A name as a terminal may show it: no control character (`pasur.core.record.holds_controls`).
-NO_CONTROLS = {"not": {"pattern": "[\\u0000-\\u001f\\u007f-\\u009f]"}}
+#: A name as a terminal may show it: no control character and no bidirectional control
+#: (`pasur.core.record.holds_controls`).
+NO_CONTROLS = {"not": {"pattern": "[\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]"}}
 
 
 def rules_schema() -> dict[str, Any]:
