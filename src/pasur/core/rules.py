@@ -25,6 +25,10 @@ class Rules:
     redeal_on_faces: bool = True
     haft_khaj: HaftKhaj = "seven"
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Rules:
+        """Itself: rules never change once made (a copied game state shares them)."""
+        return self
+
     def __post_init__(self) -> None:
         _check_int("players", self.players)
         if self.players not in (2, 3, 4):

@@ -126,6 +126,10 @@ class MoveChooser:
         other.card, other.named, other.fitting, other._allowed = self.card, self.named, self.fitting, self._allowed
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> MoveChooser:
+        """The same as `copy()`: what it holds is numbers and an immutable sequence."""
+        return self.copy()
+
     def allowed(self, hand: int) -> int:
         """The legal actions as bits, for the player to move holding ``hand``: any card of it
         (every card has a legal move), or how the chosen card's decision goes on."""

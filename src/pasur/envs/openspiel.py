@@ -89,7 +89,7 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PasurGame) -> None:
         super().__init__(game)
         self.rules = game.rules
-        self.drawn: list[int] = []
+        self.drawn = b""  # the cards drawn so far, one byte each: a copied state shares it
         self.bury_jack: int | None = None  # a lone table Jack waiting to be buried
         self.jack_place = 0  # where it lay in the deal, for the card that replaces it
         self.buried_after: int | None = None  # …under how many pack cards
@@ -124,18 +124,19 @@ class PasurState(pyspiel.State):  # type: ignore[misc]
         if self._burying():
             self.buried_after = action
         elif self.bury_jack is not None and len(self.drawn) == table_end - 1:
-            self.drawn.insert(self.jack_place, action)  # the top of the pack takes the Jack's place
+            place = self.jack_place  # the top of the pack takes the Jack's place
+            self.drawn = self.drawn[:place] + bytes((action,)) + self.drawn[place:]
         else:
-            self.drawn.append(action)
+            self.drawn += bytes((action,))
         if len(self.drawn) == table_end and self.buried_after is None:
             table = mask_of(self.drawn[table_end - 4 :])
             if self.bury_jack is None and self.rules.bury_table_jack and (table & JACKS).bit_count() == 1:
                 jack = (table & JACKS).bit_length() - 1
                 self.jack_place = self.drawn.index(jack)
-                self.drawn.remove(jack)
+                self.drawn = self.drawn.replace(bytes((jack,)), b"")
                 self.bury_jack = jack
             elif table_problem(table, self.rules):
-                self.drawn, self.bury_jack = [], None  # gather, reshuffle, deal again
+                self.drawn, self.bury_jack = b"", None  # gather, reshuffle, deal again
             return
         if len(self.drawn) == 52 - (self.bury_jack is not None):
             deck = list(self.drawn)
