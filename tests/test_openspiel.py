@@ -150,6 +150,30 @@ def test_deals_are_valid_and_returns_are_zero_sum():
         assert sum(state.returns()) == pytest.approx(0)
 
 
+def test_a_clone_goes_its_own_way_and_shares_only_the_rules():
+    """A clone taken while dealing, while a lone table Jack waits to be buried and in play, played
+    on at random, leaves its original as it was; the two share the rules, nothing that changes."""
+    game = pyspiel.load_game("python_pasur(players=3)")
+    rng = random.Random(5)
+    for _ in range(40):
+        state, taken = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if rng.random() < 0.1 and taken < 4:
+                taken += 1
+                before, history = str(state), state.history()
+                clone = state.clone()
+                assert clone.rules is state.rules and clone.chooser is not state.chooser
+                assert clone.round is None or clone.round is not state.round
+                while not clone.is_terminal():
+                    actions = (
+                        [a for a, _ in clone.chance_outcomes()] if clone.is_chance_node() else clone.legal_actions()
+                    )
+                    clone.apply_action(rng.choice(actions))
+                assert (str(state), state.history()) == (before, history)
+            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(actions))
+
+
 def test_resampling_keeps_the_information_state():
     for seed in range(20):
         state = _played_state(seed)
