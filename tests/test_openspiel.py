@@ -150,6 +150,12 @@ def test_deals_are_valid_and_returns_are_zero_sum():
         assert sum(state.returns()) == pytest.approx(0)
 
 
+def _any_action(state, rng: random.Random) -> int:
+    """An action of ``state`` at random: a chance outcome or a legal move."""
+    actions = [action for action, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    return rng.choice(actions)
+
+
 def test_a_clone_goes_its_own_way_and_shares_only_the_rules():
     """A clone taken while dealing, while a lone table Jack waits to be buried and in play, played
     on at random, leaves its original as it was; the two share the rules, nothing that changes."""
@@ -165,13 +171,9 @@ def test_a_clone_goes_its_own_way_and_shares_only_the_rules():
                 assert clone.rules is state.rules and clone.chooser is not state.chooser
                 assert clone.round is None or clone.round is not state.round
                 while not clone.is_terminal():
-                    actions = (
-                        [a for a, _ in clone.chance_outcomes()] if clone.is_chance_node() else clone.legal_actions()
-                    )
-                    clone.apply_action(rng.choice(actions))
+                    clone.apply_action(_any_action(clone, rng))
                 assert (str(state), state.history()) == (before, history)
-            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-            state.apply_action(rng.choice(actions))
+            state.apply_action(_any_action(state, rng))
 
 
 def test_resampling_keeps_the_information_state():

@@ -127,7 +127,7 @@ class MoveChooser:
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> MoveChooser:
-        """The same as `copy()`: what it holds is numbers and an immutable sequence."""
+        """The same as `copy()`: it holds numbers and a sequence that is replaced, never changed."""
         return self.copy()
 
     def allowed(self, hand: int) -> int:
