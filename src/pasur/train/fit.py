@@ -117,7 +117,7 @@ def fit(
             if settings.policy:
                 loss = loss + settings.policy * policy_loss(scores, values, groups, len(chosen), settings.temperature)
             optimiser.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             optimiser.step()
             total += loss.item()
             steps += 1
