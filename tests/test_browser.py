@@ -521,6 +521,34 @@ def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
     assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
 
 
+#: Where a sign before a number is drawn: [signs checked, the texts whose sign sits right of its number].
+#: Right-to-left text draws a bare "−5" as "5−"; a sign must stay on its number's left in both languages.
+SIGNS_BESIDE_THEIR_NUMBERS = """(selector) => {
+  const misplaced = [], range = document.createRange();
+  const x = (node, at) => {
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    return range.getBoundingClientRect().x;
+  };
+  const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+  let checked = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const sign of node.data.matchAll(/(?<![0-9۰-۹])[-−+±](?=[0-9۰-۹])/g)) {
+      checked += 1;
+      if (x(node, sign.index) > x(node, sign.index + 1)) misplaced.push(node.data);
+    }
+  }
+  return [checked, misplaced];
+}"""
+
+
+def signs_left_of_their_numbers(page: Any, selector: str) -> int:
+    """Fail if a sign before a number under ``selector`` is drawn right of it; how many were checked."""
+    checked, misplaced = page.evaluate(SIGNS_BESIDE_THEIR_NUMBERS, selector)
+    assert misplaced == [], misplaced
+    return int(checked)
+
+
 def use_the_account_dialog(page: Any, button: str, name: str = "Ava", password: str = "felt and four cards") -> None:
     """Fill in the account dialog and press ``button`` (#sign-up or #sign-in)."""
     page.click("#account-link")
@@ -1499,6 +1527,7 @@ def test_resigning_a_rated_match_in_the_page_loses_it(server, browser, lang):
     western = page.inner_text("#rating-change").translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789"))
     before, after = map(int, re.search(r"(\d+) [→←] (\d+)", western).groups())
     assert before == 1500 > after
+    assert signs_left_of_their_numbers(page, "#rating-change") == 1  # the change, "(−12)"
     assert not page.is_visible("#resign")
     snap(page, f"rated-resigned-{lang}")
 
@@ -1603,6 +1632,7 @@ def test_the_puzzle_page_asks_a_puzzle_and_answers_a_tap_with_every_moves_worth(
     if lang == "fa":  # numbers as Persian writes them: its digits and decimal separator
         worths = page.inner_text("#puzzle-verdict .puzzle-values")
         assert "٫" in worths and not re.search("[0-9]|[۰-۹][.][۰-۹]", worths), worths
+    assert signs_left_of_their_numbers(page, "#puzzle-verdict") >= 1  # the rating's change, the moves' worths
     snap(page, f"puzzle-{lang}")
     page.click("#puzzle-next")  # the next puzzle, not yet tried
     page.wait_for_selector("#puzzle-verdict", state="hidden")

@@ -171,6 +171,9 @@ def test_a_count_of_one_takes_the_singular_and_each_singular_has_its_plural():
 def test_persian_numbers_have_one_form_digits_separator_and_minus():
     from pasur.i18n import number_text
 
-    assert number_text(-2.44, "fa") == "−۲٫۴۴" and number_text(64, "fa") == "۶۴" and number_text(0.35, "fa") == "۰٫۳۵"
+    # the minus after a left-to-right mark, which keeps it left of the number in Persian text
+    assert number_text(-2.44, "fa") == "\u200e−۲٫۴۴"
+    assert number_text(64, "fa") == "۶۴" and number_text(0.35, "fa") == "۰٫۳۵"
     words = (Path(pasur.__file__).parent / "server" / "static" / "js" / "words.js").read_text(encoding="utf-8")
-    assert '.replace(/-(?=[0-9])/g, "−")' in words  # the page writes them the same way
+    assert 'const SIGN_MARK = "\\u200E";' in words  # the page writes them the same way
+    assert ".replace(/-(?=[0-9])/g, `${SIGN_MARK}−`)" in words

@@ -847,6 +847,8 @@ def _fill(persian: str, values: dict[str, Any]) -> str:
 
 
 def _persian_number(value: float) -> str:
-    """A number in Persian digits, with the Persian decimal separator and a true minus sign."""
+    """A number in Persian digits, with the Persian decimal separator and a true minus sign, a
+    left-to-right mark before it so that right-to-left text shows it on the number's left (as
+    Unicode's locale data writes Persian numbers; without the mark it lands on the right)."""
     shown = str(value) if isinstance(value, int) else f"{value:g}".replace(".", "٫")
-    return shown.replace("-", "−").translate(_PERSIAN_DIGITS)  # the minus sign, not a hyphen
+    return shown.replace("-", "\u200e−").translate(_PERSIAN_DIGITS)  # the minus sign, not a hyphen

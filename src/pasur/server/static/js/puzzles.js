@@ -8,7 +8,7 @@
 import { account, call } from "./account.js";
 import { cardButton } from "./cards.js";
 import { $ } from "./state.js";
-import { answerError, cardsText, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, t } from "./words.js";
+import { answerError, cardsText, escapeHtml, isolatedHtml, lang, moveHtml, persianIf, sep, signedText, t } from "./words.js";
 
 const chosen = { difficulty: "", index: 0, daily: true };
 let shown = null;   // the puzzle on screen (the server's answer)
@@ -140,7 +140,7 @@ export function renderPuzzle() {
     <p><span class="tag best">${escapeHtml(t("best"))}</span> ${result.answers.map(moveHtml).join(escapeHtml(t("or")))}</p>
     ${result.reasons ? `<p class="why">${escapeHtml(result.reasons[lang])}</p>` : ""}
     ${result.line && result.line.length ? `<p class="note">${escapeHtml(t("best_line_shown"))} ${result.line.map((one) => `${escapeHtml(t(one.mine ? "line_by_you" : "line_by_them"))} ${moveHtml(one)}`).join(escapeHtml(t("line_join")))}</p>` : ""}
-    ${result.rating && result.rating.change ? `<p class="note">${isolatedHtml(t("puzzle_rated", { change: `\u2066${persianIf(result.rating.change > 0 ? `+${result.rating.change}` : result.rating.change)}\u2069` }))}</p>` : ""}
+    ${result.rating && result.rating.change ? `<p class="note">${isolatedHtml(t("puzzle_rated", { change: signedText(result.rating.change) }))}</p>` : ""}
     <p class="note">${escapeHtml(t(puzzle.exact === "last_deal" ? "exact_last_deal" : "exact_arrangements", { n: persianIf(puzzle.arrangements) }))}</p>
     <ol class="puzzle-values">${values}</ol>`;
 }

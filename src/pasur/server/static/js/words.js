@@ -204,9 +204,14 @@ export function setLanguage(chosen) {
   localStorage.setItem("pasur-lang", lang);
 }
 
+/** Unicode's left-to-right mark. Before a number's sign in Persian text it keeps the sign on the
+ *  number's left, where the browser's own Persian numbers (Intl.NumberFormat("fa")) put it; without
+ *  it the sign lands on the number's right. */
+const SIGN_MARK = "\u200E";
+
 export function persianDigits(text) {
   // Persian digits, with the Persian decimal separator, percent and minus signs (as the server writes them)
-  return String(text).replace(/([0-9])\.([0-9])/g, "$1٫$2").replace(/%/g, "٪").replace(/-(?=[0-9])/g, "−")
+  return String(text).replace(/([0-9])\.([0-9])/g, "$1٫$2").replace(/%/g, "٪").replace(/-(?=[0-9])/g, `${SIGN_MARK}−`)
     .replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
@@ -276,7 +281,8 @@ export function ratingText(rating) {
 
 /** A change of rating, signed: "+12", "−8". */
 export function signedText(change) {
-  return (change > 0 ? "+" : change < 0 ? "−" : "±") + persianIf(Math.abs(change));
+  const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+  return (lang === "fa" ? SIGN_MARK : "") + sign + persianIf(Math.abs(change));
 }
 
 /** What a refusal from the server says, in the page's language. */
