@@ -162,7 +162,37 @@ def recorded_page(
 SCREENSHOTS = os.environ.get("PASUR_SCREENSHOTS", "build/screenshots")
 
 
+#: Where a sign before a number is drawn: [signs checked, the texts whose sign sits right of its number].
+#: Right-to-left text draws a bare "−5" as "5−"; a sign must stay on its number's left in both languages.
+SIGNS_BESIDE_THEIR_NUMBERS = """(selector) => {
+  const misplaced = [], range = document.createRange();
+  const x = (node, at) => {
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    return range.getBoundingClientRect().x;
+  };
+  const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+  let checked = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const sign of node.data.matchAll(/(?<![0-9۰-۹])[-−+±](?=[0-9۰-۹])/g)) {
+      checked += 1;
+      if (x(node, sign.index) > x(node, sign.index + 1)) misplaced.push(node.data);
+    }
+  }
+  return [checked, misplaced];
+}"""
+
+
+def signs_left_of_their_numbers(page: Any, selector: str) -> int:
+    """Fail if a sign before a number under ``selector`` is drawn right of it; how many were checked."""
+    checked, misplaced = page.evaluate(SIGNS_BESIDE_THEIR_NUMBERS, selector)
+    assert misplaced == [], misplaced
+    return int(checked)
+
+
 def snap(page: Any, name: str) -> None:
+    """Keep a screenshot of what a test checked, after checking that no sign on it sits right of its number."""
+    signs_left_of_their_numbers(page, "body")
     os.makedirs(SCREENSHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
 
@@ -519,34 +549,6 @@ def test_a_person_moves_to_an_open_seat_before_the_start(server, browser):
     friend.fill("#join-form input[name=name]", "Bahram")
     take_a_seat(friend)
     assert friend.evaluate("pasur.page.state.table.you") in (0, 1) and not friend.is_visible("#start")
-
-
-#: Where a sign before a number is drawn: [signs checked, the texts whose sign sits right of its number].
-#: Right-to-left text draws a bare "−5" as "5−"; a sign must stay on its number's left in both languages.
-SIGNS_BESIDE_THEIR_NUMBERS = """(selector) => {
-  const misplaced = [], range = document.createRange();
-  const x = (node, at) => {
-    range.setStart(node, at);
-    range.setEnd(node, at + 1);
-    return range.getBoundingClientRect().x;
-  };
-  const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
-  let checked = 0;
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const sign of node.data.matchAll(/(?<![0-9۰-۹])[-−+±](?=[0-9۰-۹])/g)) {
-      checked += 1;
-      if (x(node, sign.index) > x(node, sign.index + 1)) misplaced.push(node.data);
-    }
-  }
-  return [checked, misplaced];
-}"""
-
-
-def signs_left_of_their_numbers(page: Any, selector: str) -> int:
-    """Fail if a sign before a number under ``selector`` is drawn right of it; how many were checked."""
-    checked, misplaced = page.evaluate(SIGNS_BESIDE_THEIR_NUMBERS, selector)
-    assert misplaced == [], misplaced
-    return int(checked)
 
 
 def use_the_account_dialog(page: Any, button: str, name: str = "Ava", password: str = "felt and four cards") -> None:
