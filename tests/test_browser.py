@@ -191,8 +191,11 @@ def signs_left_of_their_numbers(page: Any, selector: str) -> int:
 
 
 def snap(page: Any, name: str) -> None:
-    """Keep a screenshot of what a test checked, after checking that no sign on it sits right of its number."""
+    """Keep a screenshot of what a test checked, after checking what every page must hold: no sign
+    right of its number, and in Persian no middle dot (beside digits it reads as the digit zero, ۰)."""
     signs_left_of_their_numbers(page, "body")
+    persian = page.evaluate("document.documentElement.lang === 'fa' ? document.body.innerText : ''")
+    assert "·" not in persian, [line for line in persian.splitlines() if "·" in line]
     os.makedirs(SCREENSHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
 
@@ -1905,6 +1908,12 @@ def test_a_finished_offline_match_is_listed_on_the_device_with_its_record(server
     page.goto(f"{server.base}/p/Darya")
     page.wait_for_selector("#profile-games li")
     assert "on a device" in page.inner_text("#profile-games li")
+    # in Persian the entry's parts are set apart by a bar: a middle dot beside its digits reads as ۰
+    page.evaluate("localStorage.setItem('pasur-lang', 'fa')")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#offline-history:not([hidden])")
+    shown = page.inner_text("#offline-history-list li")
+    assert "·" not in shown and shown.count(" | ") == 3, shown
 
 
 def test_damaged_offline_keepings_leave_the_start_page_working(server, browser):

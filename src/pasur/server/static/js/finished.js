@@ -10,7 +10,7 @@ import { renderReview } from "./review.js";
 import { savedRecord } from "./offline.js";
 import { sound } from "./sound.js";
 import { $, page, seatName, sideName, sideOf, tableId } from "./state.js";
-import { persianIf, ratingText, signedText, t } from "./words.js";
+import { persianIf, ratingText, sep, signedText, t } from "./words.js";
 
 export function renderFinished() {
   const state = page.state;
@@ -19,7 +19,7 @@ export function renderFinished() {
   const won = !state.aborted && state.table.you !== null && sideOf(state.table.you) === state.winner;
   $("#winner").classList.toggle("won", won);
   if (won && page.wonSounded !== tableId) { page.wonSounded = tableId; sound("win"); }
-  $("#ended").textContent = state.aborted ? [endedLine(state), t("aborted_why")].filter(Boolean).join(" · ") : endedLine(state);
+  $("#ended").textContent = state.aborted ? [endedLine(state), t("aborted_why")].filter(Boolean).join(sep()) : endedLine(state);
   showRatingChange();
   const last = state.rounds[state.rounds.length - 1];
   $("#final-title").textContent = last ? `${t("last_round")}: ${t("round_over", { number: last.number })}` : "";

@@ -4,7 +4,7 @@
 import { account, accountWatchers, call } from "./account.js";
 import { addToAccount, finishedMatches, newOfflineMatch, offlineAbout, savedMatch } from "./offline.js";
 import { $ } from "./state.js";
-import { LEVEL_NAMES, answerError, lang, persianIf, t } from "./words.js";
+import { LEVEL_NAMES, answerError, lang, persianIf, sep, t } from "./words.js";
 
 let about = null;
 /** The choice that seats people on this device instead of bots: pass and play. */
@@ -38,7 +38,7 @@ function renderFinished() {
     const when = new Date(match.finished).toLocaleDateString(lang === "fa" ? "fa-IR" : "en-GB");
     const won = match.winner === 0;  // the person who started it sits at seat 0, side 0
     const others = match.shown.slice(1).map((shown) => shown[lang] || shown.en).join(t("and"));
-    item.textContent = `${when} · ${others} · ${match.scores.map(persianIf).join(" – ")} · ${t(won ? "won" : "lost")} `;
+    item.textContent = `${[when, others, match.scores.map(persianIf).join(" – "), t(won ? "won" : "lost")].join(sep())} `;
     const download = document.createElement("a");
     download.href = URL.createObjectURL(new Blob([JSON.stringify(match.record, null, 1)], { type: "application/json" }));
     download.download = `pasur-offline-${match.seed}.json`;
