@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -171,6 +172,8 @@ def test_plain_in_persian():
     PlainGame(game, lang="fa", source=io.StringIO("1\n"), sink=out).run()
     shown = out.getvalue()
     assert "زمین" in shown and "شما" in shown and "سور" in shown and "دست ۱" in shown
+    # beside Persian digits a middle dot reads as the digit zero (۰): parts are set apart by a bar
+    assert "·" not in shown and " | " in shown
 
 
 def test_bad_command_lines_get_one_line(tmp_path):
@@ -544,6 +547,17 @@ async def test_the_persian_question_to_leave_takes_persian_keys(tmp_path):
     assert path.exists()
 
 
+async def test_the_persian_screen_sets_parts_apart_with_a_bar_not_a_middle_dot():
+    """Beside Persian digits a middle dot reads as the digit zero (۰): the status line, the scores
+    and the other seats' line set their parts apart with a bar, as the page does."""
+    game = LocalGame(Rules(players=3, target=200), seat_plans(3, 1, ["random", "random"], lang="fa"), seed=2)
+    app = PasurApp.in_language("fa")(game, lang="fa", fast=True)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(app, pilot)
+        lines = [str(app.query_one(f"#{name}").render()) for name in ("status", "scores", "others")]
+        assert not any("·" in line for line in lines) and all(" | " in line for line in lines), lines
+
+
 async def test_the_footer_speaks_persian():
     game = LocalGame(Rules(target=200), seat_plans(2, 1, ["random"], lang="fa"), seed=2)
     app = PasurApp.in_language("fa")(game, lang="fa", fast=True)
@@ -769,6 +783,11 @@ def test_the_replay_marks_surs_the_last_sweep_and_the_result():
     assert not any(line.startswith("Winner:") for lines in shown[:-1] for line in lines)
     fa = describe_step(steps.step(surs[0]), names, "fa")
     assert any("سور!" in line for line in fa)
+    # Persian digits (the scores, the cards swept last), and a bar between the parts (a middle dot
+    # beside Persian digits reads as ۰)
+    last = describe_step(steps.step(len(steps) - 1), names, "fa")
+    assert "؛ آخرین برداشت" in last[2] and not any(re.search("[0-9]", line) for line in last[:3]), last
+    assert not any("·" in line for line in last) and " | " in last[0], last
 
 
 async def test_the_round_over_dialog_shows_the_rounds_last_plays():

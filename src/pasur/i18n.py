@@ -26,6 +26,12 @@ def isolated(words: str, lang: str) -> str:
     return left_to_right(words) if lang == "fa" else words
 
 
+def separator(lang: str) -> str:
+    """What sets the parts of a line apart: a middle dot, but in Persian a bar, since a middle dot
+    there reads as the digit zero (۰). The page's ``sep()`` says the same."""
+    return " | " if lang == "fa" else " · "
+
+
 def without_isolates(words: str) -> str:
     """Words for a terminal, which shows no isolates (the page turns them into its own marks)."""
     return words.replace(_LEFT_TO_RIGHT, "").replace(_END_ISOLATE, "")
@@ -156,12 +162,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     "keys_full_screen": (
         "Keys: ← → choose a card · Enter plays it · 1–9 pick a capture · h hint · m type a move (7Cx4H)"
         " · s save · t theme · q quit · ? this page",
-        "کلیدها: ← → انتخاب کارت · Enter بازی آن · ۱ تا ۹ انتخاب برداشت · h راهنما · m نوشتن حرکت (7Cx4H)"
-        " · s ذخیره · t پوسته · q خروج · ? همین صفحه",
+        "کلیدها: ← → انتخاب کارت | Enter بازی آن | ۱ تا ۹ انتخاب برداشت | h راهنما | m نوشتن حرکت (7Cx4H)"
+        " | s ذخیره | t پوسته | q خروج | ? همین صفحه",
     ),
     "keys_plain": (
         "Type a move's number or its text (7Cx4H); h hint · s save · q quit · ? this page",
-        "شماره حرکت یا متن آن را بنویسید (7Cx4H)؛ h راهنما · s ذخیره · q خروج · ? همین صفحه",
+        "شماره حرکت یا متن آن را بنویسید (7Cx4H)؛ h راهنما | s ذخیره | q خروج | ? همین صفحه",
     ),
     "too_many_people": (
         "--humans {humans}: a table of {players} has room for {players} people at most",
@@ -188,7 +194,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "gain_clubs": ("{count} clubs", "{count} خاج"),
     "gain_clubs_one": ("1 club", "۱ خاج"),
     "list_join": (", ", "، "),
-    "hint_join": ("; ", "؛ "),
+    "clause_join": ("; ", "؛ "),
     "hint_edge": (
         "{points} points ± {margin} a round better than {other}",
         "{points} امتیاز ± {margin} در دست بهتر از {other}",
@@ -341,7 +347,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         "takes {count} of the Jacks after {first}, {other} after {second}",
         "پس از {first} {count} سرباز برمی‌دارد و پس از {second} {other}",
     ),
-    "reason_join": ("; ", "؛ "),
     "reason_with_reply": ("after {worse}, {reply} — {parts}", "پس از {worse}، {reply} — {parts}"),
     "reason_reply": (
         "the other side's next move takes {cards} in {count} of {deals} solved deals",

@@ -73,7 +73,7 @@ class Advice:
     def words(self, view: SeatView, lang: str = "en", isolate: bool = False) -> Hint:
         """The hint said in ``lang``; ``isolate`` keeps cards left to right in Persian on a page."""
         said = move_gain(view, self.move, lang, isolate)
-        joined = f"{said}{text('hint_join', lang)}"
+        joined = f"{said}{text('clause_join', lang)}"
         if self.other is None:  # all alike when solved; nothing more to say without the solver
             alike = math.isfinite(self.spread)
             return Hint(self.move, joined + text("hint_all_alike", lang) if alike else said, None, None)

@@ -345,7 +345,7 @@ def reason_line(reason: Reason, lang: str = "en", isolate: bool = False) -> str:
         for name, move in (("better", Move.from_code(reason.better)), ("worse", Move.from_code(reason.worse)))
     }
     said = [_part_line(part, reason, words, lang) for part in reason.parts]
-    line = text("reason_join", lang).join(said)
+    line = text("clause_join", lang).join(said)
     if reason.reply is None:
         return line
     reply = reason.reply

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from ..core import IllegalMove, Played
-from ..i18n import move_words, refusal, rules_help, text
+from ..i18n import move_words, refusal, rules_help, separator, text
 from .session import (
     DEFAULT_SAVE,
     PERSIAN_LAYOUT,
@@ -93,7 +93,7 @@ class PlainGame:
         """The position as ``seat`` sees it, and its numbered legal moves."""
         game, view = self.game, self.game.view(seat)
         self.say(status_line(game, view, self.lang))
-        self.say(f"{self.t('scores')}: " + " · ".join(side_lines(game, view, self.lang)))
+        self.say(f"{self.t('scores')}: " + separator(self.lang).join(side_lines(game, view, self.lang)))
         self.say(others_line(game, view, self.lang, seat))
         table = " ".join(card.symbol() for card in view.table) or self.t("table_empty")
         self.say(f"{self.t('table')}: {table}")

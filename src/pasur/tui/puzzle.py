@@ -90,7 +90,7 @@ def verdict_lines(puzzle: Puzzle, chosen: Move, lang: str = "en") -> list[str]:
     line = best_line(puzzle)
     if line:
         said = [text("line_you" if step.mine else "line_them", lang, move=_words(step.move, lang)) for step in line]
-        lines.append(text("puzzle_line", lang, moves=text("hint_join", lang).join(said)))
+        lines.append(text("puzzle_line", lang, moves=text("clause_join", lang).join(said)))
     return lines
 
 

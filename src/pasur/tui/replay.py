@@ -15,7 +15,7 @@ from ..coach.analysis import MoveJudgement, is_key_moment, judgement_line, playe
 from ..coach.reasons import reason_line
 from ..core import Match, Move, Played, Round
 from ..core.cards import format_cards
-from ..i18n import move_words, text
+from ..i18n import move_words, number_text, separator, text
 from .session import played_text, result_text
 
 
@@ -90,10 +90,17 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         for side in range(rules.sides)
     ]
     position = text("replay_position", lang, index=len(game.history), count=step.round_moves)
+    apart = separator(lang)
+    where = (
+        text("round", lang, number=game.number),
+        text("deal", lang, number=game.deal, deals=rules.deals),
+        text("pack", lang, count=game.pack),
+        position,
+    )
     lines = [
-        f"{text('round', lang, number=game.number)} · {text('deal', lang, number=game.deal, deals=rules.deals)} · "
-        f"{text('pack', lang, count=game.pack)} · {position}",
-        f"{text('scores', lang)}: " + " · ".join(f"{sides[side]} {score}" for side, score in enumerate(game.banked)),
+        apart.join(where),
+        f"{text('scores', lang)}: "
+        + apart.join(f"{sides[side]} {number_text(score, lang)}" for side, score in enumerate(game.banked)),
     ]
     if step.played is not None:
         played = step.played
@@ -111,7 +118,9 @@ def describe_step(step: Step, names: list[str], lang: str = "en") -> list[str]:
         if choice.reason is not None:
             lines.append("  " + reason_line(choice.reason, lang))
     if game.over:
-        lines.append(" · ".join(f"{sides[side]} +{points}" for side, points in enumerate(game.points())))
+        lines.append(
+            apart.join(f"{sides[side]} +{number_text(points, lang)}" for side, points in enumerate(game.points()))
+        )
     if step.result is not None:
         scores, winner = step.result
         lines.append(result_text(scores, winner, sides.__getitem__, lang))

@@ -16,12 +16,12 @@ from ..bots import capped_spec, parse_spec, validate_spec
 from ..coach.hint import hint
 from ..coach.lesson import LEARNER, LESSON_LEVEL, lesson_match, lesson_tips, untold
 from ..core import IllegalMove, Match, Move, Played, Round, Rules, SeatView, from_record, to_record
-from ..core.cards import format_cards, mask_of
+from ..core.cards import cards_in, mask_of
 from ..core.errors import RecordError
 from ..core.record import holds_controls, load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import bot_name, move_words, number_text, text, typed_move, without_isolates
+from ..i18n import bot_name, card_words, move_words, number_text, separator, text, typed_move, without_isolates
 
 #: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
 #: Persian character → the key it stands for.
@@ -306,10 +306,13 @@ def result_text(scores: Sequence[int], winner: int, side_name: Callable[[int], s
 def status_line(game: LocalGame, view: SeatView, lang: str = "en") -> str:
     """Round, deal, pack and target in one line."""
     rules = game.rules
-    return (
-        f"{text('round', lang, number=view.round)} · {text('deal', lang, number=view.deal, deals=rules.deals)} · "
-        f"{text('pack', lang, count=view.pack)} · {text('target', lang, target=rules.target)}"
+    parts = (
+        text("round", lang, number=view.round),
+        text("deal", lang, number=view.deal, deals=rules.deals),
+        text("pack", lang, count=view.pack),
+        text("target", lang, target=rules.target),
     )
+    return separator(lang).join(parts)
 
 
 def side_lines(game: LocalGame, view: SeatView, lang: str = "en") -> list[str]:
@@ -331,7 +334,7 @@ def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | N
     a line each, with the seat's last play this round."""
     others = [other for other in range(game.rules.players) if other != seat]
     if not roomy:
-        return " · ".join(
+        return separator(lang).join(
             f"{game.name(other)}: {text('cards_held', lang, count=view.hands[other])}" for other in others
         )
     lines = []
@@ -340,7 +343,7 @@ def others_line(game: LocalGame, view: SeatView, lang: str = "en", seat: int | N
         last = next((play for play in reversed(view.history) if play.seat == other), None)
         if last is not None:
             move = move_words(str(last.card), [str(card) for card in last.take], lang)
-            line += f" · {text('last_play', lang, move=move)}"
+            line += separator(lang) + text("last_play", lang, move=move)
         lines.append(line)
     return "\n".join(lines)
 
@@ -356,7 +359,8 @@ def played_text(played: Played, name: str, side_name: Callable[[int], str], lang
     line = text("played_sur" if played.sur else "played_move", lang, name=name, move=move)
     if played.swept and played.sweeper is not None:
         taker = side_name(played.sweeper)
-        line += "; " + text("last_capture", lang, name=taker, cards=format_cards(played.swept, symbols=True))
+        cards = " ".join(card_words(str(card), lang) for card in cards_in(played.swept))
+        line += text("clause_join", lang) + text("last_capture", lang, name=taker, cards=cards)
     return line
 
 
@@ -374,7 +378,7 @@ def breakdown_lines(game: LocalGame, played: Played, lang: str) -> list[str]:
             f"10♦ +{n(score.ten_of_diamonds)}, {text('aces', lang)} +{n(score.aces)}, "
             f"{text('jacks', lang)} +{n(score.jacks)}, {text('surs', lang, count=score.surs)} (+{n(score.sur_points)})"
         )
-    scores = " · ".join(f"{game.side_name(side)} {n(score)}" for side, score in enumerate(game.match.scores))
+    scores = separator(lang).join(f"{game.side_name(side)} {n(score)}" for side, score in enumerate(game.match.scores))
     lines.append(f"{text('match_score', lang)}: {scores} ({text('target', lang, target=game.rules.target)})")
     return lines
 

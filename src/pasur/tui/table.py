@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ..core import CardMask, SeatView
-from ..i18n import text
+from ..i18n import separator, text
 from .session import LocalGame, describe, others_line, side_lines, status_line
 from .widgets import CaptureChoices, CardStrip, MoveEntry, card_text
 
@@ -51,8 +51,9 @@ class TableView(Vertical):
         """Show ``view``: the hand of ``viewer`` (hidden when None) with card ``selected`` marked
         on the player's turn, the table's cards in ``taken`` marked, red suits in ``red``, and
         each other seat on a line of its own when ``roomy``."""
-        self.query_one("#status", Static).update(f"{text('title', lang)} · {status_line(game, view, lang)}")
-        self.query_one("#scores", Static).update(" · ".join(side_lines(game, view, lang)))
+        apart = separator(lang)
+        self.query_one("#status", Static).update(text("title", lang) + apart + status_line(game, view, lang))
+        self.query_one("#scores", Static).update(apart.join(side_lines(game, view, lang)))
         self.query_one("#others", Static).update(others_line(game, view, lang, viewer, roomy))
         table = [card_text(card, red, taken=bool(taken >> card & 1)) for card in view.table]
         self.query_one("#table", CardStrip).show(text("table", lang), table, empty=text("table_empty", lang))
