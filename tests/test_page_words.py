@@ -58,3 +58,11 @@ def test_a_key_said_twice_is_found():
     source = 'export const I18N = {\n  en: {\n    a: "x", b: "y", a: "z",\n  },\n  fa: {\n    a: "x",\n  },\n};'
     entries = language_blocks(source)["en"]
     assert [key for key, count in Counter(key for key, _ in entries).items() if count > 1] == ["a"]
+
+
+def test_the_persian_words_hold_no_middle_dot():
+    """Beside Persian digits a middle dot reads as the digit zero (۰): Persian sets parts apart with
+    a bar, in the page's words and in the catalogue alike."""
+    page = language_blocks(WORDS.read_text(encoding="utf-8"))["fa"]
+    assert [key for key, words in page if "·" in words] == []
+    assert [key for key, (_, persian) in CATALOG.items() if "·" in persian] == []
