@@ -807,10 +807,10 @@ def card_words(card: str, lang: str = "en") -> str:
     return (rank.translate(_PERSIAN_DIGITS) if lang == "fa" else rank) + suit
 
 
-def cards_words(cards: Sequence[str], lang: str = "en", isolate: bool = False) -> str:
-    """Cards joined by ``+`` (``A♠+3♣``); ``isolate`` keeps them left to right inside Persian
+def cards_words(cards: Sequence[str], lang: str = "en", isolate: bool = False, joiner: str = "+") -> str:
+    """Cards joined by ``joiner`` (``A♠+3♣``); ``isolate`` keeps them left to right inside Persian
     text on a page (Unicode isolates; a terminal leaves them out)."""
-    shown = "+".join(card_words(card, lang) for card in cards)
+    shown = joiner.join(card_words(card, lang) for card in cards)
     return isolated(shown, lang) if isolate else shown
 
 

@@ -21,7 +21,7 @@ from ..core.errors import RecordError
 from ..core.record import holds_controls, load_json
 from ..core.scoring import club_count, sur_counts
 from ..host import BotChoice, MatchHost, SeatPlan, seat_bots
-from ..i18n import bot_name, card_words, move_words, number_text, separator, text, typed_move, without_isolates
+from ..i18n import bot_name, cards_words, move_words, number_text, separator, text, typed_move, without_isolates
 
 #: The keys a Persian keyboard layout (ISIRI 9147) types in the places of the game's letter keys:
 #: Persian character → the key it stands for.
@@ -359,7 +359,7 @@ def played_text(played: Played, name: str, side_name: Callable[[int], str], lang
     line = text("played_sur" if played.sur else "played_move", lang, name=name, move=move)
     if played.swept and played.sweeper is not None:
         taker = side_name(played.sweeper)
-        cards = " ".join(card_words(str(card), lang) for card in cards_in(played.swept))
+        cards = cards_words([str(card) for card in cards_in(played.swept)], lang, joiner=" ")
         line += text("clause_join", lang) + text("last_capture", lang, name=taker, cards=cards)
     return line
 
