@@ -966,6 +966,10 @@ def test_the_lobby_lists_a_public_match_under_way_and_a_click_watches_it(server,
     watcher.wait_for_selector("#board:not([hidden])")
     assert watcher.evaluate("pasur.page.state.table.you") is None  # a spectator
     assert watcher.inner_text("#chat-title") == "Spectators' chat"
+    watcher.evaluate("localStorage.setItem('pasur-lang', 'fa')")  # in Persian, the names by a Persian comma
+    watcher.goto(server.base + "/")
+    watcher.wait_for_selector("#live-list li", timeout=15_000)
+    assert "<b>Ava</b>، شیرین (متوسط)" in watcher.inner_text("#live-list li")
     host.context.close()
     watcher.context.close()
 

@@ -139,7 +139,7 @@ function renderLive() {
   $("#live-list").replaceChildren(...liveTables.map((table) => {
     const item = document.createElement("li");
     const names = document.createElement("strong");
-    names.textContent = table.seats.map((shown) => (shown ? shown[lang] || shown.en : "")).join(", ");  // text, never markup
+    names.textContent = table.seats.map((shown) => (shown ? shown[lang] || shown.en : "")).join(t("list_join"));  // text, never markup
     const about = document.createElement("span");
     const scores = table.scores.map((score) => persianIf(score)).join(" – ");
     about.textContent = sep() + t("live_entry", { round: table.round, scores, target: table.target });
@@ -160,9 +160,9 @@ export function renderTables() {
   for (const table of listedTables) {
     const item = document.createElement("li");
     const names = document.createElement("strong");
-    names.textContent = table.seated.join(", ");  // names are people's own words: text, never markup
+    names.textContent = table.seated.join(t("list_join"));  // names are people's own words: text, never markup
     const about = document.createElement("span");
-    const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(", ");
+    const levels = table.bots.map((level) => LEVEL_NAMES[lang][level] || level).join(t("list_join"));
     about.textContent = sep() + t("table_entry", { players: table.players, target: table.rules.target, free: table.free })
       + (levels ? sep() + t("bots_in", { levels }) : "") + (table.rated ? sep() + t("rated_tag") : "");
     const join = document.createElement("a");

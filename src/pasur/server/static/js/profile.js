@@ -100,7 +100,7 @@ function renderGraph() {
     const last = points[points.length - 1];
     graph.append(svgElement("circle", { cx: x(points.length - 1), cy: y(last.rating), r: 4, class: `dot table-${kind}` }));
   }
-  graph.setAttribute("aria-label", lines.map(([kind, points]) => `${t(`rating_${kind}`)}: ${points.map((point) => persianIf(point.rating)).join(", ")}`).join("; "));
+  graph.setAttribute("aria-label", lines.map(([kind, points]) => `${t(`rating_${kind}`)}: ${points.map((point) => persianIf(point.rating)).join(t("list_join"))}`).join("; "));
 }
 
 /** The name a deleted account's seats are kept under (the server's results.DELETED). */

@@ -145,7 +145,7 @@ function statusLine(mine) {
   const you = state.table.you;
   let line;
   if (state.waiting) {
-    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you_mark") : seatName(seat))).join(", ") });
+    line = t("waiting_continue", { names: state.waiting.map((seat) => (seat === you ? t("you_mark") : seatName(seat))).join(t("list_join")) });
   } else {
     // your own move sent and not yet shown is still yours: never "Ava to play" about yourself
     const yours = view.turn === you && you !== null && !handoverPending();  // on one device: theirs once they take it
